@@ -1,0 +1,51 @@
+# sudosat: the two commands of the README are `make report` and `make test`.
+# Everything runs inside .venv, created on first use with the system's python3.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+# Overridable report parameters: make report INSTANCES=path T=ms
+INSTANCES ?= data/instances.txt
+T ?= 10000
+REPORT_ARGS := --instances $(INSTANCES) --time-limit-ms $(T)
+
+PYTEST_ARGS ?=
+
+.PHONY: help venv install report test test-fast lint bench clean
+
+help:
+	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
+	@echo "make test        set up .venv, run the whole test suite"
+	@echo "make test-fast   the suite without the tests marked slow"
+	@echo "make lint        ruff over the package, tests, benchmarks and scripts"
+	@echo "make bench       run every benchmark script in benchmarks/"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[notebooks,test,cluster,profile]'
+	touch $(STAMP)
+
+venv install: $(STAMP)
+
+report: $(STAMP)
+	$(PY) -m sudosat.reportbuild $(REPORT_ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check sudosat tests benchmarks scripts
+
+bench: $(STAMP)
+	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

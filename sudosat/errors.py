@@ -1,0 +1,80 @@
+"""Exceptions that reach users.
+
+Every error sudosat raises on purpose is a :class:`SudosatError`. Each one
+carries the place it is about (a file and a line, when known) and a reason, and
+its ``str`` is the single line the command line prints: ``file:line: reason``.
+The subclasses also derive from a builtin exception (``ValueError``,
+``RuntimeError``, ``MemoryError``) so that callers who do not know sudosat can
+still catch them sensibly.
+
+Unsatisfiability and time-outs are *results*, never exceptions.
+"""
+
+from __future__ import annotations
+
+
+class SudosatError(Exception):
+    """Base class of every error sudosat raises for a user to read.
+
+    Parameters
+    ----------
+    reason : str
+        What is wrong, in words a user understands.
+    file : str, optional
+        The file the error is about (a path, ``<stdin>`` or ``<string>``).
+    line : int, optional
+        The 1-based line of `file` the error is about.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, line: int | None = None):
+        self.reason = reason
+        self.file = file
+        self.line = line
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The one-line message ``file:line: reason`` (parts omitted when unknown)."""
+        if self.file is not None and self.line is not None:
+            return f"{self.file}:{self.line}: {self.reason}"
+        if self.file is not None:
+            return f"{self.file}: {self.reason}"
+        if self.line is not None:
+            return f"line {self.line}: {self.reason}"
+        return self.reason
+
+    def at(self, *, file: str | None = None, line: int | None = None) -> SudosatError:
+        """Fill in the file and line when the raiser did not know them; return self."""
+        if self.file is None and file is not None:
+            self.file = file
+        if self.line is None and line is not None:
+            self.line = line
+        self.args = (self.message,)
+        return self
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InstanceError(SudosatError, ValueError):
+    """A Sudoku instance (a board line) cannot be read or is not a valid board."""
+
+
+class DimacsError(SudosatError, ValueError):
+    """A DIMACS CNF file or a solution file is malformed."""
+
+
+class EncodingError(SudosatError, ValueError):
+    """An encoding name is unknown or cannot encode the board it was given."""
+
+
+class SolverError(SudosatError, RuntimeError):
+    """A solver could not be run, crashed, or answered something we cannot trust."""
+
+
+class SolverNotFoundError(SolverError):
+    """An external solver binary (zChaff, an ``exec:`` program) is not available."""
+
+
+class ResourceLimitError(SudosatError, MemoryError):
+    """An instance would need more memory or clauses than the configured limit allows."""

@@ -1,0 +1,215 @@
+"""The CNF container, the DIMACS reader and writer, and the solution formats."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sudosat.cnf import (
+    CNF,
+    DimacsWarning,
+    format_solution,
+    parse_dimacs,
+    parse_solution,
+    read_dimacs,
+)
+from sudosat.errors import DimacsError
+from sudosat.result import Status
+
+from tests.conftest import shared_file
+
+COURSE_CNF = "c Example formula in CNF\nc\np cnf 4 3\n1 3 -4 0\n4 0 2\n"
+
+
+def test_course_example_keeps_its_last_clause_without_zero():
+    cnf = parse_dimacs(COURSE_CNF)
+    assert cnf.num_vars == 4
+    assert cnf.clauses == [[1, 3, -4], [4], [2]]
+
+
+def test_clause_may_span_lines_and_lines_may_hold_several_clauses():
+    cnf = parse_dimacs("p cnf 3 3\n1 2\n-3 0 2 0 -1\n 3 0\n")
+    assert cnf.clauses == [[1, 2, -3], [2], [-1, 3]]
+
+
+def test_comments_anywhere_as_whole_lines():
+    cnf = parse_dimacs("c head\np cnf 2 2\nc between\n1 2 0\nc again\n-1 0\n")
+    assert cnf.clauses == [[1, 2], [-1]]
+
+
+def test_satlib_percent_ending_is_accepted():
+    cnf = parse_dimacs("p cnf 3 2\n1 -2 3 0\n-1 2 0\n%\n0\n\n")
+    assert cnf.clauses == [[1, -2, 3], [-1, 2]]
+
+
+def test_crlf_line_ends_are_accepted():
+    assert parse_dimacs("p cnf 2 1\r\n1 -2 0\r\n").clauses == [[1, -2]]
+
+
+def test_wrong_clause_count_is_a_warning_not_an_error():
+    with pytest.warns(DimacsWarning, match="declares 3 clauses but the file holds 1"):
+        cnf = parse_dimacs("p cnf 2 3\n1 2 0\n", "f.cnf")
+    assert cnf.warnings == ["f.cnf:1: header declares 3 clauses but the file holds 1"]
+
+
+def test_public_rules_file_reads_with_a_count_warning():
+    path = shared_file("sudoku-rules-9x9.txt")
+    with pytest.warns(DimacsWarning, match="12016 clauses but the file holds 11988"):
+        cnf = read_dimacs(path)
+    assert (cnf.num_vars, cnf.num_clauses) == (999, 11988)
+
+
+def test_empty_clause_is_kept():
+    cnf = parse_dimacs("p cnf 1 2\n1 0\n0\n")
+    assert cnf.clauses == [[1], []]
+    assert cnf.has_empty_clause
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "f.cnf: empty file: no 'p cnf' header"),
+        ("c only a comment\n", "f.cnf: no 'p cnf' header"),
+        ("1 2 0\n", "f.cnf:1: clause before the 'p cnf' header: '1 2 0'"),
+        ("p cnf 3\n1 0\n", "f.cnf:1: malformed header 'p cnf 3': expected 'p cnf VARIABLES CLAUSES'"),
+        ("p cnf x 2\n", "f.cnf:1: malformed header 'p cnf x 2'"),
+        ("p dnf 2 1\n1 0\n", "f.cnf:1: malformed header 'p dnf 2 1'"),
+        ("p cnf 2 1\n1 3 0\n", "f.cnf:2: literal 3 is beyond the 2 declared variables"),
+        ("p cnf 2 1\n\n1 -3 0\n", "f.cnf:3: literal -3 is beyond the 2 declared variables"),
+        ("p cnf 2 1\n1 two 0\n", "f.cnf:2: not an integer: 'two'"),
+        ("p cnf 2 1\n1.5 0\n", "f.cnf:2: not an integer: '1.5'"),
+        ("p cnf 2 1\np cnf 2 1\n1 0\n", "f.cnf:2: a second 'p' header"),
+    ],
+)
+def test_malformed_dimacs_is_reported_with_file_line_and_reason(text, message):
+    with pytest.raises(DimacsError) as caught:
+        parse_dimacs(text, "f.cnf")
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def test_missing_file_is_a_dimacs_error(tmp_path):
+    with pytest.raises(DimacsError, match="nothing.cnf: no such file"):
+        read_dimacs(tmp_path / "nothing.cnf")
+
+
+def test_writer_is_strict_one_clause_per_line():
+    cnf = CNF([[1, -2], [3], [-1, 2, -3]])
+    assert cnf.to_dimacs(["made by a test"]) == "c made by a test\np cnf 3 3\n1 -2 0\n3 0\n-1 2 -3 0\n"
+
+
+def test_writer_handles_empty_clauses_and_empty_formulas():
+    assert CNF([[1], [], [-1]]).to_dimacs() == "p cnf 1 3\n1 0\n0\n-1 0\n"
+    assert CNF(num_vars=4).to_dimacs() == "p cnf 4 0\n"
+
+
+def test_num_vars_covers_unused_and_used_variables():
+    assert CNF([[1, -5]]).num_vars == 5
+    assert CNF([[1]], num_vars=9).num_vars == 9
+
+
+def test_model_checking_names_the_broken_clause():
+    cnf = CNF([[1, 2], [-1, 2], [-2, 3]])
+    assert cnf.is_satisfied_by([1, 2, 3])
+    assert cnf.first_falsified([1, 2, -3]) == 2
+    with pytest.raises(ValueError, match="falsifies clause 3"):
+        cnf.check_model([1, 2, -3])
+    with pytest.raises(ValueError, match="exactly once"):
+        cnf.check_model([1, 2])
+
+
+clause_lists = st.integers(min_value=1, max_value=12).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(
+            st.lists(st.integers(min_value=1, max_value=n).map(lambda v: v) | st.integers(-n, -1),
+                     min_size=0, max_size=6),
+            max_size=25,
+        ),
+    )
+)
+
+
+@given(clause_lists)
+def test_dimacs_round_trip(case):
+    num_vars, clauses = case
+    cnf = CNF(clauses, num_vars=num_vars)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = parse_dimacs(cnf.to_dimacs(["round trip"]))
+    assert again == cnf
+    assert again.clauses == [list(c) for c in clauses]
+
+
+@given(clause_lists)
+def test_reader_accepts_clauses_spread_over_lines(case):
+    num_vars, clauses = case
+    tokens = [str(lit) for clause in clauses for lit in [*clause, 0]]
+    text = f"p cnf {num_vars} {len(clauses)}\n" + "\n".join(
+        " ".join(tokens[i:i + 3]) for i in range(0, len(tokens), 3)
+    )
+    assert parse_dimacs(text).clauses == [list(c) for c in clauses]
+
+
+models = st.integers(min_value=0, max_value=30).flatmap(
+    lambda n: st.lists(st.booleans(), min_size=n, max_size=n).map(
+        lambda signs: [v if s else -v for v, s in enumerate(signs, start=1)]
+    )
+)
+
+
+@pytest.mark.parametrize("style", ["course", "competition", "units"])
+@given(model=models)
+def test_solution_formats_round_trip(style, model):
+    text = format_solution(Status.SAT, model, len(model), style, comments=["c line"])
+    if not model and style == "units":
+        return  # an empty model and an UNSAT answer write the same units file
+    solution = parse_solution(text, num_vars=len(model))
+    assert solution.status is Status.SAT
+    assert solution.model == model
+
+
+@pytest.mark.parametrize("status", [Status.UNSAT, Status.UNKNOWN])
+def test_course_format_of_undecided_answers(status):
+    text = format_solution(status, None, 7)
+    assert text == f"s cnf {status.course_code} 7\n"
+    assert parse_solution(text).status is status
+
+
+def test_course_format_matches_the_spec_example():
+    text = format_solution(Status.SAT, [1, 2, -3, 4], 4, comments=["Example solution", ""])
+    assert text == "c Example solution\nc\ns cnf 1 4\nv 1\nv 2\nv -3\nv 4\n"
+
+
+def test_competition_format_wraps_long_models():
+    model = list(range(1, 50))
+    text = format_solution(Status.SAT, model, 49, "competition")
+    lines = text.splitlines()
+    assert lines[0] == "s SATISFIABLE"
+    assert all(line.startswith("v ") for line in lines[1:])
+    assert lines[-1].endswith(" 0")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty solution"),
+        ("s cnf 2 3\n", "malformed status line"),
+        ("s cnf 1 2\nv 1\n", "gives no value to variable 2"),
+        ("s cnf 1 2\nv 1\nv 3\n", "literal 3 is outside 1..2"),
+        ("s cnf 1 1\nv 1\nv -1\n", "variable 1 is given both values"),
+        ("s MAYBE\n", "unknown status 'MAYBE'"),
+        ("hello\n", "not a solution line"),
+    ],
+)
+def test_malformed_solutions_are_reported(text, message):
+    with pytest.raises(DimacsError, match=message):
+        parse_solution(text, "sol.txt")
+
+
+def test_unsat_units_file_is_empty_of_clauses():
+    assert format_solution(Status.UNSAT, None, 3, "units") == "p cnf 3 0\n"
+    assert parse_solution("p cnf 3 0\n").status is Status.UNSAT
