@@ -1,0 +1,109 @@
+"""Helpers for the external-solver tests: fake programs, the process table, hard formulas."""
+
+from __future__ import annotations
+
+import os
+import random
+import stat
+import sys
+import warnings
+from pathlib import Path
+
+from sudosat.cnf import CNF, read_dimacs
+
+FAKE_SOLVER = Path(__file__).resolve().parent / "fake_solver.py"
+TRANSCRIPTS = Path(__file__).resolve().parent.parent / "data" / "zchaff"
+
+
+def make_launcher(folder: Path, name: str) -> Path:
+    """An executable `folder/name` that runs the fake solver with its arguments.
+
+    The launcher ``exec``s Python, so its pid (and process group) is the fake's.
+    It does not rely on the fake's own file mode or on a ``python3`` on PATH.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_SOLVER}" "$@"\n')
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+def process_table() -> dict[int, tuple[str, int, int]]:
+    """Every process: pid -> (state, parent pid, process group), read from /proc."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue  # it ended while we looked
+        # "pid (comm) state ppid pgrp ...": comm may hold blanks and parentheses
+        fields = text[text.rindex(")") + 2 :].split()
+        table[int(entry.name)] = (fields[0], int(fields[1]), int(fields[2]))
+    return table
+
+
+def live_children() -> set[int]:
+    """Pids of this process's children that are still running (zombies are dead)."""
+    me = os.getpid()
+    return {
+        pid for pid, (state, parent, _) in process_table().items() if parent == me and state != "Z"
+    }
+
+
+def alive(pid: int) -> bool:
+    """True when `pid` is a running process (not a zombie)."""
+    entry = process_table().get(pid)
+    return entry is not None and entry[0] != "Z"
+
+
+def group_members(group: int) -> set[int]:
+    """Running (non-zombie) processes of process group `group`."""
+    return {
+        pid for pid, (state, _, pgrp) in process_table().items() if pgrp == group and state != "Z"
+    }
+
+
+def pigeonhole(pigeons: int, holes: int) -> CNF:
+    """`pigeons` pigeons in `holes` holes, one each: UNSAT and hard when pigeons > holes."""
+
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p in range(pigeons):
+            clauses.extend([-var(p, h), -var(q, h)] for q in range(p + 1, pigeons))
+    return CNF(clauses, num_vars=pigeons * holes)
+
+
+def random_cnf(rng: random.Random, num_vars: int, num_clauses: int, width: int = 3) -> CNF:
+    """A random `width`-CNF (distinct variables in each clause, random signs)."""
+    clauses = []
+    for _ in range(num_clauses):
+        chosen = rng.sample(range(1, num_vars + 1), width)
+        clauses.append([v if rng.random() < 0.5 else -v for v in chosen])
+    return CNF(clauses, num_vars=num_vars)
+
+
+def random_formulas(count: int, seed: int = 2024) -> list[CNF]:
+    """`count` random 3-CNFs around the threshold (ratio 3.5-5.0), SAT and UNSAT mixed."""
+    rng = random.Random(seed)
+    formulas = []
+    for _ in range(count):
+        num_vars = rng.randint(5, 40)
+        formulas.append(random_cnf(rng, num_vars, int(num_vars * rng.uniform(3.5, 5.0))))
+    return formulas
+
+
+def sudoku_rules_with_givens(rules: Path, puzzle: str) -> CNF:
+    """The SAT -Sn rules file (variables rcv = 111..999) plus a puzzle's unit clauses."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the public rules file lies about its clause count
+        cnf = read_dimacs(rules)
+    for index, symbol in enumerate(puzzle):
+        if symbol not in "0.":
+            row, column = divmod(index, 9)
+            cnf.add_clause([100 * (row + 1) + 10 * (column + 1) + int(symbol)])
+    return cnf

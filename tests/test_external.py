@@ -1,0 +1,485 @@
+"""exec:PROGRAM and pysat:NAME adapters, the process runner, and availability."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudosat.cnf import CNF
+from sudosat.errors import SolverError, SolverNotFoundError
+from sudosat.result import Status
+from sudosat.solvers import list_solvers, solve
+from sudosat.solvers.base import Deadline
+from sudosat.solvers.external import (
+    CONVENTIONS,
+    ProcessOutput,
+    availability,
+    convention_for,
+    parse_competition_output,
+    parse_minisat_result,
+    pysat_backends,
+    run_program,
+    scrape_stats,
+    solve_exec,
+    solve_pysat,
+)
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.fake_solvers.support import (
+    alive,
+    group_members,
+    live_children,
+    make_launcher,
+    pigeonhole,
+    random_formulas,
+    sudoku_rules_with_givens,
+)
+
+TINY_SAT = CNF([[1, -2], [2, 3]])
+TINY_UNSAT = CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]])
+REAL_PROGRAMS = ["minisat", "picosat", "cadical", "kissat"]
+
+
+def needs(program: str):
+    """Skip unless `program` is on PATH, saying how to get it."""
+    return pytest.mark.skipif(
+        shutil.which(program) is None,
+        reason=f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)",
+    )
+
+
+def assert_quick_unknown(run, limit_s: float = 1.5):
+    """`run()` answers UNKNOWN within `limit_s` and leaves no child process behind."""
+    before = live_children()
+    started = time.monotonic()
+    result = run()
+    took = time.monotonic() - started
+    assert result.status is Status.UNKNOWN and result.model is None
+    assert took < limit_s, f"took {took:.2f} s"
+    assert live_children() <= before
+    return result
+
+
+def decode_rcv(model: list[int]) -> str:
+    """The 9x9 board of a model over the rules file's rcv variables (111..999)."""
+    cells = ["0"] * 81
+    for lit in model:
+        if lit > 110:
+            row, column, digit = lit // 100, lit // 10 % 10, lit % 10
+            if 1 <= row <= 9 and 1 <= column <= 9 and 1 <= digit <= 9:
+                cells[(row - 1) * 9 + column - 1] = str(digit)
+    return "".join(cells)
+
+
+# --------------------------------------------------------------------------------------
+# Running a program
+
+
+def test_run_program_captures_output_and_exit_code(tmp_path):
+    code = "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"
+    run = run_program([sys.executable, "-c", code], tmp_path, Deadline(30_000), "python")
+    assert (run.stdout, run.stderr, run.exit_code) == ("out\n", "err\n", 3)
+    assert not run.timed_out and run.wall_ms > 0
+
+
+def test_run_program_gives_no_standard_input(tmp_path):
+    code = "import sys; print(repr(sys.stdin.read()))"
+    run = run_program([sys.executable, "-c", code], tmp_path, Deadline(30_000), "python")
+    assert run.stdout == "''\n"
+
+
+def test_run_program_stops_at_the_deadline(tmp_path):
+    before = live_children()
+    started = time.monotonic()
+    run = run_program(
+        [sys.executable, "-c", "import time; time.sleep(60)"], tmp_path, Deadline(300), "python"
+    )
+    assert run.timed_out and run.exit_code is None
+    assert time.monotonic() - started < 1.3
+    assert live_children() <= before
+
+
+def test_run_program_names_a_missing_program(tmp_path):
+    with pytest.raises(SolverNotFoundError, match="exec:x: program not found: /no/such/solver"):
+        run_program(["/no/such/solver"], tmp_path, Deadline(1000), "exec:x")
+
+
+# --------------------------------------------------------------------------------------
+# The SAT-competition output
+
+
+def test_competition_output_with_wrapped_v_lines():
+    stdout = "c hello\ns SATISFIABLE\nv 1 -2\nv 3\nv -4 0\n"
+    result = parse_competition_output(stdout, "", 10, 4)
+    assert result.status is Status.SAT and result.model == [1, -2, 3, -4]
+
+
+def test_competition_output_fills_unmentioned_variables_with_false():
+    assert parse_competition_output("s SATISFIABLE\nv 2 0\n", "", 10, 3).model == [-1, 2, -3]
+
+
+@pytest.mark.parametrize(
+    "stdout, code, status",
+    [
+        ("s UNSATISFIABLE\n", 20, Status.UNSAT),
+        ("s UNKNOWN\n", 0, Status.UNKNOWN),
+        ("s INDETERMINATE\n", 0, Status.UNKNOWN),
+        ("c UNKNOWN\n", 0, Status.UNKNOWN),  # CaDiCaL's own time-out
+        ("s UNSATISFIABLE\n", 0, Status.UNSAT),  # a solver that does not use exit codes
+    ],
+)
+def test_competition_output_without_model(stdout, code, status):
+    result = parse_competition_output(stdout, "", code, 2)
+    assert result.status is status and result.model is None
+
+
+@pytest.mark.parametrize(
+    "stdout, stderr, code, words",
+    [
+        (
+            "",
+            "bad.cnf:2: maximal variable index exceeded\n",
+            0,
+            "no 's' status line .exit code 0.: bad.cnf:2: maximal variable index exceeded",
+        ),
+        ("s SATISFIABLE\nv 1 0\n", "", 20, "exited with code 20 but printed 's SATISFIABLE'"),
+        ("s UNSATISFIABLE\n", "", 10, "exited with code 10"),
+        ("s SATISFIABLE\ns SATISFIABLE\nv 1 0\n", "", 10, "printed 2 's' lines"),
+        ("s MAYBE\n", "", 0, "unknown status 's MAYBE'"),
+        ("s SATISFIABLE\nv 1 -2\n", "", 10, "does not end with 0"),
+        ("s SATISFIABLE\nv 1 x 0\n", "", 10, "non-integer 'x'"),
+        ("s SATISFIABLE\nv 1 3 0\n", "", 10, "holds 3, outside 1..2"),
+        ("s SATISFIABLE\nv 1 -1 0\n", "", 10, "gives variable 1 both values"),
+        ("s UNSATISFIABLE\nv 1 0\n", "", 20, "'v' lines without 's SATISFIABLE'"),
+        ("s SATISFIABLE\nv 1 0\n", "Segmentation fault\n", -11, "killed by signal SIGSEGV"),
+        (
+            "",
+            "cadical: error: parse error\n",
+            1,
+            "failed .exit code 1.: cadical: error: parse error",
+        ),
+    ],
+)
+def test_competition_output_errors(stdout, stderr, code, words):
+    with pytest.raises(SolverError, match=words):
+        parse_competition_output(stdout, stderr, code, 2, label="exec:x")
+
+
+def minisat_run(code: int, stdout: str = "", stderr: str = "") -> ProcessOutput:
+    return ProcessOutput(stdout, stderr, code, 1.0)
+
+
+def test_minisat_result_file():
+    result = parse_minisat_result("SAT\n1 -2 0\n", minisat_run(10), 3)
+    assert result.status is Status.SAT and result.model == [1, -2, -3]
+    assert parse_minisat_result("UNSAT\n", minisat_run(20), 3).status is Status.UNSAT
+    assert parse_minisat_result("INDET\n", minisat_run(0), 3).status is Status.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    "text, run, words",
+    [
+        ("", minisat_run(1, "ERROR! Could not open file: x.cnf\n"), "failed .exit code 1.: ERROR!"),
+        ("", minisat_run(10), "wrote nothing to its result file"),
+        ("SAT\n1 -2 0\n", minisat_run(20), "exited with code 20 but its result file says SAT"),
+        ("SAT\n1 -2\n", minisat_run(10), "does not end with 0"),
+        ("MAYBE\n", minisat_run(0), "wrote 'MAYBE'"),
+    ],
+)
+def test_minisat_result_errors(text, run, words):
+    with pytest.raises(SolverError, match=words):
+        parse_minisat_result(text, run, 3)
+
+
+def test_statistics_of_each_family():
+    minisat = (
+        "restarts              : 4\nconflicts             : 165114         (171410 /sec)\n"
+        "CPU time              : 0.963268 s\n"
+    )
+    assert scrape_stats(minisat) == {"restarts": 4, "conflicts": 165114, "solver_cpu_s": 0.963268}
+    cadical = (
+        "c conflicts:                    7         0.00    per second\n"
+        "c total process time since initialization:         0.25    seconds\n"
+    )
+    assert scrape_stats(cadical) == {"conflicts": 7, "solver_cpu_s": 0.25}
+    picosat = "c 0 restarts\nc 2 decisions\nc 0.1 seconds total run time\n"
+    assert scrape_stats(picosat) == {"restarts": 0, "decisions": 2, "solver_cpu_s": 0.1}
+
+
+# --------------------------------------------------------------------------------------
+# Conventions
+
+
+@pytest.mark.parametrize(
+    "program, expected",
+    [
+        ("/usr/bin/minisat", ["-cpu-lim=2", "IN", "OUT"]),
+        ("picosat", ["-v", "-L", "2", "-s", "7", "IN"]),
+        ("cadical", ["-t", "2", "--seed=7", "IN"]),
+        ("kissat", ["--time=2", "--seed=7", "IN"]),
+        ("./my-solver", ["IN"]),
+    ],
+)
+def test_command_lines_per_convention(program, expected):
+    argv = convention_for(program).argv([program], Path("IN"), Path("OUT"), 2, 7)
+    assert argv == [program, *expected]
+
+
+def test_command_line_without_limit_keeps_the_programs_own_options():
+    argv = CONVENTIONS["cadical"].argv(["cadical", "--sat"], Path("IN"), Path("OUT"), None, 0)
+    assert argv == ["cadical", "--seed=0", "--sat", "IN"]
+
+
+# --------------------------------------------------------------------------------------
+# exec: with fake programs
+
+
+@pytest.fixture
+def fake_exec(tmp_path, monkeypatch):
+    """A function making a fake solver called `name` that behaves as `mode` with `files`."""
+    log = tmp_path / "log"
+    monkeypatch.setenv("FAKE_LOG", str(log))
+
+    def make(name: str, mode: str = "replay", **files: str) -> Path:
+        answer = tmp_path / "answer"
+        answer.mkdir(exist_ok=True)
+        files.setdefault("exit_code", "0")
+        files.setdefault("stdout", "")
+        for file_name, content in files.items():
+            (answer / file_name).write_text(content)
+        monkeypatch.setenv("FAKE_MODE", mode)
+        monkeypatch.setenv("FAKE_DIR", str(answer))
+        return make_launcher(tmp_path / "bin", name)
+
+    make.log = log
+    return make
+
+
+def test_exec_competition_program(fake_exec):
+    program = fake_exec("my-solver", stdout="s SATISFIABLE\nv 1 -2\nv 3 0\n", exit_code="10")
+    result = solve_exec(TINY_SAT, program=str(program), time_limit_ms=5000, seed=3)
+    assert result.status is Status.SAT and result.model == [1, -2, 3]
+    assert result.solver == f"exec:{program}" and result.stats["process_ms"] > 0
+    input_path = json.loads((fake_exec.log / "argv.json").read_text())[-1]
+    assert (fake_exec.log / "input.cnf").read_text() == "p cnf 3 2\n1 -2 0\n2 3 0\n"
+    assert not Path(input_path).parent.exists()
+
+
+def test_exec_minisat_result_file_convention(fake_exec):
+    program = fake_exec("minisat", stdout="SATISFIABLE\n", exit_code="10", result="SAT\n1 2 0\n")
+    result = solve_exec(TINY_SAT, program=str(program), time_limit_ms=2500)
+    assert result.model == [1, 2, -3]
+    argv = json.loads((fake_exec.log / "argv.json").read_text())
+    assert argv[0] == "-cpu-lim=3" and argv[1].endswith("input.cnf") and argv[2].endswith(".txt")
+
+
+def test_exec_program_with_its_own_options(fake_exec):
+    program = fake_exec("my-solver", stdout="s UNSATISFIABLE\n", exit_code="20")
+    assert solve_exec(TINY_UNSAT, program=f"{program} --fast -x 1").status is Status.UNSAT
+    assert json.loads((fake_exec.log / "argv.json").read_text())[:3] == ["--fast", "-x", "1"]
+
+
+def test_exec_catches_a_wrong_model(fake_exec):
+    program = fake_exec("my-solver", stdout="s SATISFIABLE\nv -1 2 -3 0\n", exit_code="10")
+    with pytest.raises(SolverError, match="returned a wrong model: .*falsifies clause 1"):
+        solve_exec(TINY_SAT, program=str(program))
+
+
+def test_exec_picosat_error_with_exit_zero(fake_exec):
+    program = fake_exec("picosat", stdout="*** picosat: can not read input file\n")
+    with pytest.raises(SolverError, match="no 's' status line .exit code 0.: \\*\\*\\* picosat"):
+        solve_exec(TINY_SAT, program=str(program))
+
+
+@pytest.mark.parametrize(
+    "mode, words", [("abort", "killed by signal SIGABRT"), ("garbage", "no 's' status line")]
+)
+def test_exec_crash_and_garbage(fake_exec, mode, words):
+    program = fake_exec("my-solver", mode=mode)
+    with pytest.raises(SolverError, match=words):
+        solve_exec(TINY_SAT, program=str(program))
+
+
+def test_exec_missing_or_not_executable(tmp_path):
+    with pytest.raises(SolverNotFoundError, match="no program 'no-such-solver-x' on PATH"):
+        solve_exec(TINY_SAT, program="no-such-solver-x")
+    plain = tmp_path / "solver"
+    plain.write_text("s SATISFIABLE\n")
+    with pytest.raises(SolverNotFoundError, match="is not executable"):
+        solve_exec(TINY_SAT, program=str(plain))
+    with pytest.raises(SolverNotFoundError, match="no program named"):
+        solve_exec(TINY_SAT, program=" ")
+    with pytest.raises(SolverError, match="cannot split the command"):
+        solve_exec(TINY_SAT, program="solver 'unclosed")
+
+
+def test_exec_empty_clause_is_unsat_without_running(fake_exec):
+    program = fake_exec("my-solver", stdout="s SATISFIABLE\nv 1 0\n", exit_code="10")
+    assert solve_exec(CNF([[1], []]), program=str(program)).status is Status.UNSAT
+    assert not fake_exec.log.exists()
+
+
+@pytest.mark.parametrize("mode", ["sleep", "spawn"])
+def test_exec_time_limit_kills_the_program_and_its_children(fake_exec, mode):
+    program = fake_exec("cadical", mode=mode)
+    assert_quick_unknown(
+        lambda: solve_exec(pigeonhole(11, 10), program=str(program), time_limit_ms=500)
+    )
+    pid = int((fake_exec.log / "pid").read_text())
+    assert not alive(pid) and not group_members(pid)
+    if mode == "spawn":
+        assert not alive(int((fake_exec.log / "child_pid").read_text()))
+
+
+# --------------------------------------------------------------------------------------
+# exec: with the real binaries, when installed
+
+
+@pytest.mark.parametrize("program", REAL_PROGRAMS)
+def test_real_program_sat_unsat_and_unused_variables(program):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)")
+    sat = solve(CNF([[1, -2], [2, 3]], num_vars=6), f"exec:{program}", time_limit_ms=30_000)
+    assert sat.status is Status.SAT and len(sat.model) == 6
+    assert solve(TINY_UNSAT, f"exec:{program}", time_limit_ms=30_000).status is Status.UNSAT
+    empty = solve(CNF([], num_vars=2), f"exec:{program}", time_limit_ms=30_000)
+    assert empty.status is Status.SAT
+
+
+@pytest.mark.parametrize("program", REAL_PROGRAMS)
+def test_real_program_agrees_with_pysat(program):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)")
+    for number, cnf in enumerate(random_formulas(40, seed=7)):
+        mine = solve(cnf, f"exec:{program}", time_limit_ms=30_000)
+        assert mine.status is solve_pysat(cnf, backend="minisat22").status, f"formula {number}"
+
+
+@pytest.mark.parametrize("program", REAL_PROGRAMS)
+def test_real_program_solves_the_course_sudoku(program):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)")
+    rules = shared_file("sudoku-rules-9x9.txt")
+    puzzle = COURSE_EXAMPLE.split()[1]
+    result = solve(sudoku_rules_with_givens(rules, puzzle), f"exec:{program}", time_limit_ms=30_000)
+    assert decode_rcv(result.model) == COURSE_SOLUTION.split()[1]
+    bad = sudoku_rules_with_givens(rules, "4" + puzzle[1:])  # two 4s in the first row
+    assert solve(bad, f"exec:{program}", time_limit_ms=30_000).status is Status.UNSAT
+
+
+@pytest.mark.parametrize("program", REAL_PROGRAMS)
+def test_real_program_honours_the_time_limit(program):
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)")
+    result = assert_quick_unknown(
+        lambda: solve(pigeonhole(11, 10), f"exec:{program}", time_limit_ms=500)
+    )
+    assert result.solver == f"exec:{program}"
+
+
+# --------------------------------------------------------------------------------------
+# pysat:
+
+
+QUICK_BACKENDS = ["minisat22", "cadical195", "kissat404", "lingeling"]
+
+
+def test_pysat_backends_lists_the_usual_ones():
+    names = pysat_backends()
+    assert {"minisat22", "glucose4", "cadical153", "cadical195"} <= set(names)
+    assert names == sorted(names)
+
+
+@pytest.mark.parametrize("backend", pysat_backends())
+def test_every_pysat_backend_answers_and_fills_the_model(backend):
+    sat = solve(CNF([[1, -2], [2, 3]], num_vars=6), f"pysat:{backend}", time_limit_ms=30_000)
+    assert sat.status is Status.SAT and len(sat.model) == 6
+    assert solve(TINY_UNSAT, f"pysat:{backend}", time_limit_ms=30_000).status is Status.UNSAT
+    assert solve(CNF([], num_vars=2), f"pysat:{backend}").model == [-1, -2]
+    assert solve(CNF([[1], []]), f"pysat:{backend}").status is Status.UNSAT
+
+
+@pytest.mark.parametrize("backend", QUICK_BACKENDS)
+def test_pysat_time_limit(backend):
+    result = assert_quick_unknown(
+        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
+    )
+    assert result.solver == f"pysat:{backend}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", sorted(set(pysat_backends()) - set(QUICK_BACKENDS)))
+def test_pysat_time_limit_for_every_other_backend(backend):
+    assert_quick_unknown(
+        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
+    )
+
+
+def test_pysat_statistics_and_aliases():
+    result = solve_pysat(pigeonhole(6, 5), backend="m22", time_limit_ms=30_000)
+    assert result.status is Status.UNSAT and result.solver == "pysat:m22"
+    assert result.stats["conflicts"] > 0 and result.stats["decisions"] > 0
+
+
+@pytest.mark.parametrize("backend", ["minisat22", "cadical195"])
+def test_pysat_limited_search_agrees_with_a_plain_one(backend):
+    for number, cnf in enumerate(random_formulas(60, seed=11)):
+        limited = solve_pysat(cnf, backend=backend, time_limit_ms=30_000)
+        assert limited.status is solve_pysat(cnf, backend=backend).status, f"formula {number}"
+
+
+def test_pysat_worker_can_be_forced_and_forbidden():
+    cnf = pigeonhole(5, 5)
+    assert solve(cnf, "pysat:minisat22", worker=True).status is Status.SAT
+    assert solve(cnf, "pysat:kissat404", worker=True).status is Status.SAT
+    assert solve(pigeonhole(6, 5), "pysat:glucose4", worker=False).status is Status.UNSAT
+
+
+def test_pysat_course_sudoku():
+    rules = shared_file("sudoku-rules-9x9.txt")
+    cnf = sudoku_rules_with_givens(rules, COURSE_EXAMPLE.split()[1])
+    for backend in QUICK_BACKENDS:
+        result = solve(cnf, f"pysat:{backend}", time_limit_ms=30_000)
+        assert decode_rcv(result.model) == COURSE_SOLUTION.split()[1], backend
+
+
+def test_pysat_unknown_backend():
+    with pytest.raises(SolverNotFoundError, match="pysat:nope: PySAT has no solver of that name"):
+        solve_pysat(TINY_SAT, backend="nope")
+
+
+# --------------------------------------------------------------------------------------
+# Availability, for `sudosat solvers`
+
+
+def test_availability():
+    assert availability("pysat:minisat22") == (True, "")
+    assert availability("pysat:nope")[0] is False
+    assert availability("exec:no-such-solver-x") == (
+        False,
+        "exec:no-such-solver-x: no program 'no-such-solver-x' on PATH",
+    )
+    assert availability("cdcl") == (False, "'cdcl' is not a solver of sudosat.solvers.external")
+    assert availability(f"exec:{sys.executable}") == (True, "")
+
+
+def test_list_solvers_reports_every_pysat_backend_and_exec_programs():
+    infos = {info.name: info for info in list_solvers(extra=["exec:no-such-solver-x"])}
+    assert all(infos[f"pysat:{name}"].available for name in pysat_backends())
+    assert not infos["exec:no-such-solver-x"].available
+    assert "zchaff" in infos
+
+
+def test_pysat_backend_without_limited_solve_falls_back_to_a_worker(monkeypatch):
+    from sudosat.solvers import external
+
+    monkeypatch.setattr(external, "_ONE_SHOT_BACKENDS", frozenset())
+    assert_quick_unknown(
+        lambda: solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500)
+    )
+    with pytest.raises(SolverError, match="pysat:lingeling cannot be stopped in process"):
+        solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500, worker=False)
