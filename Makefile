@@ -13,7 +13,7 @@ REPORT_ARGS := --instances $(INSTANCES) --time-limit-ms $(T)
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv install report test test-fast lint bench clean
+.PHONY: help venv install report test test-fast lint bench clean solve-own solve-zchaff
 
 help:
 	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
@@ -21,6 +21,8 @@ help:
 	@echo "make test-fast   the suite without the tests marked slow"
 	@echo "make lint        ruff over the package, tests, benchmarks and scripts"
 	@echo "make bench       run every benchmark script in benchmarks/"
+	@echo "make solve-own   solve INSTANCES with our cdcl under T ms -> results/ (output + table)"
+	@echo "make solve-zchaff  the same with zChaff (ZCHAFF=path/to/zchaff), the same T"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +48,13 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+# The course's two orchestrations (SPEC §4), with the same T: make solve-own INSTANCES=f T=ms
+solve-own: $(STAMP)
+	scripts/solve-own $(INSTANCES) $(T) results
+
+solve-zchaff: $(STAMP)
+	scripts/solve-zchaff $(INSTANCES) $(T) results
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -243,7 +243,9 @@ class CNF:
         body = " ".join(map(str, self._flat)).replace(" 0 ", " 0\n")
         return head + body + "\n"
 
-    def write_dimacs(self, target: str | os.PathLike | TextIO, comments: Iterable[str] | None = None) -> None:
+    def write_dimacs(
+        self, target: str | os.PathLike | TextIO, comments: Iterable[str] | None = None
+    ) -> None:
         """Write strict DIMACS to a path or an open text file."""
         text = self.to_dimacs(comments)
         if hasattr(target, "write"):
@@ -352,7 +354,9 @@ def _find_header(text: str, source: str) -> tuple[int, int, int, int]:
             return (number, *_parse_header(line, source, number), next_offset)
         if line.startswith("%"):
             break
-        raise DimacsError(f"clause before the 'p cnf' header: {_shorten(line)!r}", file=source, line=number)
+        raise DimacsError(
+            f"clause before the 'p cnf' header: {_shorten(line)!r}", file=source, line=number
+        )
     raise DimacsError("no 'p cnf' header", file=source, line=None)
 
 
@@ -395,10 +399,14 @@ def _parse_body_slow(body: str, num_vars: int, source: str, first_line: int) -> 
             try:
                 lit = int(token)
             except ValueError:
-                raise DimacsError(f"not an integer: {_shorten(token)!r}", file=source, line=number) from None
+                raise DimacsError(
+                    f"not an integer: {_shorten(token)!r}", file=source, line=number
+                ) from None
             if abs(lit) > num_vars:
                 raise DimacsError(
-                    f"literal {lit} is beyond the {num_vars} declared variables", file=source, line=number
+                    f"literal {lit} is beyond the {num_vars} declared variables",
+                    file=source,
+                    line=number,
                 )
             flat.append(lit)
     return flat
@@ -460,18 +468,25 @@ def format_solution(
         if status is Status.SAT:
             lines.extend(f"v {lit}" for lit in model)
     elif style == "competition":
-        lines.append({Status.SAT: "s SATISFIABLE", Status.UNSAT: "s UNSATISFIABLE",
-                      Status.UNKNOWN: "s UNKNOWN"}[status])
+        lines.append(
+            {
+                Status.SAT: "s SATISFIABLE",
+                Status.UNSAT: "s UNSATISFIABLE",
+                Status.UNKNOWN: "s UNKNOWN",
+            }[status]
+        )
         if status is Status.SAT:
             tokens = [str(lit) for lit in model] + ["0"]
             for start in range(0, len(tokens), 20):
-                lines.append("v " + " ".join(tokens[start:start + 20]))
+                lines.append("v " + " ".join(tokens[start : start + 20]))
     elif style == "units":
         units = list(model) if status is Status.SAT else []
         lines.append(f"p cnf {num_vars} {len(units)}")
         lines.extend(f"{lit} 0" for lit in units)
     else:
-        raise ValueError(f"unknown solution style {style!r}; choose one of {', '.join(SOLUTION_STYLES)}")
+        raise ValueError(
+            f"unknown solution style {style!r}; choose one of {', '.join(SOLUTION_STYLES)}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -510,13 +525,17 @@ def _parse_course_solution(lines: list[tuple[int, str]], source: str) -> Solutio
     parts = header.split()
     codes = {"1": Status.SAT, "0": Status.UNSAT, "-1": Status.UNKNOWN}
     if len(parts) != 4 or parts[2] not in codes or not parts[3].isdigit():
-        raise DimacsError(f"malformed status line {header!r}: expected 's cnf R V'", file=source, line=number)
+        raise DimacsError(
+            f"malformed status line {header!r}: expected 's cnf R V'", file=source, line=number
+        )
     status, num_vars = codes[parts[2]], int(parts[3])
     model = []
     for number, line in lines[1:]:
         parts = line.split()
         if len(parts) != 2 or parts[0] != "v":
-            raise DimacsError(f"expected 'v LITERAL', got {_shorten(line)!r}", file=source, line=number)
+            raise DimacsError(
+                f"expected 'v LITERAL', got {_shorten(line)!r}", file=source, line=number
+            )
         model.append(_literal(parts[1], num_vars, source, number))
     return _finish_solution(status, model, num_vars, source)
 
@@ -530,7 +549,9 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
     model: list[Lit] = []
     for number, line in lines[1:]:
         if not line.startswith("v"):
-            raise DimacsError(f"expected a 'v' line, got {_shorten(line)!r}", file=source, line=number)
+            raise DimacsError(
+                f"expected a 'v' line, got {_shorten(line)!r}", file=source, line=number
+            )
         for token in line[1:].split():
             lit = _literal(token, None, source, number)
             if lit:
@@ -539,7 +560,9 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
     return _finish_solution(statuses[word], model, num_vars, source)
 
 
-def _parse_units_solution(lines: list[tuple[int, str]], source: str, num_vars: int | None) -> Solution:
+def _parse_units_solution(
+    lines: list[tuple[int, str]], source: str, num_vars: int | None
+) -> Solution:
     text = "\n".join(line for _, line in lines)
     if not text.startswith("p"):
         text = f"p cnf {num_vars} 0\n" + text
@@ -560,7 +583,9 @@ def _literal(token: str, num_vars: int | None, source: str, number: int) -> int:
     try:
         lit = int(token)
     except ValueError:
-        raise DimacsError(f"not an integer: {_shorten(token)!r}", file=source, line=number) from None
+        raise DimacsError(
+            f"not an integer: {_shorten(token)!r}", file=source, line=number
+        ) from None
     if num_vars is not None and (lit == 0 or abs(lit) > num_vars):
         raise DimacsError(f"literal {lit} is outside 1..{num_vars}", file=source, line=number)
     return lit

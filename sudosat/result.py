@@ -7,10 +7,10 @@ formats and the solvers, which all speak it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """What a solver decided about a formula.
 
     ``UNKNOWN`` means no decision: the time limit ran out, or an incomplete

@@ -18,7 +18,6 @@ from sudosat.cnf import (
 )
 from sudosat.errors import DimacsError
 from sudosat.result import Status
-
 from tests.conftest import shared_file
 
 COURSE_CNF = "c Example formula in CNF\nc\np cnf 4 3\n1 3 -4 0\n4 0 2\n"
@@ -74,7 +73,10 @@ def test_empty_clause_is_kept():
         ("", "f.cnf: empty file: no 'p cnf' header"),
         ("c only a comment\n", "f.cnf: no 'p cnf' header"),
         ("1 2 0\n", "f.cnf:1: clause before the 'p cnf' header: '1 2 0'"),
-        ("p cnf 3\n1 0\n", "f.cnf:1: malformed header 'p cnf 3': expected 'p cnf VARIABLES CLAUSES'"),
+        (
+            "p cnf 3\n1 0\n",
+            "f.cnf:1: malformed header 'p cnf 3': expected 'p cnf VARIABLES CLAUSES'",
+        ),
         ("p cnf x 2\n", "f.cnf:1: malformed header 'p cnf x 2'"),
         ("p dnf 2 1\n1 0\n", "f.cnf:1: malformed header 'p dnf 2 1'"),
         ("p cnf 2 1\n1 3 0\n", "f.cnf:2: literal 3 is beyond the 2 declared variables"),
@@ -98,7 +100,9 @@ def test_missing_file_is_a_dimacs_error(tmp_path):
 
 def test_writer_is_strict_one_clause_per_line():
     cnf = CNF([[1, -2], [3], [-1, 2, -3]])
-    assert cnf.to_dimacs(["made by a test"]) == "c made by a test\np cnf 3 3\n1 -2 0\n3 0\n-1 2 -3 0\n"
+    assert (
+        cnf.to_dimacs(["made by a test"]) == "c made by a test\np cnf 3 3\n1 -2 0\n3 0\n-1 2 -3 0\n"
+    )
 
 
 def test_writer_handles_empty_clauses_and_empty_formulas():
@@ -125,8 +129,11 @@ clause_lists = st.integers(min_value=1, max_value=12).flatmap(
     lambda n: st.tuples(
         st.just(n),
         st.lists(
-            st.lists(st.integers(min_value=1, max_value=n).map(lambda v: v) | st.integers(-n, -1),
-                     min_size=0, max_size=6),
+            st.lists(
+                st.integers(min_value=1, max_value=n).map(lambda v: v) | st.integers(-n, -1),
+                min_size=0,
+                max_size=6,
+            ),
             max_size=25,
         ),
     )
@@ -149,7 +156,7 @@ def test_reader_accepts_clauses_spread_over_lines(case):
     num_vars, clauses = case
     tokens = [str(lit) for clause in clauses for lit in [*clause, 0]]
     text = f"p cnf {num_vars} {len(clauses)}\n" + "\n".join(
-        " ".join(tokens[i:i + 3]) for i in range(0, len(tokens), 3)
+        " ".join(tokens[i : i + 3]) for i in range(0, len(tokens), 3)
     )
     assert parse_dimacs(text).clauses == [list(c) for c in clauses]
 

@@ -43,7 +43,9 @@ class Deadline:
 
     def __init__(self, time_limit_ms: float | None = None, start: float | None = None) -> None:
         self.start = time.monotonic() if start is None else start
-        self.at = math.inf if time_limit_ms is None else self.start + max(0.0, time_limit_ms) / 1000.0
+        self.at = (
+            math.inf if time_limit_ms is None else self.start + max(0.0, time_limit_ms) / 1000.0
+        )
 
     def expired(self) -> bool:
         """True once the deadline has passed."""
@@ -78,12 +80,24 @@ class SolverInfo:
 # name -> (module, function, one-line description). Imported on first use, so
 # that asking for `cdcl` never pays for importing PySAT or subprocess machinery.
 _BUILTIN: dict[str, tuple[str, str, str]] = {
-    "cdcl": ("sudosat.solvers.cdcl", "solve", "our CDCL solver (watched literals, 1UIP, VSIDS, restarts)"),
+    "cdcl": (
+        "sudosat.solvers.cdcl",
+        "solve",
+        "our CDCL solver (watched literals, 1UIP, VSIDS, restarts)",
+    ),
     "dpll": ("sudosat.solvers.dpll", "solve_dpll", "our DPLL with a branching heuristic"),
     "dp": ("sudosat.solvers.dpll", "solve_dp", "our basic DPLL (first unassigned variable)"),
-    "walksat": ("sudosat.solvers.local", "solve_walksat", "our WalkSAT local search (SAT or UNKNOWN)"),
+    "walksat": (
+        "sudosat.solvers.local",
+        "solve_walksat",
+        "our WalkSAT local search (SAT or UNKNOWN)",
+    ),
     "gsat": ("sudosat.solvers.local", "solve_gsat", "our GSAT local search (SAT or UNKNOWN)"),
-    "zchaff": ("sudosat.solvers.external", "solve_zchaff", "zChaff, the course's reference (your binary)"),
+    "zchaff": (
+        "sudosat.solvers.external",
+        "solve_zchaff",
+        "zChaff, the course's reference (your binary)",
+    ),
 }
 # prefix -> (module, function, keyword that receives the rest of the name)
 _PREFIXED: dict[str, tuple[str, str, str]] = {
@@ -114,7 +128,7 @@ def get_solver(name: str) -> SolveFunction:
     for prefix, (module, function, keyword) in _PREFIXED.items():
         if name.startswith(prefix) and len(name) > len(prefix):
             target = getattr(importlib.import_module(module), function)
-            rest = name[len(prefix):]
+            rest = name[len(prefix) :]
 
             def bound(cnf: CNF, _target=target, _keyword=keyword, _rest=rest, **options) -> Result:
                 return _target(cnf, **{_keyword: _rest}, **options)
@@ -124,7 +138,9 @@ def get_solver(name: str) -> SolveFunction:
     raise SolverError(f"unknown solver {name!r}; known solvers: {known}")
 
 
-def solve(cnf: CNF, solver: str = "cdcl", *, time_limit_ms: float | None = None, **options) -> Result:
+def solve(
+    cnf: CNF, solver: str = "cdcl", *, time_limit_ms: float | None = None, **options
+) -> Result:
     """Solve `cnf` with the named solver and check the answer before returning it.
 
     Parameters
@@ -179,9 +195,14 @@ def list_solvers(extra: list[str] | None = None) -> list[SolverInfo]:
         infos.append(SolverInfo(name, description, available, why))
     try:
         from sudosat.solvers.external import pysat_backends
+
         backends = pysat_backends()
     except ImportError as exc:
-        infos.append(SolverInfo("pysat:NAME", "PySAT's bundled solvers", False, f"cannot import PySAT: {exc}"))
+        infos.append(
+            SolverInfo(
+                "pysat:NAME", "PySAT's bundled solvers", False, f"cannot import PySAT: {exc}"
+            )
+        )
         backends = []
     for backend in backends:
         infos.append(SolverInfo(f"pysat:{backend}", f"PySAT's {backend}, in process", True))
@@ -201,6 +222,8 @@ def _availability(module: str, name: str) -> tuple[bool, str]:
     return (True, "") if check is None else check(name)
 
 
-def make_result(status: Status, model: list[int] | None, stats: dict, started: float, solver: str) -> Result:
+def make_result(
+    status: Status, model: list[int] | None, stats: dict, started: float, solver: str
+) -> Result:
     """Build a Result whose ``elapsed_ms`` runs from `started` (a ``time.perf_counter()``)."""
     return Result(status, model, stats, (time.perf_counter() - started) * 1000.0, solver)

@@ -1,0 +1,386 @@
+"""Where batch work runs, and the results file it leaves behind.
+
+Two concerns of :func:`sudosat.pipeline.run_batch` live here, apart from the
+Sudoku logic so that they stay small and testable on their own:
+
+Executors
+    :class:`SerialExecutor` (in this process), :class:`ProcessExecutor` (local
+    worker processes) and :class:`DaskExecutor` (a Dask ``distributed``
+    cluster). Each is a context manager with one method, ``map_unordered(fn,
+    items)``, which yields ``(item, outcome)`` pairs as the work finishes, in
+    any order. ``outcome`` is ``fn(item)``, or the exception that stopped it
+    when the *worker itself* died (a killed process, a lost Dask worker): a
+    crash costs the items it hit, never the others.
+
+The results log
+    :class:`ResultsLog` appends one row per finished instance to a CSV or JSONL
+    file and flushes it at once, so an interrupted run keeps every finished row;
+    :func:`read_results` reads such a file back, skipping a last row cut short
+    by a kill.
+
+This module knows nothing of Sudoku.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import multiprocessing
+import os
+import signal
+import tempfile
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from sudosat.errors import SudosatError
+
+Row = dict[str, Any]
+Work = Callable[[Any], Any]
+"""What an executor runs: one picklable function applied to each item."""
+Done = tuple[Any, Any]
+"""``(item, outcome)`` as an executor yields it."""
+
+
+DASK_CONNECT_TIMEOUT_S = 20
+"""Seconds to wait for a Dask scheduler to answer before giving up."""
+
+
+class WorkerCrashed(SudosatError, RuntimeError):
+    """The process (or Dask worker) running an item died before it answered."""
+
+
+# ---------------------------------------------------------------------------------------
+# executors
+
+
+class SerialExecutor:
+    """Run every item in this process, one after another (``-j 1``)."""
+
+    def __enter__(self) -> SerialExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
+        """Yield ``(item, fn(item))`` for every item, in order."""
+        for item in items:
+            yield item, fn(item)
+
+
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle; it stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessExecutor:
+    """Run items in `workers` local processes, surviving the death of any of them.
+
+    A process that dies (killed, out of memory, a crash in C code) breaks a
+    :class:`~concurrent.futures.ProcessPoolExecutor` and fails every item in
+    flight. The innocent are not to pay for it: the items in flight become
+    *suspects* and are run again one at a time in a fresh pool, so a second
+    death names the one item that causes it, which is then reported as
+    :class:`WorkerCrashed`; the rest of the work goes on in parallel.
+
+    Parameters
+    ----------
+    workers : int
+        Number of processes (at least 1).
+    start_method : str
+        ``spawn`` (default: each worker is a fresh interpreter, safe beside
+        threads such as tqdm's or a notebook kernel's), ``forkserver`` or ``fork``.
+    """
+
+    def __init__(self, workers: int, start_method: str = "spawn") -> None:
+        self.workers = max(1, workers)
+        self.context = multiprocessing.get_context(start_method)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> ProcessExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop_pool(terminate=exc_info[0] is not None)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        self._stop_pool(terminate=True)
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=self.context, initializer=_ignore_interrupts
+        )
+        return self._pool
+
+    def _stop_pool(self, terminate: bool) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # The pool keeps its processes in a private dict; reaching for it is the only way to
+        # stop a worker in the middle of a long item (after Ctrl-C or when the pool broke).
+        processes = list((getattr(pool, "_processes", None) or {}).values()) if terminate else []
+        pool.shutdown(wait=not terminate, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+
+    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
+        """Yield ``(item, fn(item) or WorkerCrashed)`` as items finish."""
+        pending: deque[Any] = deque(items)
+        suspects: deque[Any] = deque()
+        in_flight: dict[Future, Any] = {}
+        window = 2 * self.workers  # enough to keep every worker busy, few to re-run after a crash
+        pool = self._new_pool()
+        while pending or suspects or in_flight:
+            isolating = bool(suspects)
+            source = suspects if isolating else pending
+            limit = 1 if isolating else window
+            while source and len(in_flight) < limit:
+                item = source.popleft()
+                in_flight[pool.submit(fn, item)] = item
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                item = in_flight.pop(future)
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    in_flight[future] = item  # re-run with the others in flight, below
+                    continue
+                except Exception as exc:  # e.g. an outcome that cannot be pickled: that item only
+                    outcome = exc
+                yield item, outcome
+            if not broken:
+                continue
+            lost = list(in_flight.values())
+            in_flight.clear()
+            if isolating and len(lost) == 1:
+                yield (
+                    lost[0],
+                    WorkerCrashed(
+                        "the worker process died while solving this "
+                        "instance (killed, out of memory or crashed)"
+                    ),
+                )
+            else:
+                suspects.extend(lost)
+            pool = self._new_pool()
+
+
+class DaskExecutor:
+    """Run items on a Dask ``distributed`` cluster (the optional extra ``sudosat[cluster]``).
+
+    Parameters
+    ----------
+    scheduler : str or None
+        The scheduler's address (``tcp://host:8786``); None starts a
+        :class:`distributed.LocalCluster` of `workers` processes on this machine.
+    workers : int
+        Workers of the local cluster (ignored with `scheduler`).
+    window : int or None
+        Items submitted ahead of the results (default: four per worker thread),
+        so that a sweep of any size never floods the scheduler.
+
+    Notes
+    -----
+    Every worker must be able to ``import sudosat`` (the same version as the
+    client). A worker that dies is retried by Dask on another worker; an item
+    that kills workers repeatedly comes back as the exception Dask raises
+    (``KilledWorker``), reported as that item's error.
+    """
+
+    def __init__(
+        self, scheduler: str | None = None, workers: int = 2, window: int | None = None
+    ) -> None:
+        self.scheduler = scheduler
+        self.workers = max(1, workers)
+        self.window = window
+        self._stack = contextlib.ExitStack()
+        self.client: Any = None
+
+    def __enter__(self) -> DaskExecutor:
+        try:
+            import distributed
+        except ImportError:
+            raise SudosatError(
+                "--executor dask needs the optional extra: pip install 'sudosat[cluster]'"
+            ) from None
+        try:
+            if self.scheduler is None:
+                cluster = self._stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=self.workers, threads_per_worker=1, dashboard_address=":0"
+                    )
+                )
+                self.client = self._stack.enter_context(distributed.Client(cluster))
+            else:
+                client = distributed.Client(self.scheduler, timeout=f"{DASK_CONNECT_TIMEOUT_S}s")
+                self.client = self._stack.enter_context(client)
+        except (OSError, TimeoutError) as exc:
+            self._stack.close()
+            where = self.scheduler or "a local cluster"
+            raise SudosatError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    def _threads(self) -> int:
+        info = self.client.scheduler_info()
+        return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+
+    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
+        """Yield ``(item, fn(item) or the exception that lost it)`` as items finish."""
+        from distributed import as_completed
+
+        pending = iter(items)
+        window = self.window or 4 * self._threads()
+        in_flight: dict[Any, Any] = {}
+        finished = as_completed()
+
+        def submit_next() -> bool:
+            item = next(pending, _END)
+            if item is _END:
+                return False
+            future = self.client.submit(fn, item, pure=False)
+            in_flight[future.key] = item
+            finished.add(future)
+            return True
+
+        for _ in range(window):
+            if not submit_next():
+                break
+        for future in finished:
+            item = in_flight.pop(future.key)
+            try:
+                outcome = future.result()
+            except Exception as exc:  # a lost worker or a task Dask gave up on: that item only
+                outcome = WorkerCrashed(f"the Dask task failed: {type(exc).__name__}: {exc}")
+            future.release()
+            submit_next()
+            yield item, outcome
+
+
+_END = object()
+
+
+# ---------------------------------------------------------------------------------------
+# the results log
+
+
+def results_format(path: str | os.PathLike) -> str:
+    """``jsonl`` for a ``.jsonl``/``.json`` file, else ``csv``."""
+    return "jsonl" if Path(path).suffix.lower() in (".jsonl", ".json") else "csv"
+
+
+class ResultsLog:
+    """A results table written row by row, each row flushed as soon as it is known.
+
+    Parameters
+    ----------
+    path : path-like
+        The CSV or JSONL file (by extension, see :func:`results_format`).
+    columns : sequence of str
+        The columns, in order.
+    rows : sequence of dict
+        Rows to start with (those kept by a resumed run). The file is first
+        rewritten atomically with just the header and these rows, which also
+        drops a last row that a kill cut short.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike, columns: Sequence[str], rows: Sequence[Row] = ()
+    ) -> None:
+        self.path = Path(path)
+        self.columns = tuple(columns)
+        self.format = results_format(self.path)
+        write_results(self.path, self.columns, rows)
+        self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115 (kept open)
+        self._csv = csv.DictWriter(
+            self._file, self.columns, extrasaction="ignore", lineterminator="\n"
+        )
+
+    def append(self, row: Row) -> None:
+        """Write `row` and flush it to the operating system."""
+        if self.format == "csv":
+            self._csv.writerow(_csv_ready(row))
+        else:
+            self._file.write(json.dumps({c: row.get(c) for c in self.columns}) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> ResultsLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _csv_ready(row: Row) -> Row:
+    return {key: "" if value is None else value for key, value in row.items()}
+
+
+def write_results(path: str | os.PathLike, columns: Sequence[str], rows: Iterable[Row]) -> None:
+    """Write a whole results table atomically (a temporary file, then ``os.replace``)."""
+    buffer = io.StringIO()
+    if results_format(path) == "csv":
+        writer = csv.DictWriter(buffer, list(columns), extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(_csv_ready(row) for row in rows)
+    else:
+        buffer.writelines(json.dumps({c: row.get(c) for c in columns}) + "\n" for row in rows)
+    write_atomically(path, buffer.getvalue())
+
+
+def write_atomically(path: str | os.PathLike, text: str) -> None:
+    """Replace `path` by `text` all at once: readers see the old file or the new, never half."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_results(path: str | os.PathLike) -> list[Row]:
+    """The rows of a results file (CSV or JSONL), as dicts; ``[]`` when it does not exist.
+
+    A last line without its line end was cut short by a kill and is skipped.
+    CSV values come back as strings (empty for a missing value); JSONL values
+    keep their types.
+
+    Examples
+    --------
+    >>> read_results("no-such-results.csv")
+    []
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise SudosatError(f"cannot read the results: {exc.strerror}", file=str(path)) from None
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    if results_format(path) == "csv":
+        return list(csv.DictReader(io.StringIO(text)))
+    rows = []
+    for line in text.splitlines():
+        with contextlib.suppress(json.JSONDecodeError):
+            value = json.loads(line)
+            if isinstance(value, dict):
+                rows.append(value)
+    return rows

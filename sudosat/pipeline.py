@@ -1,0 +1,770 @@
+"""Sudoku instances end to end: one board, or a file of any size.
+
+One instance
+    :func:`solve_instance` runs parse → encode → solve → decode → check under
+    one time limit T and returns an :class:`InstanceOutcome`: a row of the
+    results table, the solved board, and the line the output file gets.
+    T bounds the whole pipeline, the same for every solver: the clock starts
+    before the memory guard and the encoding, the solver gets what is left, and
+    when the encoding alone uses up T the answer is TIMEOUT.
+
+A file
+    :func:`run_batch` answers every line of an instance file with every
+    solver asked for: one output file per solver, with exactly one line per
+    input line in order (``N T`` solved, ``N UNSAT``, ``N TIMEOUT`` or
+    ``ERROR <reason>``), written atomically at the end; a results table (CSV or
+    JSONL) appended and flushed row by row, so an interrupted run loses nothing
+    finished and ``resume=True`` completes it without redoing those rows.
+    Lines run in this process (``jobs=1``), in local worker processes
+    (``jobs=N``), or on a Dask cluster (``executor="dask"``): the answers are
+    the same everywhere, only the timings differ.
+
+The results table
+    One row per (line, solver), the columns of :data:`COLUMNS`: those of
+    DESIGN.md, then ``output``, the output line itself (what ``resume`` needs
+    to rebuild the output file, and what a report shows beside the input).
+    ``status`` is SAT, UNSAT, TIMEOUT or ERROR; ``valid`` says whether the
+    decoded board passed :func:`sudosat.board.check_solution` (empty when
+    there is no board); ``error`` says why a line was not solved (for UNSAT
+    with clashing givens: the clash). Times are wall-clock milliseconds.
+
+Large sweeps on a cluster
+    Start a Dask scheduler and workers on the machines (``dask scheduler`` on
+    one, ``dask worker tcp://HOST:8786 --nthreads 1`` on each core's worth of
+    the others; every worker needs ``pip install 'sudosat[cluster]'``, the same
+    version), then, from any machine that reaches the scheduler::
+
+        sudosat solve puzzles.txt -o out.txt --solver cdcl --solver dpll \\
+            --solver pysat:minisat22 -T 10000 \\
+            --executor dask --scheduler tcp://HOST:8786 --results sweep.csv
+
+    49,000 puzzles × 3 solvers are 147,000 tasks; at most a few per worker
+    thread are in flight at a time, so the scheduler is never flooded. Rows
+    reach ``sweep.csv`` as they finish; if the client or the cluster goes down,
+    rerun the same command with ``--resume``: the finished rows are kept, the
+    rest are solved, and the three output files are written when every line has
+    its answer.
+
+Examples
+--------
+>>> from sudosat.board import Board
+>>> outcome = solve_instance(Board.parse("1 0"), solver="cdcl")
+>>> outcome.output_line, outcome.row["status"], outcome.row["valid"]
+('1 1', 'SAT', True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sudosat.batch import (
+    DaskExecutor,
+    ProcessExecutor,
+    ResultsLog,
+    Row,
+    SerialExecutor,
+    read_results,
+    write_atomically,
+    write_results,
+)
+from sudosat.board import Board, check_solution
+from sudosat.cnf import CNF
+from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
+from sudosat.errors import InstanceError, SudosatError
+from sudosat.result import Status
+from sudosat.solvers.base import Deadline, get_solver, solve
+
+__all__ = [
+    "COLUMNS",
+    "STATUSES",
+    "BatchSummary",
+    "InstanceOutcome",
+    "SolverSummary",
+    "output_paths",
+    "probe_solver",
+    "read_results",
+    "results_path",
+    "run_batch",
+    "safe_name",
+    "solve_instance",
+    "solve_line",
+]
+
+COLUMNS: tuple[str, ...] = (
+    "line",
+    "order",
+    "givens",
+    "solver",
+    "encoding",
+    "status",
+    "valid",
+    "encode_ms",
+    "solve_ms",
+    "decode_ms",
+    "total_ms",
+    "variables",
+    "clauses",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "error",
+    "output",
+)
+"""The results table's columns: DESIGN.md's, then the output line."""
+
+STATUSES = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
+"""The values of the ``status`` column."""
+
+_STAT_COLUMNS = ("decisions", "conflicts", "propagations")
+
+Task = tuple[int, str, str]
+"""One unit of batch work: (line number, line text, solver)."""
+Key = tuple[int, str]
+"""A row's identity in a batch: (line number, solver)."""
+
+
+@dataclass
+class InstanceOutcome:
+    """What one instance came to with one solver.
+
+    Attributes
+    ----------
+    row : dict
+        The results-table row (keys :data:`COLUMNS`).
+    solution : Board or None
+        The solved board (givens included) when the status is SAT.
+    output_line : str
+        The output file's line: the solved board (``Board.to_line()``),
+        ``N UNSAT``, ``N TIMEOUT`` or ``ERROR <reason>``.
+    puzzle : Board or None
+        The input board, when the line could be read.
+    """
+
+    row: Row
+    solution: Board | None
+    output_line: str
+    puzzle: Board | None = None
+
+    @property
+    def status(self) -> str:
+        """SAT, UNSAT, TIMEOUT or ERROR."""
+        return self.row["status"]
+
+
+# ---------------------------------------------------------------------------------------
+# one instance
+
+
+def solve_instance(
+    board: Board,
+    solver: str = "cdcl",
+    encoding: str = "course",
+    time_limit_ms: float | None = None,
+    *,
+    line: int | None = None,
+    max_bytes: int | None = None,
+    **options: Any,
+) -> InstanceOutcome:
+    """Encode, solve, decode and check one board under one time limit.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle (its givens may clash: the answer is then UNSAT).
+    solver : str
+        A registered solver name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
+    encoding : str
+        A registered encoding name.
+    time_limit_ms : float, optional
+        The limit for the whole pipeline (memory guard, encoding, solving);
+        None for none.
+    line : int, optional
+        The input line number, for the row.
+    max_bytes : int, optional
+        The memory guard's limit (:func:`sudosat.encoding.check_resources`;
+        default its own): a bigger formula is an ERROR row, never built.
+    **options
+        Passed to the solver (``seed``, ``zchaff`` ...).
+
+    Returns
+    -------
+    InstanceOutcome
+        Never raises for a bad instance, an unavailable or crashing solver, or
+        a refused encoding: those become an ERROR row whose ``error`` says why.
+    """
+    _import_solver(solver)
+    deadline = Deadline(time_limit_ms)
+    row = _new_row(line, solver, encoding, board)
+    try:
+        return _stages(board, solver, encoding, deadline, row, max_bytes, options)
+    except SudosatError as exc:
+        return _failed(row, exc.reason, deadline, board)
+    except MemoryError:
+        return _failed(row, "out of memory", deadline, board)
+    except Exception as exc:  # a solver's bug must cost one line, not the whole batch
+        return _failed(row, f"crashed: {type(exc).__name__}: {exc}", deadline, board)
+
+
+def _import_solver(solver: str) -> None:
+    """Import the solver's module before the clock starts: T is for solving, not for imports.
+
+    A name that fails here fails again inside the pipeline, which reports it.
+    """
+    with contextlib.suppress(Exception):
+        get_solver(solver)
+
+
+def _new_row(line: int | None, solver: str, encoding: str, board: Board | None) -> Row:
+    row: Row = dict.fromkeys(COLUMNS)
+    row.update(line=line, solver=solver, encoding=encoding)
+    if board is not None:
+        row.update(order=board.order, givens=board.num_givens)
+    return row
+
+
+def _stages(
+    board: Board,
+    solver: str,
+    encoding: str,
+    deadline: Deadline,
+    row: Row,
+    max_bytes: int | None,
+    options: dict[str, Any],
+) -> InstanceOutcome:
+    started = time.perf_counter()
+    check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+    encoded = encode(board, encoding)
+    row["encode_ms"] = _ms_since(started)
+    row.update(variables=encoded.num_vars, clauses=encoded.num_clauses)
+    if deadline.expired():
+        return _timed_out(row, "the time limit ran out while encoding", deadline, board)
+    started = time.perf_counter()
+    result = solve(encoded.cnf, solver, time_limit_ms=deadline.remaining_or_none(), **options)
+    row["solve_ms"] = _ms_since(started)
+    row.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    if result.status is Status.UNSAT:
+        return _unsat(row, deadline, board)
+    if result.status is Status.UNKNOWN:
+        why = (
+            "the time limit ran out while solving"
+            if deadline.expired()
+            else "the solver stopped without a decision"
+        )
+        return _timed_out(row, why, deadline, board)
+    started = time.perf_counter()
+    solution = encoded.decode(result.model or [])
+    problem = check_solution(board, solution)
+    row["decode_ms"] = _ms_since(started)
+    if problem is not None:
+        row["valid"] = False
+        return _failed(row, f"the decoded board is not a solution: {problem}", deadline, board)
+    row.update(status="SAT", valid=True, total_ms=_round(deadline.elapsed_ms()))
+    row["output"] = solution.to_line()
+    return InstanceOutcome(row, solution, row["output"], board)
+
+
+def _unsat(row: Row, deadline: Deadline, board: Board) -> InstanceOutcome:
+    clash = board.first_conflict()
+    row.update(
+        status="UNSAT",
+        total_ms=_round(deadline.elapsed_ms()),
+        error=f"the givens clash: {clash}" if clash else None,
+    )
+    row["output"] = f"{board.order} UNSAT"
+    return InstanceOutcome(row, None, row["output"], board)
+
+
+def _timed_out(row: Row, why: str, deadline: Deadline, board: Board) -> InstanceOutcome:
+    row.update(status="TIMEOUT", total_ms=_round(deadline.elapsed_ms()), error=why)
+    row["output"] = f"{board.order} TIMEOUT"
+    return InstanceOutcome(row, None, row["output"], board)
+
+
+def _failed(
+    row: Row, reason: str, deadline: Deadline | None, board: Board | None
+) -> InstanceOutcome:
+    reason = _one_line(reason)
+    row.update(status="ERROR", error=reason, output=f"ERROR {reason}")
+    if deadline is not None:
+        row["total_ms"] = _round(deadline.elapsed_ms())
+    return InstanceOutcome(row, None, row["output"], board)
+
+
+def solve_line(
+    text: str,
+    line: int | None = None,
+    solver: str = "cdcl",
+    encoding: str = "course",
+    time_limit_ms: float | None = None,
+    *,
+    source: str | None = None,
+    **options: Any,
+) -> InstanceOutcome:
+    """Read one instance line and solve it (see :func:`solve_instance`).
+
+    A line that cannot be read (blank, malformed, an order beyond the format)
+    becomes an ERROR outcome naming the reason; nothing is raised.
+
+    Examples
+    --------
+    >>> solve_line("3 12", 7).output_line
+    'ERROR order 3 needs 81 symbols, got 2'
+    """
+    try:
+        board = Board.parse(text, source=source, line=line)
+    except InstanceError as exc:
+        return _failed(_new_row(line, solver, encoding, None), exc.reason, None, None)
+    return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+
+
+def _ms_since(started: float) -> float:
+    return _round((time.perf_counter() - started) * 1000.0)
+
+
+def _round(ms: float) -> float:
+    return round(ms, 3)
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split()) or "unknown error"
+
+
+# ---------------------------------------------------------------------------------------
+# file names
+
+
+def safe_name(solver: str) -> str:
+    """A file-name-safe form of a solver name: ``pysat:minisat22`` -> ``pysat-minisat22``.
+
+    Examples
+    --------
+    >>> safe_name("exec:/usr/bin/minisat")
+    'exec-usr-bin-minisat'
+    """
+    return re.sub(r"[^A-Za-z0-9_.+]+", "-", solver).strip("-.") or "solver"
+
+
+def output_paths(
+    instances: str | Path, output: str | Path | None, solvers: Sequence[str]
+) -> dict[str, Path]:
+    """Where each solver's output file goes.
+
+    * ``output`` given and one solver: exactly ``output``;
+    * ``output`` given and several solvers: ``<stem>.<solver><suffix>`` beside
+      it (``out.txt`` -> ``out.cdcl.txt``, ``out.pysat-minisat22.txt``);
+    * no ``output``: ``<instances stem>.<solver>.txt`` beside the instances.
+
+    Solver names are made file-safe with :func:`safe_name`.
+
+    Examples
+    --------
+    >>> sorted(output_paths("in.txt", "out.txt", ["cdcl", "pysat:minisat22"]).values())
+    [PosixPath('out.cdcl.txt'), PosixPath('out.pysat-minisat22.txt')]
+    >>> output_paths("data/in.txt", None, ["zchaff"])["zchaff"]
+    PosixPath('data/in.zchaff.txt')
+    """
+    if output is not None and len(solvers) == 1:
+        paths = {solvers[0]: Path(output)}
+    elif output is not None:
+        base, suffix = Path(output), Path(output).suffix or ".txt"
+        paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}{suffix}") for s in solvers}
+    else:
+        base = Path(instances)
+        paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}.txt") for s in solvers}
+    if len(set(paths.values())) < len(paths):
+        raise SudosatError(f"solver names {', '.join(solvers)} give the same output file name")
+    if Path(instances).resolve() in {path.resolve() for path in paths.values()}:
+        raise SudosatError("the output file would overwrite the instance file", file=str(instances))
+    return paths
+
+
+def results_path(instances: str | Path, output: str | Path | None) -> Path:
+    """The default results table: ``<output stem>.results.csv`` (else the instances' stem).
+
+    Examples
+    --------
+    >>> results_path("in.txt", "solved/out.txt")
+    PosixPath('solved/out.results.csv')
+    """
+    base = Path(output) if output is not None else Path(instances)
+    return base.with_name(f"{base.stem}.results.csv")
+
+
+# ---------------------------------------------------------------------------------------
+# a file
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything a worker needs besides the line: small and picklable."""
+
+    encoding: str
+    time_limit_ms: float | None
+    source: str
+    options: dict[str, dict[str, Any]]  # solver -> its keyword options
+    max_bytes: int | None = None
+
+
+def _solve_task(job: _Job, task: Task) -> Row:
+    """Worker entry point: solve line `task` = (number, text, solver); return its row."""
+    number, text, solver = task
+    outcome = solve_line(
+        text,
+        number,
+        solver,
+        job.encoding,
+        job.time_limit_ms,
+        source=job.source,
+        max_bytes=job.max_bytes,
+        **job.options.get(solver, {}),
+    )
+    return outcome.row
+
+
+@dataclass
+class SolverSummary:
+    """Counts and times of one solver over a file."""
+
+    solver: str
+    output: Path
+    solved: int = 0
+    unsat: int = 0
+    timeouts: int = 0
+    errors: int = 0
+    times_ms: list[float] = field(default_factory=list, repr=False)
+
+    def add(self, row: Row) -> None:
+        status = row.get("status")
+        if status == "SAT":
+            self.solved += 1
+        elif status == "UNSAT":
+            self.unsat += 1
+        elif status == "TIMEOUT":
+            self.timeouts += 1
+        else:
+            self.errors += 1
+        if status != "ERROR" and row.get("total_ms") not in (None, ""):
+            self.times_ms.append(float(row["total_ms"]))
+
+    @property
+    def lines(self) -> int:
+        return self.solved + self.unsat + self.timeouts + self.errors
+
+    def __str__(self) -> str:
+        times = self.times_ms
+        timing = (
+            f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            if times
+            else "no timings"
+        )
+        return (
+            f"{self.solver}: {self.lines} lines: {self.solved} solved, {self.unsat} unsat, "
+            f"{self.timeouts} timeouts, {self.errors} errors; {timing} -> {self.output}"
+        )
+
+
+@dataclass
+class BatchSummary:
+    """What :func:`run_batch` did: one :class:`SolverSummary` per solver, and the files."""
+
+    solvers: dict[str, SolverSummary]
+    results: Path
+    resumed: int = 0
+    new_rows: int = 0
+
+    def __str__(self) -> str:
+        lines = [str(summary) for summary in self.solvers.values()]
+        note = f" ({self.resumed} rows kept from the earlier run)" if self.resumed else ""
+        lines.append(f"results: {self.results}{note}")
+        return "\n".join(lines)
+
+
+def run_batch(
+    instances: str | Path,
+    output: str | Path | None = None,
+    *,
+    solvers: Sequence[str] = ("cdcl",),
+    encoding: str = "course",
+    time_limit_ms: float | None = None,
+    results: str | Path | None = None,
+    jobs: int = 1,
+    resume: bool = False,
+    seed: int = 0,
+    zchaff: str | None = None,
+    solver_options: dict[str, dict[str, Any]] | None = None,
+    executor: str = "processes",
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    max_bytes: int | None = None,
+) -> BatchSummary:
+    """Solve every line of an instance file with every solver; write outputs and results.
+
+    Parameters
+    ----------
+    instances : path
+        The instance file, one board per line (any format :meth:`Board.parse` reads).
+    output : path, optional
+        The output file; see :func:`output_paths` for several solvers or none.
+    solvers : sequence of str
+        Solver names; each line is solved with each, under the same T.
+    encoding : str
+        The encoding for every line.
+    time_limit_ms : float, optional
+        T, per line and solver, for the whole pipeline.
+    results : path, optional
+        The results table (``.csv``, or ``.jsonl``); default :func:`results_path`.
+    jobs : int
+        Worker processes (1: in this process), or local Dask workers.
+    resume : bool
+        Keep the rows already in `results` for these lines, solvers and this
+        encoding, and solve only the others. The input file must be the same.
+    seed : int
+        Seed for every solver call (the same for every line, so any worker
+        gives the same answer).
+    zchaff : str, optional
+        The zChaff binary for the ``zchaff`` solver.
+    solver_options : dict, optional
+        Extra keyword options per solver name.
+    executor : {"processes", "dask"}
+        Local processes (default), or a Dask cluster at `scheduler` (a local
+        one of `jobs` workers when `scheduler` is None).
+    scheduler : str, optional
+        The Dask scheduler's address.
+    progress : bool, optional
+        Show a tqdm progress bar; default: when standard error is a terminal
+        or a notebook runs us.
+    max_bytes : int, optional
+        The memory guard's limit per formula (see :func:`solve_instance`).
+
+    Returns
+    -------
+    BatchSummary
+
+    Raises
+    ------
+    SudosatError
+        The instance file cannot be read, or the output cannot be written.
+        A bad line is never raised: it becomes an ERROR line and row.
+    KeyboardInterrupt
+        After Ctrl-C, once every finished row is safely in `results`.
+
+    Notes
+    -----
+    Worker processes are started with ``spawn`` (fresh interpreters, safe
+    beside threads): a script that calls this with ``jobs > 1`` needs the
+    usual ``if __name__ == "__main__":`` guard. Rows are appended in the order
+    they finish; at the end the table is rewritten sorted by line, then solver.
+    """
+    solvers = list(dict.fromkeys(solvers)) or ["cdcl"]
+    lines = _read_lines(instances)
+    outputs = output_paths(instances, output, solvers)
+    results = Path(results) if results is not None else results_path(instances, output)
+    options = _options(solvers, seed, zchaff, solver_options)
+    job = _Job(encoding, time_limit_ms, str(instances), options, max_bytes)
+    tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
+    runner = _make_executor(executor, jobs, scheduler)  # bad options fail before any file changes
+    kept = _kept_rows(results, encoding, len(lines)) if resume else []
+    done = {(int(row["line"]), row["solver"]) for row in kept if row["solver"] in outputs}
+    todo = [task for task in tasks if (task[0], task[2]) not in done]
+    summary = BatchSummary(
+        {s: SolverSummary(s, outputs[s]) for s in solvers}, results, resumed=len(done)
+    )
+    rows = {(int(row["line"]), row["solver"]): row for row in kept}
+    _ensure_parent(results)
+    with ResultsLog(results, COLUMNS, kept) as log:
+        _execute(job, todo, runner, _show_progress(progress), (log, rows, summary))
+    for row in rows.values():
+        if row["solver"] in summary.solvers:
+            summary.solvers[row["solver"]].add(row)
+    write_results(results, COLUMNS, sorted(rows.values(), key=_order_key(solvers)))
+    _write_outputs(outputs, rows, len(lines))
+    return summary
+
+
+def _options(
+    solvers: Sequence[str], seed: int, zchaff: str | None, extra: dict[str, dict[str, Any]] | None
+) -> dict[str, dict[str, Any]]:
+    options = {}
+    for solver in solvers:
+        mine: dict[str, Any] = {"seed": seed}
+        if solver == "zchaff" and zchaff:
+            mine["zchaff"] = zchaff
+        mine.update((extra or {}).get(solver, {}))
+        options[solver] = mine
+    return options
+
+
+def _read_lines(path: str | Path) -> list[str]:
+    """The file's lines (a final line end does not start another line)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            text = stream.read()
+    except FileNotFoundError:
+        raise InstanceError("no such file", file=str(path)) from None
+    except IsADirectoryError:
+        raise InstanceError("is a directory", file=str(path)) from None
+    except OSError as exc:
+        raise InstanceError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    if not text:
+        return []
+    return text.removesuffix("\n").split("\n")
+
+
+def _ensure_parent(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SudosatError(
+            f"cannot create the folder: {exc.strerror}", file=str(path.parent)
+        ) from None
+
+
+def _kept_rows(results: Path, encoding: str, num_lines: int) -> list[Row]:
+    """Rows of an earlier run worth keeping: well formed and for this file's lines.
+
+    Rows for other solvers are kept (the table holds them all); rows for
+    another encoding are dropped, as they would not answer this run.
+    """
+    kept: dict[Key, Row] = {}
+    for row in read_results(results):
+        try:
+            number = int(row.get("line") or 0)
+        except (TypeError, ValueError):
+            continue
+        ok = (
+            1 <= number <= num_lines
+            and row.get("status") in STATUSES
+            and row.get("encoding") == encoding
+            and isinstance(row.get("output"), str)
+            and row["output"] != ""
+        )
+        if ok:
+            kept[(number, row["solver"])] = row
+    return list(kept.values())
+
+
+def _order_key(solvers: Sequence[str]):
+    rank = {solver: k for k, solver in enumerate(solvers)}
+    return lambda row: (int(row["line"]), rank.get(row["solver"], len(rank)), str(row["solver"]))
+
+
+class _Recorder:
+    """Takes each finished row: appends it to the log, keeps it, counts it on the bar."""
+
+    _KEYS = {"SAT": "solved", "UNSAT": "unsat", "TIMEOUT": "timeouts", "ERROR": "errors"}
+
+    def __init__(self, log: ResultsLog, rows: dict, summary: BatchSummary, bar: Any) -> None:
+        self.log, self.rows, self.summary, self.bar = log, rows, summary, bar
+        self.counts = dict.fromkeys(self._KEYS.values(), 0)
+
+    def take(self, row: Row) -> None:
+        self.log.append(row)
+        self.rows[(row["line"], row["solver"])] = row
+        self.summary.new_rows += 1
+        self.counts[self._KEYS[row["status"]]] += 1
+        self.bar.set_postfix(self.counts, refresh=False)
+        self.bar.update()
+
+
+def _execute(job: _Job, todo: list[Task], runner: Any, show: bool, recorder_parts: tuple) -> None:
+    """Run the tasks on `runner`; every row reaches the recorder as soon as it exists."""
+    from tqdm.auto import tqdm
+
+    with (
+        runner,
+        tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar,
+    ):
+        recorder = _Recorder(*recorder_parts, bar)
+        missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
+        for task in todo:
+            if task[2] in missing:  # a solver that cannot run here: say why, skip the encoding
+                recorder.take(_failed_row(job, task, missing[task[2]]))
+        ready = [task for task in todo if task[2] not in missing]
+        for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
+            recorder.take(outcome if isinstance(outcome, dict) else _failed_row(job, task, outcome))
+
+
+def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:
+    """Solver -> why it cannot run, probed where the lines will run (a Dask worker, say)."""
+    probes = runner.map_unordered(functools.partial(_probe_task, job), solvers)
+    missing = {}
+    for solver, outcome in probes:
+        if outcome is not None:
+            missing[solver] = outcome if isinstance(outcome, str) else _reason(outcome)
+    return missing
+
+
+def _probe_task(job: _Job, solver: str) -> str | None:
+    return probe_solver(solver, **job.options.get(solver, {}))
+
+
+def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
+    """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
+    number, text, solver = task
+    try:
+        board: Board | None = Board.parse(text)
+    except InstanceError:
+        board = None
+    row = _new_row(number, solver, job.encoding, board)
+    reason = error if isinstance(error, str) else _reason(error)
+    return _failed(row, reason, None, board).row
+
+
+def _reason(error: BaseException) -> str:
+    return error.reason if isinstance(error, SudosatError) else f"{type(error).__name__}: {error}"
+
+
+def _make_executor(executor: str, jobs: int, scheduler: str | None):
+    if executor == "dask":
+        return DaskExecutor(scheduler, workers=jobs)
+    if executor != "processes":
+        raise SudosatError(f"unknown executor {executor!r}; use 'processes' or 'dask'")
+    if scheduler is not None:
+        raise SudosatError("--scheduler needs --executor dask")
+    return SerialExecutor() if jobs <= 1 else ProcessExecutor(jobs)
+
+
+def _show_progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty() or "ipykernel" in sys.modules
+
+
+def _write_outputs(outputs: dict[str, Path], rows: dict[Key, Row], num_lines: int) -> None:
+    for solver, path in outputs.items():
+        text = "".join(rows[(k, solver)]["output"] + "\n" for k in range(1, num_lines + 1))
+        _ensure_parent(path)
+        try:
+            write_atomically(path, text)
+        except OSError as exc:
+            raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
+
+
+def probe_solver(solver: str, **options: Any) -> str | None:
+    """Why `solver` cannot run here (None when it answers a one-clause formula).
+
+    Examples
+    --------
+    >>> probe_solver("no-such-solver").startswith("unknown solver")
+    True
+    """
+    try:
+        solve(CNF([[1]], 1), solver, time_limit_ms=10_000, **options)
+    except SudosatError as exc:
+        return exc.reason
+    except Exception as exc:  # whatever stops the probe would stop every line
+        return f"crashed: {type(exc).__name__}: {exc}"
+    return None

@@ -1,0 +1,244 @@
+"""The command line as a user runs it: encode, sat, decode, check, solvers and SAT -Sn."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from sudosat.cli import main, sat_sn_main
+from sudosat.cnf import parse_dimacs, parse_solution
+from sudosat.result import Status
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+
+
+@pytest.fixture
+def example_file(tmp_path):
+    path = tmp_path / "example.txt"
+    path.write_text(COURSE_EXAMPLE + "\n")
+    return path
+
+
+def run(argv, capsys):
+    code = main([str(arg) for arg in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_encode_course_example_writes_the_spec_header(example_file, capsys):
+    code, out, err = run(["encode", example_file], capsys)
+    assert code == 0, err
+    assert "p cnf 729 11772" in out.splitlines()
+    assert parse_dimacs(out).num_clauses == 11772
+
+
+def test_encode_line_and_output_file(tmp_path, capsys):
+    instances = tmp_path / "two.txt"
+    instances.write_text(COURSE_SOLUTION + "\n" + COURSE_EXAMPLE + "\n")
+    target = tmp_path / "second.cnf"
+    code, out, err = run(["encode", instances, "--line", 2, "-o", target], capsys)
+    assert code == 0, err
+    assert out == ""
+    assert "p cnf 729 11772" in target.read_text()
+
+
+def test_encode_lists_encodings(capsys):
+    code, out, _ = run(["encode", "-", "--list"], capsys)
+    assert code == 0
+    assert out.split()[0] == "course"
+    assert "optimised" in out
+
+
+def test_full_round_trip_through_the_command_line(example_file, tmp_path, capsys):
+    cnf_path, sol_path, board_path = tmp_path / "e.cnf", tmp_path / "e.sol", tmp_path / "e.board"
+    assert run(["encode", example_file, "-o", cnf_path], capsys)[0] == 0
+    code, _, err = run(["sat", cnf_path, "-o", sol_path], capsys)
+    assert code == 10, err
+    assert [line for line in sol_path.read_text().splitlines() if line.startswith("s ")] == [
+        "s cnf 1 729"
+    ]
+    code, _, err = run(["decode", sol_path, "--order", 3, "-o", board_path], capsys)
+    assert code == 0, err
+    assert board_path.read_text() == COURSE_SOLUTION + "\n"
+    code, out, err = run(["check", example_file, board_path], capsys)
+    assert code == 0, err
+    assert out.startswith("1 valid, 0 invalid")
+
+
+def test_decode_with_the_optimised_encoding_needs_the_instance(example_file, tmp_path, capsys):
+    cnf_path, sol_path = tmp_path / "o.cnf", tmp_path / "o.sol"
+    run(["encode", example_file, "--encoding", "optimised", "-o", cnf_path], capsys)
+    assert run(["sat", cnf_path, "-o", sol_path], capsys)[0] == 10
+    code, out, err = run(
+        ["decode", sol_path, "--order", 3, "--instance", example_file, "--encoding", "optimised"],
+        capsys,
+    )
+    assert code == 0, err
+    assert out == COURSE_SOLUTION + "\n"
+
+
+def test_check_names_the_broken_unit(example_file, tmp_path, capsys):
+    wrong = list(COURSE_SOLUTION)
+    wrong[2] = "7" if wrong[2] != "7" else "8"  # first cell of the board changed
+    answers = tmp_path / "answers.txt"
+    answers.write_text("".join(wrong) + "\n")
+    code, out, err = run(["check", example_file, answers], capsys)
+    assert code == 1
+    assert f"{answers}:1:" in err
+    assert any(word in err for word in ("row", "column", "box"))
+    assert out.startswith("0 valid, 1 invalid")
+
+
+def test_check_counts_unsolved_lines_and_line_mismatch(example_file, tmp_path, capsys):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("3 TIMEOUT\nERROR extra\n")
+    code, out, err = run(["check", example_file, answers], capsys)
+    assert code == 1
+    assert "has 2 lines" in err
+    assert "1 not solved" in out
+
+
+@pytest.mark.parametrize(
+    ("fmt", "first"), [("course", "s cnf 0 1"), ("competition", "s UNSATISFIABLE")]
+)
+def test_sat_unsat_exit_code_and_formats(tmp_path, capsys, fmt, first):
+    path = tmp_path / "u.cnf"
+    path.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    code, out, _ = run(["sat", path, "--format", fmt], capsys)
+    assert code == 20
+    assert out.splitlines()[-1] == first
+
+
+def test_sat_time_limit_gives_unknown_and_exit_zero(tmp_path, capsys):
+    from sudosat.formulas import pigeonhole
+
+    path = tmp_path / "php.cnf"
+    pigeonhole(10, 9).write_dimacs(path)
+    code, out, _ = run(["sat", path, "-T", 300], capsys)
+    assert code == 0
+    assert out.splitlines()[-1] == f"s cnf -1 {pigeonhole(10, 9).num_vars}"
+
+
+def test_sat_certifies_an_unsat_answer(tmp_path, capsys):
+    from sudosat.formulas import pigeonhole
+
+    cnf_path, proof_path = tmp_path / "php.cnf", tmp_path / "php.drat"
+    pigeonhole(4).write_dimacs(cnf_path)
+    code, out, err = run(["sat", cnf_path, "--proof", proof_path, "--certify"], capsys)
+    assert code == 20, err
+    assert "verified" in out
+    assert proof_path.read_text().strip()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("p cnf 2 1\n1 3 0\n", "bad.cnf:2: literal 3 is beyond the 2 declared variables"),
+        ("p cnf 2 1\n1 x 0\n", "bad.cnf:2: not an integer: 'x'"),
+        ("1 2 0\n", "bad.cnf:1: clause before the 'p cnf' header"),
+        ("", "bad.cnf: empty file"),
+    ],
+)
+def test_sat_bad_input_is_one_line_and_exit_one(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.cnf"
+    path.write_text(content)
+    code, out, err = run(["sat", path], capsys)
+    assert code == 1
+    assert out == ""
+    assert err.startswith(f"sudosat: {tmp_path / message}")
+    assert err.count("\n") == 1
+
+
+def test_missing_file_is_named(tmp_path, capsys):
+    code, _, err = run(["encode", tmp_path / "none.txt"], capsys)
+    assert code == 1
+    assert err == f"sudosat: {tmp_path / 'none.txt'}: no such file\n"
+
+
+def test_bad_instance_line_names_file_and_line(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text(COURSE_EXAMPLE + "\n3 12\n")
+    code, _, err = run(["encode", path, "--line", 2], capsys)
+    assert code == 1
+    assert err.startswith(f"sudosat: {path}:2: ")
+    code, _, err = run(["encode", path, "--line", 5], capsys)
+    assert code == 1
+    assert "there is no line 5: the file has 2 lines" in err
+
+
+def test_unknown_solver_is_a_clear_error(example_file, tmp_path, capsys):
+    cnf_path = tmp_path / "e.cnf"
+    run(["encode", example_file, "-o", cnf_path], capsys)
+    code, _, err = run(["sat", cnf_path, "--solver", "nosuch"], capsys)
+    assert code == 1
+    assert "unknown solver 'nosuch'" in err
+
+
+def test_bad_usage_exits_two(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["sat"])
+    assert caught.value.code == 2
+    assert main([]) == 2
+
+
+def test_solvers_lists_every_builtin_and_says_why_zchaff_is_absent(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("ZCHAFF", raising=False)
+    code, out, _ = run(["solvers"], capsys)
+    assert code == 0
+    names = {line.split()[0]: line for line in out.splitlines()}
+    for name in ("cdcl", "dpll", "dp", "walksat", "gsat", "zchaff", "pysat:minisat22"):
+        assert name in names
+    assert "available" in names["cdcl"] and "not" not in names["cdcl"]
+    assert "not available" in names["zchaff"]
+
+
+@pytest.mark.parametrize("strategy", [1, 2, 3])
+def test_sat_sn_on_the_rules_file_and_a_puzzle(tmp_path, capsys, strategy):
+    rules = shared_file("sudoku-rules-9x9.txt").read_text()
+    givens = [
+        f"{r + 1}{c + 1}{value} 0"
+        for k, value in enumerate(COURSE_EXAMPLE[2:])
+        if value != "0"
+        for r, c in [divmod(k, 9)]
+    ]
+    path = tmp_path / "sudoku.cnf"
+    path.write_text(rules + "\n".join(givens) + "\n")
+    code = sat_sn_main([f"-S{strategy}", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert (
+        err == f"SAT: warning: {path}:1: header declares 12016 clauses but the file holds 12015\n"
+    )
+    assert out.startswith("s SATISFIABLE")
+    solution = parse_solution((tmp_path / "sudoku.cnf.out").read_text())
+    assert solution.status is Status.SAT
+    true_cells = sorted(v for v in solution.model if v > 0 and v % 10 and (v // 10) % 10)
+    board = ["0"] * 81
+    for var in true_cells:
+        r, c, value = var // 100, (var // 10) % 10, var % 10
+        board[(r - 1) * 9 + c - 1] = str(value)
+    assert "3 " + "".join(board) == COURSE_SOLUTION
+
+
+def test_sat_sn_unsat_writes_an_empty_assignment(tmp_path, capsys):
+    path = tmp_path / "u.cnf"
+    path.write_text("p cnf 2 3\n1 0\n-1 2 0\n-2 0\n")
+    assert sat_sn_main(["-S1", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("s UNSATISFIABLE")
+    assert (tmp_path / "u.cnf.out").read_text() == "p cnf 2 0\n"
+
+
+def test_console_scripts_run_without_traceback(tmp_path):
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("p cnf 1 1\n2 0\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "sudosat", "sat", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"sudosat: {bad}:2: literal 2 is beyond the 1 declared variables"
