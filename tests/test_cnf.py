@@ -83,6 +83,8 @@ def test_empty_clause_is_kept():
         ("p cnf 2 1\n\n1 -3 0\n", "f.cnf:3: literal -3 is beyond the 2 declared variables"),
         ("p cnf 2 1\n1 two 0\n", "f.cnf:2: not an integer: 'two'"),
         ("p cnf 2 1\n1.5 0\n", "f.cnf:2: not an integer: '1.5'"),
+        ("p cnf 2 1\n1 true 0\n", "f.cnf:2: not an integer: 'true'"),
+        ("p cnf 2 1\n1e0 0\n", "f.cnf:2: not an integer: '1e0'"),
         ("p cnf 2 1\np cnf 2 1\n1 0\n", "f.cnf:2: a second 'p' header"),
     ],
 )
