@@ -1,0 +1,251 @@
+"""Scaling benchmark (issue 7): the N x alpha grid, orders 7 to 9, the largest quarter-filled N.
+
+Parts (each prints a table and writes a CSV under --out):
+
+grid
+    N in {3,4,5,6} x alpha in {0, 0.2, 0.4, 0.6}, a few boards per cell, our
+    ``cdcl`` and PySAT's CaDiCaL through the same registry, same T, same
+    formula (optimised encoding). Besides the registry's wall time, CaDiCaL's
+    search alone is timed (``study.reference_search_ms``): for the largest
+    formulas most of its wall time is handing the clauses from Python to C.
+large
+    orders 7, 8, 9 at alpha = 0.75 and 0.5 with the optimised encoding, each
+    board in a fresh process so its peak memory is its own; the time counted
+    is encoding plus search plus decoding (generating the board is not).
+quarter
+    the largest order at which cdcl solves a board with a quarter of its cells
+    given within --quarter-limit (default 300 s), trying N = 3, 4, ... up to 9.
+sizes
+    encoding size and build time against N for every encoding, empty and half
+    filled, through the encoding benchmark (benchmarks/encoding.py); a table,
+    and log-scale plots saved as figures/scaling-encodings-*.png and .svg.
+
+Usage::
+
+    python benchmarks/scaling.py                       # everything (about 20-40 min)
+    python benchmarks/scaling.py --parts grid --boards 2
+    python benchmarks/scaling.py --parts large quarter --out build/bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from sudosat.encoding import encode
+from sudosat.generate import generate, generate_many
+from sudosat.study import (
+    cell_seed,
+    measure,
+    measure_isolated,
+    ratio_table,
+    reference_search_ms,
+)
+
+OWN, REFERENCE = "cdcl", "pysat:cadical195"
+ENCODING = "optimised"
+PARTS = ("grid", "large", "quarter", "sizes")
+
+
+def run_grid(orders, alphas, boards: int, time_limit_ms: float, seed: int) -> pd.DataFrame:
+    """Every cell of the grid: both solvers through the registry, and CaDiCaL's search alone."""
+    rows = []
+    for order in orders:
+        for alpha in alphas:
+            first = cell_seed(seed, order, alpha)
+            for index, board in enumerate(generate_many(order, alpha, boards, seed=first)):
+                started = time.perf_counter()
+                encoded = encode(board, ENCODING)
+                encode_ms = (time.perf_counter() - started) * 1000.0
+                for solver in (OWN, REFERENCE):
+                    row = measure(board, solver, ENCODING, time_limit_ms=time_limit_ms,
+                                  encoded=encoded, encode_ms=encode_ms)
+                    row.update(alpha=alpha, board=index, seed=first + index)
+                    if solver == REFERENCE:
+                        _, row["load_ms"], row["search_ms"] = reference_search_ms(
+                            encoded.cnf, REFERENCE.split(":", 1)[1], time_limit_ms)
+                    rows.append(row)
+                    _progress(row)
+    return pd.DataFrame(rows)
+
+
+def grid_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: median wall times of both solvers, their ratio, CaDiCaL's search time."""
+    ratios = ratio_table(table, OWN, REFERENCE)
+    reference = table[table["solver"] == REFERENCE]
+    search = reference.groupby(["encoding", "order", "alpha"])["search_ms"]
+    ratios[f"{REFERENCE} search ms"] = search.median()
+    ratios[f"{REFERENCE} search max ms"] = search.max()
+    ratios["ratio to search"] = ratios[f"{OWN} ms"] / ratios[f"{REFERENCE} search ms"]
+    ratios[f"{OWN} max ms"] = table[table["solver"] == OWN].groupby(
+        ["encoding", "order", "alpha"])["solve_ms"].max()
+    ratios["clauses"] = table.groupby(["encoding", "order", "alpha"])["clauses"].median()
+    return ratios
+
+
+def run_large(orders, alphas, time_limit_ms: float, seed: int,
+              encoding: str = ENCODING) -> pd.DataFrame:
+    """Orders 7..9: one board per (order, alpha), solved by cdcl in a fresh process."""
+    rows = []
+    for alpha in alphas:
+        for order in orders:
+            board = generate(order, alpha, seed=cell_seed(seed, order, alpha))
+            row = measure_isolated(board, OWN, encoding, time_limit_ms=time_limit_ms)
+            row.update(alpha=alpha, seed=cell_seed(seed, order, alpha))
+            rows.append(row)
+            _progress(row, memory=True)
+    return pd.DataFrame(rows)
+
+
+def run_quarter(time_limit_ms: float, seed: int, first_order: int = 3, max_order: int = 9,
+                encoding: str = ENCODING) -> pd.DataFrame:
+    """Orders first_order, ... with a quarter of the cells given, until cdcl misses the limit."""
+    rows = []
+    for order in range(first_order, max_order + 1):
+        board = generate(order, 0.25, seed=cell_seed(seed, order, 0.25))
+        row = measure_isolated(board, OWN, encoding, time_limit_ms=time_limit_ms)
+        row.update(alpha=0.25, seed=cell_seed(seed, order, 0.25))
+        rows.append(row)
+        _progress(row, memory=True)
+        if row["status"] != "SAT":
+            break
+    return pd.DataFrame(rows)
+
+
+def run_sizes(orders, alpha: float, max_build: int) -> pd.DataFrame:
+    """Size and build time of every encoding against N, from the encoding benchmark.
+
+    Reuses ``scaling_rows`` of benchmarks/encoding.py (each build in a fresh
+    process; encodings above `max_build` clauses are sized by ``estimate``).
+    """
+    path = Path(__file__).with_name("encoding.py")
+    spec = importlib.util.spec_from_file_location("encoding_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows = pd.DataFrame(module.scaling_rows(list(orders), alpha, 1, max_build))
+    rows["build_ms"] = pd.to_numeric(rows["build_ms"], errors="coerce")
+    return rows.pivot_table(index=["board", "order"], columns="encoding",
+                            values=["clauses", "build_ms"], aggfunc="first")
+
+
+def plot_sizes(sizes: pd.DataFrame, figures: Path) -> None:
+    """Clauses and build time against N for every encoding (log scale), one panel per board."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sudosat.study import save_figure
+
+    boards = list(dict.fromkeys(sizes.index.get_level_values("board")))
+    for measure_name, label in (("clauses", "clauses"), ("build_ms", "build time (ms)")):
+        figure, axes = plt.subplots(1, len(boards), figsize=(5.5 * len(boards), 4),
+                                    squeeze=False, sharey=True)
+        for axis, board in zip(axes[0], boards, strict=True):
+            part = sizes.loc[board, measure_name]
+            for name in part.columns:
+                series = part[name].dropna()
+                axis.plot(series.index, series.values, marker="o", label=name)
+            axis.set_yscale("log")
+            axis.set_xlabel("order N")
+            axis.set_title(f"{board} board")
+            axis.grid(True, which="both", alpha=0.3)
+        axes[0][0].set_ylabel(label)
+        axes[0][-1].legend(fontsize="small")
+        figure.tight_layout()
+        save_figure(figure, f"encodings-{measure_name.replace('_ms', '')}-vs-order", figures)
+        plt.close(figure)
+
+
+def _progress(row: dict, memory: bool = False) -> None:
+    extra = f" {row['peak_rss_mb']:8.0f} MB" if memory else ""
+    print(f"  N={row['order']} alpha={row['alpha']:.2f} {row['solver']:>17} {row['status']:>7} "
+          f"encode {row['encode_ms'] or 0:9.0f} ms  solve {row['solve_ms'] or 0:9.0f} ms  "
+          f"clauses {row['clauses'] or 0:>10,}{extra}", file=sys.stderr, flush=True)
+
+
+def _show(title: str, frame: pd.DataFrame, path: Path) -> None:
+    frame.to_csv(path)
+    print(f"\n== {title}  ({path})")
+    with pd.option_context("display.width", 200, "display.max_columns", 30,
+                           "display.float_format", "{:,.2f}".format):
+        print(frame.to_string())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
+    parser.add_argument("--orders", type=int, nargs="+", default=[3, 4, 5, 6])
+    parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.2, 0.4, 0.6])
+    parser.add_argument("--boards", type=int, default=3, help="boards per grid cell (default 3)")
+    parser.add_argument("-T", "--time-limit", dest="time_limit_ms", type=float, default=60_000,
+                        help="grid and large-order limit in ms (default 60000)")
+    parser.add_argument("--large-orders", type=int, nargs="+", default=[7, 8, 9])
+    parser.add_argument("--large-alphas", type=float, nargs="+", default=[0.75, 0.5])
+    parser.add_argument("--large-limit", type=float, default=300_000,
+                        help="limit in ms for the large orders (default 300000)")
+    parser.add_argument("--quarter-limit", type=float, default=300_000,
+                        help="limit in ms for the quarter-filled search (default 300000)")
+    parser.add_argument("--size-orders", type=int, nargs="+", default=list(range(2, 10)))
+    parser.add_argument("--max-build-clauses", type=int, default=4_000_000,
+                        help="encodings larger than this are sized by estimate() only")
+    parser.add_argument("--figures", default="figures", help="directory of the size plots")
+    parser.add_argument("--quarter-from", type=int, default=3, help="first order tried")
+    parser.add_argument("--encoding", default=ENCODING,
+                        help="encoding of the large and quarter parts (default optimised)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="benchmarks/results", help="directory of the CSV files")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if "grid" in args.parts:
+        table = run_grid(args.orders, args.alphas, args.boards, args.time_limit_ms, args.seed)
+        table.to_csv(out / "scaling-grid-rows.csv", index=False)
+        summary = grid_summary(table)
+        _show("grid: median ms per cell, ratio = cdcl / CaDiCaL (wall through the registry)",
+              summary, out / "scaling-grid.csv")
+        _verdict_grid(table, args.time_limit_ms)
+    if "large" in args.parts:
+        large = run_large(args.large_orders, args.large_alphas, args.large_limit, args.seed,
+                          args.encoding)
+        _show(f"large orders, {args.encoding} encoding, cdcl", _large_view(large),
+              out / "scaling-large.csv")
+    if "quarter" in args.parts:
+        quarter = run_quarter(args.quarter_limit, args.seed, args.quarter_from,
+                              encoding=args.encoding)
+        _show(f"a quarter of the cells given, {args.encoding} encoding, cdcl", _large_view(quarter),
+              out / "scaling-quarter.csv")
+        solved = quarter[quarter["status"] == "SAT"]["order"]
+        print(f"largest order solved with alpha = 0.25 within {args.quarter_limit / 1000:.0f} s: "
+              f"{solved.max() if len(solved) else 'none'}")
+    if "sizes" in args.parts:
+        sizes = run_sizes(args.size_orders, 0.5, args.max_build_clauses)
+        _show("encoding size and build time against N", sizes, out / "scaling-sizes.csv")
+        plot_sizes(sizes, Path(args.figures))
+    return 0
+
+
+def _large_view(frame: pd.DataFrame) -> pd.DataFrame:
+    columns = ["order", "alpha", "givens", "status", "valid", "encode_ms", "solve_ms", "total_ms",
+               "variables", "clauses", "conflicts", "peak_rss_mb"]
+    return frame[columns].set_index(["order", "alpha"])
+
+
+def _verdict_grid(table: pd.DataFrame, time_limit_ms: float) -> None:
+    own = table[table["solver"] == OWN]
+    reference = table[table["solver"] == REFERENCE]
+    worst_own = own["solve_ms"].max()
+    print(f"\ncdcl: {int((own['status'] == 'SAT').sum())}/{len(own)} solved, slowest "
+          f"{worst_own / 1000:.1f} s (target 60 s); CaDiCaL search: slowest "
+          f"{reference['search_ms'].max() / 1000:.2f} s (target 1 s), median "
+          f"{statistics.median(reference['search_ms']):.0f} ms; limit {time_limit_ms / 1000:.0f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

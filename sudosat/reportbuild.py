@@ -1,0 +1,519 @@
+"""``make report``: run the notebooks, export them, write the index, print the PDFs.
+
+Steps, in order:
+
+1. execute every notebook of ``notebooks/`` with papermill (reduction, solvers,
+   experiment, report, scaling, explore), passing each only the parameters its
+   ``parameters`` cell declares; executed copies go to ``build/notebooks/``;
+2. export each with nbconvert to ``reports/<name>.html`` (the reader's
+   version: no code, no progress bars, no live widgets) and
+   ``reports/<name>-code.html`` (with the code);
+3. write ``reports/index.html`` linking them, with the experiment's summary;
+4. when Debian's ``chromium`` is on PATH, print each reader's page to
+   ``reports/<name>.pdf`` (headless; nothing is downloaded).
+
+Figures are saved to ``figures/`` by the notebooks themselves (PNG and SVG).
+
+Usage::
+
+    python -m sudosat.reportbuild [--instances FILE] [--time-limit-ms T] [--solvers a,b]
+                                  [--only NAME ...] [--quick] [--no-pdf]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sudosat.errors import SudosatError
+
+
+@dataclass(frozen=True)
+class Page:
+    """One notebook of the report: its file stem, its title and what it answers."""
+
+    name: str
+    title: str
+    summary: str
+
+
+PAGES = (
+    Page(
+        "reduction",
+        "The reduction: Sudoku to SAT",
+        "Variables and their numbering, every clause family counted against its formula for "
+        "orders 1 to 6, a complete order-2 example in CNF, the encodings side by side.",
+    ),
+    Page(
+        "solvers",
+        "The solvers: DPLL and CDCL",
+        "How our solvers work (data structures, watched literals, learning, restarts), the "
+        "asymptotic cost of each component with measurements, a traced run.",
+    ),
+    Page(
+        "experiment",
+        "The experiment",
+        "Every instance of the instance file, every solver, the same time limit T: the run "
+        "that produces the results table.",
+    ),
+    Page(
+        "report",
+        "The results",
+        "Summary per solver, time of every instance in ms, comparative plots, and every solved "
+        "board beside its input.",
+    ),
+    Page(
+        "explore",
+        "The explorer",
+        "An interactive explorer of puzzles, encodings and solvers (live in Jupyter; a static "
+        "snapshot here).",
+    ),
+    Page(
+        "scaling",
+        "The scaling study",
+        "Generated boards over order N and fill fraction alpha: how the time grows.",
+    ),
+)
+
+DEFAULT_INSTANCES = "data/instances.txt"
+DEFAULT_TIME_LIMIT_MS = 10_000.0
+DEFAULT_SOLVERS = "cdcl,zchaff"
+RESULTS_DIR = "reports/data"
+# Small settings for the scaling notebook (owned by the scaling study), offered
+# by name; only the names its parameters cell declares are passed.
+SCALING_SMALL = {
+    "orders": [3, 4],
+    "alphas": [0.0, 0.2, 0.4, 0.6],
+    "boards": 1,
+    "time_limit_ms": 5000,
+}
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+LIVE_TAG = "live"  # cells that display live widgets: removed from the exports
+PDF_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-pdf-header-footer",
+    "--virtual-time-budget=10000",
+)
+
+
+@dataclass
+class Settings:
+    """What one build uses."""
+
+    root: Path
+    instances: str = DEFAULT_INSTANCES
+    time_limit_ms: float = DEFAULT_TIME_LIMIT_MS
+    solvers: str = DEFAULT_SOLVERS
+    encoding: str = "course"
+    reports: Path = Path("reports")
+    figures: Path = Path("figures")
+    build: Path = Path("build/notebooks")
+    jobs: int = 2
+    quick: bool = False
+    pdf: bool = True
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # notebook -> parameters
+
+
+def parameters_for(name: str, settings: Settings) -> dict[str, Any]:
+    """The parameters a build passes to notebook `name` (filtered later by what it declares)."""
+    results_dir = str(settings.reports / "data")
+    common = {"figures_dir": str(settings.figures)}
+    table: dict[str, dict[str, Any]] = {
+        "reduction": {
+            "max_order": 6,
+            "build_up_to": 3 if settings.quick else 5,
+            "instances": settings.instances,
+        },
+        "solvers": {"max_order": 3 if settings.quick else 4},
+        "experiment": {
+            "instances": settings.instances,
+            "time_limit_ms": settings.time_limit_ms,
+            "solvers": settings.solvers,
+            "encoding": settings.encoding,
+            "output_dir": results_dir,
+            "jobs": settings.jobs,
+        },
+        "report": {"results": f"{results_dir}/results.csv"},
+        "scaling": dict(SCALING_SMALL, figures=str(settings.figures)),
+        "explore": {"instances": settings.instances},
+    }
+    return {**common, **table.get(name, {}), **settings.overrides.get(name, {})}
+
+
+def declared_parameters(path: Path) -> set[str]:
+    """The names a notebook's ``parameters`` cell declares."""
+    import papermill
+
+    return set(papermill.inspect_notebook(str(path)))
+
+
+def execute(name: str, settings: Settings) -> Path:
+    """Run notebook `name` with papermill from the project root; return the executed copy."""
+    import papermill
+
+    source = settings.root / "notebooks" / f"{name}.ipynb"
+    target = settings.root / settings.build / f"{name}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    declared = declared_parameters(source)
+    parameters = {k: v for k, v in parameters_for(name, settings).items() if k in declared}
+    papermill.execute_notebook(
+        str(source),
+        str(target),
+        parameters=parameters,
+        kernel_name="python3",
+        cwd=str(settings.root),
+        progress_bar=False,
+    )
+    return target
+
+
+def export(executed: Path, folder: Path, name: str) -> list[Path]:
+    """Export an executed notebook as the reader's HTML and the HTML with code."""
+    import nbformat
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    notebook = nbformat.read(str(executed), as_version=4)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for suffix, with_code in (("", False), ("-code", True)):
+        config = Config()
+        config.TagRemovePreprocessor.enabled = True
+        config.TagRemovePreprocessor.remove_cell_tags = {LIVE_TAG} if not with_code else set()
+        config.TagRemovePreprocessor.remove_all_outputs_tags = {LIVE_TAG} if with_code else set()
+        config.TagRemovePreprocessor.remove_input_tags = {"hide-input"}
+        exporter = HTMLExporter(
+            config=config,
+            exclude_input=not with_code,
+            exclude_input_prompt=not with_code,
+            exclude_output_prompt=True,
+        )
+        static = _without_noise(notebook, reader=not with_code)
+        body, _ = exporter.from_notebook_node(static, resources={"metadata": {"name": name}})
+        path = folder / f"{name}{suffix}.html"
+        body = _shared_styles(body, folder)
+        path.write_text(_titled(body, name, with_code), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+SHARED_CSS = "notebook.css"
+_STYLE_BLOCK = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+
+
+def _shared_styles(page: str, folder: Path) -> str:
+    """Move the large style sheets nbconvert inlines (the same on every page) to one file.
+
+    Each page then links ``notebook.css`` instead of carrying about 280 kB of
+    CSS; small, page-specific style blocks stay where they are.
+    """
+    head_end = page.find("</head>")
+    if head_end < 0:
+        return page
+    head = page[:head_end]
+    large = [m for m in _STYLE_BLOCK.finditer(head) if len(m.group(1)) > 4000]
+    if not large:
+        return page
+    css = "\n".join(m.group(1) for m in large)
+    target = folder / SHARED_CSS
+    if not target.is_file() or target.read_text(encoding="utf-8") != css:
+        target.write_text(css, encoding="utf-8")
+    for match in reversed(large):
+        head = head[: match.start()] + head[match.end() :]
+    link = f'<link rel="stylesheet" href="{SHARED_CSS}">'
+    return head + link + page[head_end:]
+
+
+def _without_noise(notebook: Any, reader: bool) -> Any:
+    """A copy fit for a static page.
+
+    Widget views (a progress bar, the explorer) cannot render without a
+    kernel: they are replaced by their plain-text form. The reader's version
+    also loses standard-error streams (progress text, warnings) and the cell
+    papermill injects with the run's parameters (the page states them).
+    """
+    import copy
+
+    clean = copy.deepcopy(notebook)
+    if reader:
+        clean.cells = [
+            c for c in clean.cells if "injected-parameters" not in c.metadata.get("tags", [])
+        ]
+    for cell in clean.cells:
+        if cell.cell_type != "code":
+            continue
+        kept = []
+        for output in cell.outputs:
+            if reader and output.get("output_type") == "stream" and output.get("name") == "stderr":
+                continue
+            data = output.get("data", {})
+            if WIDGET_MIME in data:
+                data.pop(WIDGET_MIME)
+                if not data:
+                    continue
+            kept.append(output)
+        cell.outputs = kept
+    clean.metadata.pop("widgets", None)
+    return clean
+
+
+def _titled(body: str, name: str, with_code: bool) -> str:
+    """Add a link back to the index, and a link to the other version, at the top of the page."""
+    other = f"{name}.html" if with_code else f"{name}-code.html"
+    label = "reader's version (no code)" if with_code else "version with code"
+    bar = (
+        f'<div style="font-family:sans-serif;font-size:90%;padding:0.5em 1em;background:#f4f4f4">'
+        f'<a href="index.html">&larr; index</a> &middot; <a href="{other}">{label}</a></div>'
+    )
+    return _after_body(body, bar) if "<body" in body else bar + body
+
+
+def _after_body(body: str, insert: str) -> str:
+    start = body.index("<body")
+    end = body.index(">", start) + 1
+    return body[:end] + insert + body[end:]
+
+
+def print_pdf(page: Path, chromium: str) -> Path | None:
+    """Print an HTML page to PDF with headless Chromium; None when it fails."""
+    target = page.with_suffix(".pdf")
+    with tempfile.TemporaryDirectory(prefix="sudosat-chromium-") as profile:
+        command = [
+            chromium,
+            *PDF_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--print-to-pdf={target}",
+            page.resolve().as_uri(),
+        ]
+        try:
+            subprocess.run(command, capture_output=True, timeout=120, check=False)
+        except subprocess.TimeoutExpired:
+            return None
+    return target if target.is_file() and target.stat().st_size > 0 else None
+
+
+def find_chromium() -> str | None:
+    """Debian's Chromium (``chromium`` or ``chromium-browser``) on PATH, if installed."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def index_html(
+    pages: Sequence[Page],
+    settings: Settings,
+    pdfs: Mapping[str, Path],
+    durations: Mapping[str, float],
+) -> str:
+    """The report's front page: what it holds, how it was made, links to every page."""
+    from sudosat import report
+
+    results_file = settings.root / settings.reports / "data" / "results.csv"
+    manifest = report.read_manifest(results_file) if results_file.is_file() else {}
+    summary = ""
+    if results_file.is_file():
+        table = report.summary_table(report.load_results(results_file))
+        summary = "<h2>Results at a glance</h2>" + report.html_table(table)
+    notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in manifest.get("notes", []))
+    items = []
+    for page in pages:
+        links = [
+            f'<a href="{page.name}.html">read</a>',
+            f'<a href="{page.name}-code.html">with code</a>',
+        ]
+        if page.name in pdfs:
+            links.append(f'<a href="{pdfs[page.name].name}">PDF</a>')
+        took = (
+            f" <span class='took'>({durations[page.name]:.0f} s to run)</span>"
+            if page.name in durations
+            else ""
+        )
+        items.append(
+            f"<li><b>{html.escape(page.title)}</b> &middot; {' &middot; '.join(links)}{took}"
+            f"<br><span>{html.escape(page.summary)}</span></li>"
+        )
+    figures = _figure_strip(settings)
+    solvers = ", ".join(manifest.get("solvers", [])) or settings.solvers
+    encoding = str(manifest.get("encoding", settings.encoding))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>sudosat report</title>
+<style>{_INDEX_CSS}</style></head><body>
+<h1>sudosat: Sudoku reduced to SAT</h1>
+<p>Sudoku boards of order N (N² × N² cells) are translated to CNF, solved by our own CDCL solver
+and by a reference solver, and translated back. This report was generated by
+<code>make report</code> on {datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}.</p>
+<p>Instance file <code>{html.escape(str(manifest.get("instances", settings.instances)))}</code>;
+time limit T = {manifest.get("time_limit_ms", settings.time_limit_ms):g} ms for every solver;
+solvers: {html.escape(solvers)}; encoding: {html.escape(encoding)}.</p>
+{notes}
+<h2>Pages</h2><ol>{"".join(items)}</ol>
+{summary}
+{figures}
+<p>Every page can be re-run with papermill, for example
+<code>papermill notebooks/experiment.ipynb out.ipynb -p instances my.txt
+-p time_limit_ms 5000</code>.</p>
+</body></html>
+"""
+
+
+_INDEX_CSS = """
+body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
+body{color:#222} li{margin:0.7em 0} .took{color:#777;font-size:85%}
+.note{background:#fff6d8;border-left:4px solid #e0b000;padding:0.4em 0.8em}
+table.sudosat-table{border-collapse:collapse}
+table.sudosat-table td,table.sudosat-table th{border-bottom:1px solid #ddd;padding:0.2em 0.7em}
+table.sudosat-table td{text-align:right} .strip img{height:170px;margin:0.3em;border:1px solid #ddd}
+"""
+
+
+def _figure_strip(settings: Settings) -> str:
+    folder = settings.root / settings.figures
+    chosen = [
+        f
+        for f in ("report-per-instance", "report-scatter", "report-cactus", "reduction-families")
+        if (folder / f"{f}.png").is_file()
+    ]
+    if not chosen:
+        return ""
+    prefix = os.path.relpath(folder, settings.root / settings.reports)
+    images = "".join(
+        f'<a href="{prefix}/{f}.png"><img src="{prefix}/{f}.png" alt="{f}"></a>' for f in chosen
+    )
+    return (
+        f"<h2>Figures</h2><div class='strip'>{images}</div>"
+        "<p>All figures, PNG and SVG, are in <code>figures/</code>.</p>"
+    )
+
+
+def build(settings: Settings, only: Sequence[str] = ()) -> int:
+    """Run the whole build; return the process exit code."""
+    pages = [
+        p
+        for p in PAGES
+        if (settings.root / "notebooks" / f"{p.name}.ipynb").is_file()
+        and (not only or p.name in only)
+    ]
+    reports = settings.root / settings.reports
+    durations: dict[str, float] = {}
+    for page in pages:
+        started = time.perf_counter()
+        print(f"[report] running notebooks/{page.name}.ipynb", file=sys.stderr, flush=True)
+        executed = execute(page.name, settings)
+        export(executed, reports, page.name)
+        durations[page.name] = time.perf_counter() - started
+        print(f"[report]   done in {durations[page.name]:.0f} s", file=sys.stderr, flush=True)
+    pdfs: dict[str, Path] = {}
+    chromium = find_chromium() if settings.pdf else None
+    if settings.pdf and chromium is None:
+        print("[report] chromium not found: no PDF (apt-get install chromium)", file=sys.stderr)
+    for page in pages if chromium else []:
+        pdf = print_pdf(reports / f"{page.name}.html", chromium)
+        if pdf is not None:
+            pdfs[page.name] = pdf
+    index = reports / "index.html"
+    index.write_text(index_html(pages, settings, pdfs, durations), encoding="utf-8")
+    print(f"[report] wrote {index}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m sudosat.reportbuild``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m sudosat.reportbuild", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--instances", default=DEFAULT_INSTANCES, help="instance file (default %(default)s)"
+    )
+    parser.add_argument(
+        "--time-limit-ms",
+        "-T",
+        type=float,
+        default=DEFAULT_TIME_LIMIT_MS,
+        help="T in ms for every solver (default %(default)g)",
+    )
+    parser.add_argument(
+        "--solvers",
+        default=DEFAULT_SOLVERS,
+        help="comma-separated solvers (default %(default)s; zchaff falls back to pysat:minisat22)",
+    )
+    parser.add_argument("--encoding", default="course")
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=2, help="worker processes for the experiment"
+    )
+    parser.add_argument(
+        "--root", type=Path, default=None, help="project root (default: this checkout)"
+    )
+    parser.add_argument("--reports", type=Path, default=Path("reports"))
+    parser.add_argument("--figures", type=Path, default=Path("figures"))
+    parser.add_argument(
+        "--build",
+        type=Path,
+        default=Path("build/notebooks"),
+        help="where the executed notebooks go (default %(default)s)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", default=(), metavar="NAME", help="run only these notebooks"
+    )
+    parser.add_argument("--quick", action="store_true", help="smaller settings for a fast check")
+    parser.add_argument("--no-pdf", dest="pdf", action="store_false")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; a failing notebook is reported in one line with the cell's error."""
+    from sudosat.report import project_root
+
+    args = build_parser().parse_args(argv)
+    root = (args.root or project_root() or Path.cwd()).resolve()
+    settings = Settings(
+        root=root,
+        instances=args.instances,
+        time_limit_ms=args.time_limit_ms,
+        solvers=args.solvers,
+        encoding=args.encoding,
+        reports=args.reports,
+        figures=args.figures,
+        build=args.build,
+        jobs=args.jobs,
+        quick=args.quick,
+        pdf=args.pdf,
+    )
+    try:
+        return build(settings, args.only)
+    except SudosatError as exc:
+        print(f"sudosat report: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        if type(exc).__name__ != "PapermillExecutionError":
+            raise
+        print(
+            f"sudosat report: a notebook failed: {exc.ename}: {exc.evalue} "
+            f"(see the executed copy in {args.root or 'the project'}/build/notebooks)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

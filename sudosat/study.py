@@ -1,0 +1,582 @@
+"""The scaling study: solve generated boards over a grid of order N and fill fraction alpha.
+
+For every cell (N, alpha) of the grid, a few boards are generated
+(:func:`sudosat.generate.generate_many`, feasible by construction), encoded
+with each encoding and solved by each solver under the same time limit. One
+row per (board, encoding, solver) records the encoding's size and the time of
+every step, so the notebook (``notebooks/scaling.ipynb``) and the benchmark
+(``benchmarks/scaling.py``) can ask what grows with N, what with alpha, and
+what the encoding itself costs.
+
+Run the full grid from the command line::
+
+    python -m sudosat.study --orders 3 4 5 6 --alphas 0 0.2 0.4 0.6 --boards 3 \\
+        -T 60000 --csv scaling.csv --figures figures
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from sudosat.board import Board, check_solution
+from sudosat.errors import SudosatError
+from sudosat.generate import generate_many
+
+DEFAULT_ORDERS = (3, 4, 5, 6)
+DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.6)
+DEFAULT_SOLVERS = ("cdcl", "pysat:cadical195")
+DEFAULT_ENCODINGS = ("optimised",)
+FIGURE_PREFIX = "scaling-"
+
+# One row per (board, encoding, solver), in this column order.
+COLUMNS = (
+    "order",
+    "size",
+    "alpha",
+    "board",
+    "seed",
+    "givens",
+    "encoding",
+    "solver",
+    "status",
+    "valid",
+    "generate_ms",
+    "encode_ms",
+    "solve_ms",
+    "decode_ms",
+    "total_ms",
+    "variables",
+    "clauses",
+    "literals",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "error",
+)
+_COUNTERS = ("decisions", "conflicts", "propagations")
+_STATUS_WORD = {"SAT": "SAT", "UNSAT": "UNSAT", "UNKNOWN": "TIMEOUT"}
+
+
+def cell_seed(seed: int, order: int, alpha: float) -> int:
+    """The generator seed of grid cell (order, alpha): distinct per cell, fixed by `seed`.
+
+    A string seed is hashed by ``random.Random`` the same way on every run and
+    platform, so the boards of a cell do not depend on which other cells run.
+    """
+    return random.Random(f"sudosat-study/{seed}/{order}/{alpha:.6f}").randrange(2**31)
+
+
+def measure(
+    board: Board,
+    solver: str,
+    encoding: str,
+    *,
+    time_limit_ms: float | None = None,
+    encoded=None,
+    encode_ms: float | None = None,
+) -> dict:
+    """Encode, solve, decode and check one board; return its row (the keys of :data:`COLUMNS`).
+
+    Parameters
+    ----------
+    board : Board
+    solver, encoding : str
+        Registered names.
+    time_limit_ms : float, optional
+        Limit of the solver call; past it the status is ``TIMEOUT``.
+    encoded, encode_ms : optional
+        An encoding of `board` already built (and its time), shared between solvers.
+
+    Returns
+    -------
+    dict
+        ``status`` is SAT, UNSAT, TIMEOUT or ERROR (with ``error`` saying why:
+        e.g. the memory guard refused the encoding); ``valid`` says whether a
+        SAT answer decodes to a solution that keeps the givens.
+    """
+    from sudosat.encoding import encode
+    from sudosat.solvers.base import solve
+
+    row = _empty_row(board, solver, encoding)
+    try:
+        if encoded is None:
+            started = time.perf_counter()
+            encoded = encode(board, encoding)
+            encode_ms = (time.perf_counter() - started) * 1000.0
+        row.update(
+            encode_ms=encode_ms,
+            variables=encoded.num_vars,
+            clauses=encoded.num_clauses,
+            literals=encoded.cnf.num_literals,
+        )
+        result = solve(encoded.cnf, solver, time_limit_ms=time_limit_ms)
+        row.update(status=_STATUS_WORD[result.status.value], solve_ms=result.elapsed_ms)
+        row.update({key: result.stats.get(key) for key in _COUNTERS})
+        if result.is_sat:
+            started = time.perf_counter()
+            solution = encoded.decode(result.model)
+            row["decode_ms"] = (time.perf_counter() - started) * 1000.0
+            row["valid"] = check_solution(board, solution) is None
+    except (SudosatError, MemoryError) as exc:
+        row.update(status="ERROR", error=str(exc) or type(exc).__name__)
+    row["total_ms"] = sum(row[key] or 0.0 for key in ("encode_ms", "solve_ms", "decode_ms"))
+    return row
+
+
+def _empty_row(board: Board, solver: str, encoding: str) -> dict:
+    row = dict.fromkeys(COLUMNS)
+    row.update(
+        order=board.order,
+        size=board.size,
+        givens=board.num_givens,
+        encoding=encoding,
+        solver=solver,
+        valid=False,
+        error="",
+    )
+    return row
+
+
+def run_study(
+    orders: Iterable[int] = DEFAULT_ORDERS,
+    alphas: Iterable[float] = DEFAULT_ALPHAS,
+    boards: int = 3,
+    *,
+    time_limit_ms: float | None = 60_000,
+    solvers: Sequence[str] = DEFAULT_SOLVERS,
+    encodings: Sequence[str] = DEFAULT_ENCODINGS,
+    seed: int = 0,
+    method: str = "solution",
+    on_row: Callable[[dict], None] | None = None,
+) -> pd.DataFrame:
+    """Run the grid orders x alphas, `boards` boards per cell; one row per board, encoding, solver.
+
+    Parameters
+    ----------
+    orders, alphas : iterables
+        The grid: orders N and fill fractions alpha (fraction of cells given).
+    boards : int
+        Boards generated per cell (seeds from :func:`cell_seed`).
+    time_limit_ms : float or None
+        The same solver time limit T for every run.
+    solvers, encodings : sequences of str
+        Registered names; every board is encoded once per encoding and the
+        encoding is shared by the solvers.
+    seed : int
+        Seed of the whole study.
+    method : str
+        Generator method (``solution`` or ``naive``).
+    on_row : callable, optional
+        Called with each row as it completes (to stream a CSV or print progress).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS`.
+
+    Examples
+    --------
+    >>> table = run_study([2], [0.5], 1, solvers=["cdcl"], encodings=["course"])
+    >>> table[["order", "alpha", "status", "valid"]].values.tolist()
+    [[2, 0.5, 'SAT', True]]
+    """
+    rows = []
+    for order in orders:
+        for alpha in alphas:
+            cell = _run_cell(order, alpha, boards, time_limit_ms, solvers, encodings, seed, method)
+            for row in cell:
+                rows.append(row)
+                if on_row is not None:
+                    on_row(row)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _run_cell(order, alpha, boards, time_limit_ms, solvers, encodings, seed, method):
+    """Yield the rows of one grid cell."""
+    from sudosat.encoding import encode
+
+    first = cell_seed(seed, order, alpha)
+    started = time.perf_counter()
+    puzzles = generate_many(order, alpha, boards, seed=first, method=method)
+    generate_ms = (time.perf_counter() - started) * 1000.0 / max(boards, 1)
+    for index, board in enumerate(puzzles):
+        for encoding in encodings:
+            encoded, encode_ms, failure = _encode_once(encode, board, encoding)
+            for solver in solvers:
+                if failure is not None:
+                    row = _empty_row(board, solver, encoding)
+                    row.update(status="ERROR", error=failure, total_ms=0.0)
+                else:
+                    row = measure(
+                        board,
+                        solver,
+                        encoding,
+                        time_limit_ms=time_limit_ms,
+                        encoded=encoded,
+                        encode_ms=encode_ms,
+                    )
+                row.update(alpha=alpha, board=index, seed=first + index, generate_ms=generate_ms)
+                yield row
+
+
+def _encode_once(encode, board: Board, encoding: str):
+    """(encoded, milliseconds, None), or (None, None, reason) when the encoding is refused."""
+    started = time.perf_counter()
+    try:
+        encoded = encode(board, encoding)
+    except (SudosatError, MemoryError) as exc:
+        return None, None, str(exc) or type(exc).__name__
+    return encoded, (time.perf_counter() - started) * 1000.0, None
+
+
+def measure_isolated(
+    board: Board, solver: str, encoding: str, *, time_limit_ms: float | None = None
+) -> dict:
+    """:func:`measure` in a fresh process; the row also holds ``peak_rss_mb``.
+
+    The child is started with ``spawn``, so its peak resident memory (its
+    ``ru_maxrss``) counts only what encoding and solving this board took, plus
+    the interpreter: the figure to hold against a memory budget.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        return pool.apply(
+            _measure_with_memory, (board.order, board.cells, solver, encoding, time_limit_ms)
+        )
+
+
+def _measure_with_memory(order, cells, solver, encoding, time_limit_ms) -> dict:
+    row = measure(Board(order, cells), solver, encoding, time_limit_ms=time_limit_ms)
+    row["peak_rss_mb"] = _peak_rss_mb()
+    return row
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident memory in MB.
+
+    Linux's ``VmHWM`` first: ``ru_maxrss`` survives ``exec``, so a spawned
+    child would report its parent's peak if the parent was the larger.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def reference_search_ms(
+    cnf, backend: str = "cadical195", time_limit_ms: float | None = None
+) -> tuple[str, float, float]:
+    """Time PySAT's `backend` on `cnf`, loading and search apart.
+
+    The registered ``pysat:`` solvers report one wall time, which for a large
+    formula is mostly handing millions of clauses from Python to the library.
+    This measures the search alone (``solve_limited`` in slices of a conflict
+    budget, so the limit holds even for CaDiCaL, which ignores interrupts).
+
+    Returns
+    -------
+    (status, load_ms, search_ms)
+        status is SAT, UNSAT or TIMEOUT.
+    """
+    from pysat.solvers import Solver
+
+    from sudosat.solvers.base import Deadline
+
+    deadline = Deadline(time_limit_ms)
+    started = time.perf_counter()
+    with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
+        loaded = time.perf_counter()
+        answer, budget = None, 1000
+        while answer is None and not deadline.expired():
+            solver.conf_budget(budget)
+            answer = solver.solve_limited()
+            budget *= 2
+        done = time.perf_counter()
+    status = "TIMEOUT" if answer is None else ("SAT" if answer else "UNSAT")
+    return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0
+
+
+# ---------------------------------------------------------------------------------------
+# summaries
+
+
+def cell_table(table: pd.DataFrame, time: str = "total_ms") -> pd.DataFrame:
+    """Median time, clauses and number solved per (encoding, order, alpha, solver).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (encoding, order, alpha, solver); columns ``median_ms``,
+        ``max_ms``, ``clauses``, ``variables``, ``solved`` and ``boards``.
+    """
+    grouped = table.groupby(["encoding", "order", "alpha", "solver"])
+    return pd.DataFrame(
+        {
+            "median_ms": grouped[time].median(),
+            "max_ms": grouped[time].max(),
+            "clauses": grouped["clauses"].median(),
+            "variables": grouped["variables"].median(),
+            "solved": grouped["status"].apply(lambda s: int(s.isin(["SAT", "UNSAT"]).sum())),
+            "boards": grouped["status"].size(),
+        }
+    )
+
+
+def ratio_table(
+    table: pd.DataFrame,
+    solver: str = "cdcl",
+    reference: str = "pysat:cadical195",
+    time: str = "solve_ms",
+) -> pd.DataFrame:
+    """Median time of `solver` and of `reference` per (encoding, order, alpha), and their ratio.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``<solver> ms``, ``<reference> ms``, ``ratio`` (solver / reference),
+        and the number of boards each solved.
+    """
+    cells = cell_table(table, time)
+    wide = cells["median_ms"].unstack("solver")
+    solved = cells["solved"].unstack("solver")
+    out = pd.DataFrame(
+        {
+            f"{solver} ms": wide[solver],
+            f"{reference} ms": wide[reference],
+            "ratio": wide[solver] / wide[reference],
+            f"{solver} solved": solved[solver],
+            f"{reference} solved": solved[reference],
+            "boards": cells["boards"].unstack("solver")[solver],
+        }
+    )
+    return out
+
+
+def hardest_alpha(
+    table: pd.DataFrame, solver: str = "cdcl", time: str = "solve_ms"
+) -> pd.DataFrame:
+    """For each (encoding, order): the alpha of largest median `solver` time, and that time."""
+    rows = table[table["solver"] == solver]
+    medians = rows.groupby(["encoding", "order", "alpha"])[time].median().reset_index()
+    worst = medians.loc[medians.groupby(["encoding", "order"])[time].idxmax()]
+    return worst.rename(columns={"alpha": "hardest alpha", time: f"median {time}"}).set_index(
+        ["encoding", "order"]
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# plots
+
+
+def plot_time_against_order(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+):
+    """Median time against N (log scale), one panel per solver, one line per alpha."""
+    return _panels(
+        _select(table, encoding),
+        x="order",
+        lines="alpha",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the order N",
+    )
+
+
+def plot_time_against_alpha(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+):
+    """Median time against alpha (log scale), one panel per solver, one line per order N."""
+    return _panels(
+        _select(table, encoding),
+        x="alpha",
+        lines="order",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the fill fraction alpha",
+    )
+
+
+def plot_size_against_order(table: pd.DataFrame, measure: str = "clauses"):
+    """Median encoding size against N (log scale), one panel per encoding, one line per alpha."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="order",
+        lines="alpha",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against N",
+    )
+
+
+def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses"):
+    """Median encoding size against alpha (log scale), one panel per encoding, one line per N."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="alpha",
+        lines="order",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against alpha",
+    )
+
+
+def save_figure(figure, name: str, directory: str | Path = "figures") -> list[Path]:
+    """Save `figure` as PNG and SVG under `directory`, its name prefixed ``scaling-``.
+
+    Returns
+    -------
+    list of Path
+        The two files written.
+    """
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = name if name.startswith(FIGURE_PREFIX) else FIGURE_PREFIX + name
+    paths = [folder / f"{stem}.png", folder / f"{stem}.svg"]
+    for path in paths:
+        figure.savefig(path, bbox_inches="tight", dpi=120)
+    return paths
+
+
+def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
+    if encoding is None:
+        encoding = table["encoding"].iloc[0]
+    return table[(table["encoding"] == encoding) & (table["status"] != "ERROR")]
+
+
+def _label(column: str) -> str:
+    return column.replace("_ms", " time (ms)").replace("_", " ")
+
+
+def _panels(table, *, x, lines, y, ylabel, title, panel="solver"):
+    """One log-scale panel per value of `panel`; median `y` against `x`, one line per `lines`."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(table[panel]))
+    figure, axes = plt.subplots(
+        1, max(len(names), 1), figsize=(5.2 * max(len(names), 1), 3.8), sharey=True, squeeze=False
+    )
+    for axis, name in zip(axes[0], names, strict=False):
+        medians = table[table[panel] == name].groupby([lines, x])[y].median()
+        for key, series in medians.groupby(level=0):
+            values = series.droplevel(0)
+            positive = values[values > 0]
+            axis.plot(positive.index, positive.values, marker="o", label=f"{lines} = {key}")
+        axis.set_yscale("log")
+        axis.set_xlabel("order N" if x == "order" else "alpha (fraction of cells given)")
+        axis.set_title(str(name))
+        axis.grid(True, which="both", alpha=0.3)
+        if x == "order":
+            axis.set_xticks(sorted(table[x].unique()))
+    axes[0][0].set_ylabel(ylabel)
+    axes[0][-1].legend(fontsize="small")
+    figure.suptitle(title)
+    figure.tight_layout()
+    return figure
+
+
+# ---------------------------------------------------------------------------------------
+# command line: python -m sudosat.study
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m sudosat.study``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m sudosat.study",
+        description="The scaling study: generate boards over orders N x fill fractions alpha, "
+        "solve them with each solver and encoding under the same time limit, print the cell "
+        "table and the solver/reference ratio, and optionally write the rows (CSV) and figures.",
+    )
+    parser.add_argument("--orders", type=int, nargs="+", default=list(DEFAULT_ORDERS), metavar="N")
+    parser.add_argument(
+        "--alphas", type=float, nargs="+", default=list(DEFAULT_ALPHAS), metavar="A"
+    )
+    parser.add_argument("--boards", type=int, default=3, help="boards per cell (default 3)")
+    parser.add_argument(
+        "-T",
+        "--time-limit",
+        dest="time_limit_ms",
+        type=float,
+        default=60_000,
+        metavar="MS",
+        help="solver time limit in ms (default 60000)",
+    )
+    parser.add_argument("--solvers", nargs="+", default=list(DEFAULT_SOLVERS), metavar="NAME")
+    parser.add_argument("--encodings", nargs="+", default=list(DEFAULT_ENCODINGS), metavar="NAME")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--method", choices=("solution", "naive"), default="solution")
+    parser.add_argument("--csv", metavar="FILE", help="write every row here")
+    parser.add_argument("--figures", metavar="DIR", help="save the figures here (PNG and SVG)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the study from the command line; return the exit code."""
+    args = build_parser().parse_args(argv)
+
+    def report(row: dict) -> None:
+        print(
+            f"N={row['order']} alpha={row['alpha']:.2f} board {row['board']} "
+            f"{row['encoding']:>10} {row['solver']:>18} {row['status']:>7} "
+            f"{row['total_ms']:10.1f} ms",
+            file=sys.stderr,
+        )
+
+    try:
+        table = run_study(
+            args.orders,
+            args.alphas,
+            args.boards,
+            time_limit_ms=args.time_limit_ms,
+            solvers=args.solvers,
+            encodings=args.encodings,
+            seed=args.seed,
+            method=args.method,
+            on_row=report,
+        )
+    except SudosatError as exc:
+        print(f"sudosat.study: {exc}", file=sys.stderr)
+        return 1
+    if args.csv:
+        table.to_csv(args.csv, index=False)
+    print(cell_table(table).to_string())
+    if len(args.solvers) == 2:
+        print(ratio_table(table, *args.solvers).to_string())
+    if args.figures:
+        _save_all(table, args.figures)
+    return 0
+
+
+def _save_all(table: pd.DataFrame, directory: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for name, figure in (
+        ("time-vs-order", plot_time_against_order(table)),
+        ("time-vs-alpha", plot_time_against_alpha(table)),
+        ("clauses-vs-order", plot_size_against_order(table)),
+        ("clauses-vs-alpha", plot_size_against_alpha(table)),
+    ):
+        save_figure(figure, name, directory)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

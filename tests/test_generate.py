@@ -1,0 +1,236 @@
+"""Tests of the puzzle generator (issue 7): feasible, unique, naive, deterministic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudosat.board import Board
+from sudosat.cli import main
+from sudosat.errors import InstanceError
+from sudosat.generate import generate, generate_many, pattern_solution
+
+pysat_solvers = pytest.importorskip("pysat.solvers")
+
+
+# ---------------------------------------------------------------------------------------
+# an independent checker: our own small course encoding fed to PySAT's MiniSat
+
+
+def _independent_clauses(board: Board) -> list[list[int]]:
+    """The course encoding written again here, so the check shares no code with sudosat."""
+    n, s = board.order, board.size
+
+    def var(i: int, j: int, d: int) -> int:
+        return i * s * s + j * s + d
+
+    units = [[(i, j) for j in range(s)] for i in range(s)]
+    units += [[(i, j) for i in range(s)] for j in range(s)]
+    units += [[(bi * n + r, bj * n + c) for r in range(n) for c in range(n)]
+              for bi in range(n) for bj in range(n)]
+    clauses = []
+    for i in range(s):
+        for j in range(s):
+            clauses.append([var(i, j, d) for d in range(1, s + 1)])
+            symbols = range(1, s + 1)
+            clauses += [[-var(i, j, d), -var(i, j, e)] for d in symbols for e in symbols if d < e]
+    for unit in units:
+        for d in range(1, s + 1):
+            cells = [var(i, j, d) for i, j in unit]
+            clauses += [[-a, -b] for k, a in enumerate(cells) for b in cells[k + 1:]]
+    clauses += [[var(i, j, d)] for i, j, d in board.givens()]
+    return clauses
+
+
+def count_solutions(board: Board, limit: int = 2) -> int:
+    """Number of solutions of `board`, counted up to `limit` with PySAT (blocking each one)."""
+    clauses = _independent_clauses(board)
+    with pysat_solvers.Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        found = 0
+        while found < limit and solver.solve():
+            found += 1
+            solver.add_clause([-lit for lit in solver.get_model() if lit > 0])
+        return found
+
+
+def _needs_our_solver():
+    pytest.importorskip("sudosat.encoding")
+    pytest.importorskip("sudosat.solvers.cdcl")
+
+
+# ---------------------------------------------------------------------------------------
+# the pattern base and the emptying
+
+
+@pytest.mark.parametrize("order", range(1, 10))
+def test_pattern_solution_is_a_complete_valid_board(order):
+    board = pattern_solution(order, random.Random(order))
+    assert board.is_complete()
+    assert board.first_conflict() is None
+
+
+def test_pattern_solution_depends_on_the_seed():
+    assert pattern_solution(3, random.Random(1)) != pattern_solution(3, random.Random(2))
+
+
+@pytest.mark.parametrize(
+    "order, alpha", [(2, 0.5), (3, 0.0), (3, 0.2), (3, 0.6), (4, 0.4), (5, 0.75)]
+)
+def test_pattern_boards_have_the_asked_givens_and_a_solution(order, alpha):
+    board = generate(order, alpha, seed=3, base="pattern")
+    assert board.num_givens == int(alpha * order**4 + 0.5)
+    assert board.is_consistent()
+    if order <= 4:
+        assert count_solutions(board, limit=1) == 1
+
+
+def test_alpha_one_gives_the_complete_solution_and_zero_the_empty_board():
+    assert generate(3, 1.0, seed=5, base="pattern").is_complete()
+    assert generate(3, 0.0, seed=5, base="pattern") == Board.empty(3)
+
+
+def test_half_is_rounded_up():
+    assert generate(1, 0.5, seed=0, base="pattern").num_givens == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(order=st.integers(1, 5), alpha=st.floats(0.0, 1.0), seed=st.integers(0, 2**32))
+def test_property_pattern_boards_keep_a_solution(order, alpha, seed):
+    board = generate(order, alpha, seed=seed, base="pattern")
+    full = generate(order, 1.0, seed=seed, base="pattern")
+    assert board.num_givens == int(alpha * order**4 + 0.5)
+    # the emptying only removes cells: every given is the base solution's symbol
+    assert all(value in (0, full.cells[k]) for k, value in enumerate(board.cells))
+    assert full.first_conflict() is None
+
+
+# ---------------------------------------------------------------------------------------
+# determinism
+
+
+def test_same_seed_same_board_and_another_seed_another():
+    assert generate(4, 0.3, seed=11, base="pattern") == generate(4, 0.3, seed=11, base="pattern")
+    assert generate(4, 0.3, seed=11, base="pattern") != generate(4, 0.3, seed=12, base="pattern")
+    assert generate(4, 0.3, seed=11, method="naive") == generate(4, 0.3, seed=11, method="naive")
+
+
+def test_generate_many_uses_consecutive_seeds():
+    boards = generate_many(3, 0.4, 3, seed=20, base="pattern")
+    assert boards == [generate(3, 0.4, seed=20 + k, base="pattern") for k in range(3)]
+    assert generate_many(3, 0.4, 0) == []
+
+
+def test_cli_same_seed_gives_the_same_file(tmp_path, capsys):
+    first, second, other = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    for path, seed in ((first, "4"), (second, "4"), (other, "5")):
+        argv = ["generate", "--order", "3", "--alpha", "0.4", "--count", "5", "--seed", seed,
+                "--base", "pattern", "-o", str(path)]
+        assert main(argv) == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes() != other.read_bytes()
+    lines = first.read_text().splitlines()
+    assert len(lines) == 5
+    assert all(line.startswith("3 ") and len(line) == 83 for line in lines)
+
+
+def test_cli_writes_numeric_lines_beyond_order_six(capsys):
+    assert main(["generate", "--order", "7", "--alpha", "0.5", "--seed", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    board = Board.parse(line)
+    assert board.order == 7 and board.num_givens == int(0.5 * 7**4 + 0.5)
+    assert board.is_consistent()
+
+
+@pytest.mark.parametrize("argv", [
+    ["generate", "--order", "3", "--alpha", "1.5"],
+    ["generate", "--order", "0", "--alpha", "0.5"],
+    ["generate", "--order", "3", "--alpha", "0.5", "--method", "random"],
+])
+def test_cli_rejects_bad_usage(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_unique_with_naive_is_a_one_line_error(capsys):
+    argv = ["generate", "--order", "2", "--alpha", "0.5", "--unique", "--method", "naive"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sudosat: ") and "unique" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"order": 3, "alpha": -0.1}, "alpha"),
+    ({"order": 3, "alpha": 1.01}, "alpha"),
+    ({"order": 0, "alpha": 0.5}, "order"),
+    ({"order": 3, "alpha": 0.5, "method": "other"}, "method"),
+    ({"order": 3, "alpha": 0.5, "base": "other"}, "base"),
+    ({"order": 3, "alpha": 0.5, "method": "naive", "unique": True}, "unique"),
+])
+def test_bad_arguments_raise_instance_error(kwargs, words):
+    with pytest.raises(InstanceError, match=words):
+        generate(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# the naive method
+
+
+@pytest.mark.parametrize("order, alpha", [(2, 0.6), (3, 0.3), (3, 0.8), (4, 0.5)])
+def test_naive_boards_are_consistent_with_at_most_the_asked_givens(order, alpha):
+    for board in generate_many(order, alpha, 10, seed=1, method="naive"):
+        assert board.is_consistent()
+        assert board.num_givens <= int(alpha * order**4 + 0.5)
+
+
+def test_naive_fill_can_be_infeasible_which_the_solution_method_never_is():
+    boards = generate_many(3, 0.5, 20, seed=0, method="naive")
+    feasible = [count_solutions(board, limit=1) for board in boards]
+    assert 0 in feasible, "a naive fill of half a 9x9 board is expected to be infeasible sometimes"
+    solution_boards = generate_many(3, 0.5, 20, seed=0, base="pattern")
+    assert all(count_solutions(board, 1) == 1 for board in solution_boards)
+
+
+# ---------------------------------------------------------------------------------------
+# the solver base and unique puzzles (our own solver)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_solver_base_gives_feasible_boards(order):
+    _needs_our_solver()
+    for board in generate_many(order, 0.4, 3, seed=2, base="solver"):
+        assert board.num_givens == int(0.4 * order**4 + 0.5)
+        assert count_solutions(board, limit=1) == 1
+
+
+def test_solver_base_is_deterministic():
+    _needs_our_solver()
+    assert generate(3, 1.0, seed=9, base="solver") == generate(3, 1.0, seed=9, base="solver")
+    assert generate(3, 1.0, seed=9, base="solver") != generate(3, 1.0, seed=10, base="solver")
+
+
+@pytest.mark.parametrize("order, alpha, seed", [(2, 0.0, 1), (3, 0.3, 1), (3, 0.0, 4)])
+def test_unique_boards_have_exactly_one_solution(order, alpha, seed):
+    _needs_our_solver()
+    board = generate(order, alpha, seed=seed, unique=True)
+    assert board.num_givens >= int(alpha * order**4 + 0.5)
+    assert count_solutions(board, limit=2) == 1
+
+
+def test_unique_boards_stop_at_the_asked_givens_when_possible():
+    _needs_our_solver()
+    board = generate(3, 0.5, seed=3, unique=True)
+    assert board.num_givens == 41
+    assert count_solutions(board, limit=2) == 1
+
+
+@pytest.mark.slow
+def test_unique_order_four_board_has_one_solution():
+    _needs_our_solver()
+    board = generate(4, 0.5, seed=1, unique=True)
+    assert board.num_givens == 128
+    assert count_solutions(board, limit=2) == 1

@@ -1,0 +1,275 @@
+"""sudosat.report: the results table, the summaries, the plots and the board pictures."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import pandas as pd
+import pytest
+
+from sudosat import report
+from sudosat.board import Board
+from sudosat.encoding import encode
+
+matplotlib.use("Agg")
+
+SOLUTION = "3 816435279427986135593217846974562381235198467168374592749821653651743928382659714"
+EXAMPLE = report.COURSE_EXAMPLE
+
+
+def _row(line, solver, status, total, order=3, output=""):
+    return {
+        "line": line,
+        "order": order,
+        "givens": 27,
+        "solver": solver,
+        "encoding": "course",
+        "status": status,
+        "valid": status == "SAT",
+        "encode_ms": total / 4,
+        "solve_ms": total / 2,
+        "decode_ms": total / 4,
+        "total_ms": total,
+        "variables": 729,
+        "clauses": 11772,
+        "decisions": 3,
+        "conflicts": 1,
+        "propagations": 900,
+        "error": "",
+        "output": output,
+    }
+
+
+@pytest.fixture
+def results() -> pd.DataFrame:
+    rows = [
+        _row(1, "cdcl", "SAT", 40.0, output=SOLUTION),
+        _row(1, "ref", "SAT", 20.0, output=SOLUTION),
+        _row(2, "cdcl", "SAT", 80.0, output=SOLUTION),
+        _row(2, "ref", "TIMEOUT", 1000.0),
+        _row(3, "cdcl", "UNSAT", 10.0),
+        _row(3, "ref", "UNSAT", 12.0),
+        _row(4, "cdcl", "ERROR", math.nan),
+        _row(4, "ref", "ERROR", math.nan),
+    ]
+    return report.normalise_results(pd.DataFrame(rows))
+
+
+def test_load_results_reads_csv_and_fills_missing_columns(tmp_path, results):
+    path = tmp_path / "results.csv"
+    results.drop(columns=["propagations"]).to_csv(path, index=False)
+    loaded = report.load_results(path)
+    assert set(report.RESULT_COLUMNS) <= set(loaded.columns)
+    assert loaded["valid"].dtype == bool
+    assert loaded["propagations"].isna().all()
+    assert list(loaded["status"]) == list(results["status"])
+
+
+def test_load_results_names_the_file_when_unreadable(tmp_path):
+    with pytest.raises(report.InstanceError, match="nothing.csv"):
+        report.load_results(tmp_path / "nothing.csv")
+
+
+def test_summary_counts_each_status_and_times_only_answers(results):
+    summary = report.summary_table(results)
+    assert list(summary.index) == ["cdcl", "ref"]
+    cdcl, ref = summary.loc["cdcl"], summary.loc["ref"]
+    assert (cdcl["solved"], cdcl["unsat"], cdcl["timeouts"], cdcl["errors"]) == (2, 1, 0, 1)
+    assert (ref["solved"], ref["unsat"], ref["timeouts"], ref["errors"]) == (1, 1, 1, 1)
+    assert cdcl["median ms"] == 40.0 and cdcl["max ms"] == 80.0
+    assert ref["max ms"] == 20.0  # the time-out's 1000 ms is not an answer's time
+
+
+def test_times_table_has_one_row_per_line_and_a_column_per_solver(results):
+    table = report.times_table(results)
+    assert list(table.index) == [1, 2, 3, 4]
+    assert table.loc[2, "ref status"] == "TIMEOUT"
+    assert table.loc[1, "cdcl ms"] == 40.0
+    html = report.style_times(table).to_html()
+    assert "TIMEOUT" in html and "background: #fed" in html
+
+
+@pytest.mark.parametrize("plot", ["per_instance", "scatter", "cactus", "stages"])
+def test_plots_are_labelled_in_milliseconds_and_save_png_and_svg(tmp_path, results, plot):
+    figure = {
+        "per_instance": lambda: report.plot_per_instance(results, 1000),
+        "scatter": lambda: report.plot_scatter(results, "cdcl", "ref", 1000),
+        "cactus": lambda: report.plot_cactus(results, 1000),
+        "stages": lambda: report.plot_stages(results),
+    }[plot]()
+    ax = figure.axes[0]
+    assert "ms" in ax.get_ylabel()
+    assert ax.get_xlabel() and ax.get_title()
+    paths = report.save_figure(figure, f"t-{plot}", tmp_path)
+    assert [p.suffix for p in paths] == [".png", ".svg"]
+    assert all(p.stat().st_size > 1000 for p in paths)
+    assert figure._repr_png_().startswith(b"\x89PNG")
+
+
+def test_scatter_marks_the_diagonal_and_comment_counts_wins(results):
+    figure = report.plot_scatter(results, "cdcl", "ref")
+    labels = [line.get_label() for line in figure.axes[0].get_lines()]
+    assert "equal time" in labels
+    comment = report.scatter_comment(results, "cdcl", "ref")
+    assert "decided 2 instances" in comment and "cdcl was faster on 1" in comment
+
+
+def test_solved_boards_show_input_and_solution_with_givens_marked(results):
+    instances = {1: Board.parse(EXAMPLE), 2: Board.parse(EXAMPLE), 3: Board.parse(EXAMPLE)}
+    solutions = report.solutions_from_results(results)
+    assert sorted(solutions) == [1, 2]
+    html = str(report.solved_boards_html(results, instances, solutions))
+    assert html.count('<table class="sudosat-board') == 4  # two pairs
+    assert 'class="given"' in html or 'class="bl given"' in html
+    assert "Line 2: order 3, 27 givens" in html and "ref TIMEOUT" in html
+
+
+def test_unsolved_lists_unsat_with_the_clash():
+    clash = Board.parse("2 1100000000000000")
+    rows = pd.DataFrame([_row(5, "cdcl", "UNSAT", 3.0, order=2)])
+    html = str(report.unsolved_html(report.normalise_results(rows), {5: clash}, {}))
+    assert "cdcl: UNSAT" in html and "row 1 holds 1 twice" in html
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_built_family_counts_match_the_formulas(order):
+    expected = report.formula_counts(order)
+    for counts in (report.built_family_counts(order), report.classified_family_counts(order)):
+        for family in ("completeness", "uniqueness", "validity"):
+            assert counts[family] == expected[family]
+
+
+def test_family_table_and_its_plot():
+    table = report.family_table(range(1, 5), build_up_to=3)
+    assert report.family_mismatches(table) == []
+    assert table.loc[3, "validity (formula)"] == 8748
+    assert pd.isna(table.loc[4, "validity (built)"])
+    assert table.loc[3, "total (formula)"] == 11745
+    figure = report.plot_family_counts(table)
+    assert figure.axes[0].get_yscale() == "log"
+
+
+def test_family_mismatches_reports_a_wrong_count():
+    table = report.family_table(range(2, 3), build_up_to=2)
+    table.loc[2, "validity (built)"] = 7
+    assert report.family_mismatches(table) == ["order 2 validity: built 7, formula 288"]
+
+
+def test_classify_clause_by_shape():
+    assert report.classify_clause([5], 2) == "givens"
+    assert report.classify_clause([1, 2, 3, 4], 2) == "completeness"
+    assert report.classify_clause([-1, -2], 2) == "uniqueness"  # cell (0,0), symbols 1 and 2
+    assert report.classify_clause([-1, -5], 2) == "validity"  # symbol 1 in cells (0,0), (0,1)
+    assert report.classify_clause([-1, 2], 2) == "other"
+
+
+def test_cnf_listing_lists_every_clause_once():
+    board = Board.parse("2 1000002000300004")
+    encoded = encode(board, "course")
+    html = str(report.cnf_listing(encoded.cnf, 2))
+    assert f"p cnf 64 {encoded.num_clauses}" in html
+    assert html.count(" 0") >= encoded.num_clauses
+    assert "x(r1,c1,1)" in html
+
+
+def test_unit_propagation_decides_an_easy_board_but_not_an_empty_one():
+    easy = Board.parse(SOLUTION[:-1] + "0")  # one empty cell
+    assert report.decided_by_propagation(encode(easy).cnf)
+    assert not report.decided_by_propagation(encode(Board.empty(2)).cnf)
+    assert report.decided_by_propagation(encode(Board.parse("2 1100000000000000")).cnf)
+
+
+def test_encodings_table_compares_sizes_and_propagation():
+    boards = [Board.parse(EXAMPLE), Board.parse(SOLUTION[:-1] + "0")]
+    table = report.encodings_table(boards, ["course", "optimised"])
+    assert table.loc["course", "variables"] == 729
+    assert table.loc["optimised", "clauses"] < table.loc["course", "clauses"]
+    assert table.loc["course", "decided by propagation"].startswith("1/2")
+
+
+def test_trace_records_decisions_and_conflicts():
+    line = "3 000060500087000000000140000060000020001300000743200060000520780004009003000003005"
+    status, events = report.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)
+    assert status == "SAT"
+    assert set(events["event"]) == {"decide", "conflict"}
+    assert len(events) == 40
+    assert events["meaning"].str.contains("jump back to level").any()
+
+
+def test_component_costs_time_every_component():
+    costs = report.component_costs((1, 2))
+    assert list(costs.index) == [1, 2]
+    for name in ("encoder", "DIMACS writer", "parser", "solver", "decoder", "check"):
+        assert (costs[f"{name} ms"] >= 0).all()
+    assert report.plot_component_costs(costs).axes[0].get_xscale() == "log"
+
+
+def test_read_instances_and_solutions_keep_line_numbers(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_text(f"{EXAMPLE}\n\nnot a board\n2 1000000000000000\n")
+    boards = report.read_instances(path)
+    assert sorted(boards) == [1, 4]
+    out = tmp_path / "out.txt"
+    out.write_text(f"{SOLUTION}\n3 UNSAT\nERROR bad\n3 TIMEOUT\n")
+    assert sorted(report.read_solutions(out)) == [1]
+
+
+def test_choose_solvers_replaces_a_missing_zchaff(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("ZCHAFF", raising=False)
+    chosen, notes = report.choose_solvers("cdcl, zchaff")
+    assert chosen == ["cdcl", report.REFERENCE_FALLBACK]
+    assert len(notes) == 1 and "zChaff" in notes[0] and "pysat:minisat22" in notes[0]
+
+
+def test_choose_solvers_drops_an_unknown_solver_with_a_note():
+    chosen, notes = report.choose_solvers(["cdcl", "no-such"])
+    assert chosen == ["cdcl"] and "no-such" in notes[0]
+
+
+def test_own_and_reference():
+    assert report.own_and_reference(["cdcl", "zchaff"]) == ("cdcl", "zchaff")
+    assert report.own_and_reference(["dpll", "cdcl", "pysat:minisat22"]) == (
+        "cdcl",
+        "pysat:minisat22",
+    )
+    assert report.own_and_reference(["cdcl"]) == ("cdcl", None)
+
+
+def test_spread_takes_first_and_last():
+    assert report.spread(list(range(10)), 3) == [0, 4, 9]
+    assert report.spread([1, 2], 5) == [1, 2]
+
+
+def test_run_experiment_writes_table_outputs_and_manifest(tmp_path):
+    instances = tmp_path / "in.txt"
+    instances.write_text("2 1000002000300004\n2 1100000000000000\n")
+    table = report.run_experiment(
+        instances,
+        5000,
+        ["cdcl", "dpll"],
+        "course",
+        tmp_path / "out",
+        notes=["a note"],
+        progress=False,
+    )
+    assert list(table["status"]) == ["SAT", "SAT", "UNSAT", "UNSAT"] or sorted(table["status"]) == [
+        "SAT",
+        "SAT",
+        "UNSAT",
+        "UNSAT",
+    ]
+    manifest = report.read_manifest(tmp_path / "out" / "results.csv")
+    assert manifest["solvers"] == ["cdcl", "dpll"] and manifest["notes"] == ["a note"]
+    assert (tmp_path / "out" / "solutions.cdcl.txt").read_text().splitlines()[1] == "2 UNSAT"
+    assert sorted(report.solutions_from_results(table)) == [1]
+
+
+def test_resolve_reads_project_paths_from_the_notebooks_folder(monkeypatch):
+    root = report.project_root()
+    if root is None:
+        pytest.skip("not running from a source checkout")
+    monkeypatch.chdir(root / "notebooks")
+    assert report.resolve("pyproject.toml") == root / "pyproject.toml"
+    assert report.resolve("/abs/path").is_absolute()

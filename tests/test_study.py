@@ -1,0 +1,173 @@
+"""Tests of the scaling study's logic (issue 7): the grid, its summaries, its figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot
+import pandas as pd
+import pytest
+
+from sudosat.board import Board
+from sudosat.study import (
+    COLUMNS,
+    cell_seed,
+    cell_table,
+    hardest_alpha,
+    main,
+    measure,
+    measure_isolated,
+    plot_size_against_alpha,
+    plot_size_against_order,
+    plot_time_against_alpha,
+    plot_time_against_order,
+    ratio_table,
+    reference_search_ms,
+    run_study,
+    save_figure,
+)
+
+matplotlib.use("Agg")
+pytest.importorskip("sudosat.encoding")
+pytest.importorskip("sudosat.solvers.cdcl")
+pytest.importorskip("sudosat.solvers.external")
+REFERENCE = "pysat:minisat22"
+
+
+@pytest.fixture(scope="module")
+def small_table() -> pd.DataFrame:
+    return run_study([2, 3], [0.0, 0.5], 2, time_limit_ms=20_000, solvers=["cdcl", REFERENCE],
+                     encodings=["optimised", "course"])
+
+
+def test_grid_has_one_row_per_board_encoding_and_solver(small_table):
+    assert list(small_table.columns) == list(COLUMNS)
+    assert len(small_table) == 2 * 2 * 2 * 2 * 2
+    assert set(small_table["status"]) == {"SAT"}
+    assert small_table["valid"].all()
+    givens = small_table.set_index(["order", "alpha"])["givens"]
+    assert givens.loc[(3, 0.5)].eq(41).all() and givens.loc[(2, 0.0)].eq(0).all()
+
+
+def test_encoding_sizes_are_recorded_and_shared_between_solvers(small_table):
+    course = small_table[(small_table["encoding"] == "course") & (small_table["order"] == 3)]
+    assert course[course["alpha"] == 0.0]["clauses"].eq(11745).all()
+    per_board = small_table.groupby(["order", "alpha", "board", "encoding"])
+    assert (per_board["clauses"].nunique() == 1).all()
+    assert (per_board["encode_ms"].nunique() == 1).all()
+    optimised = small_table[small_table["encoding"] == "optimised"]
+    half = optimised[optimised["alpha"] == 0.5]["clauses"]
+    assert (half < 11745).all()
+
+
+def test_total_time_adds_up_its_steps(small_table):
+    steps = small_table[["encode_ms", "solve_ms", "decode_ms"]].fillna(0).sum(axis=1)
+    assert (small_table["total_ms"] - steps).abs().max() < 1e-6
+
+
+def test_same_seed_same_boards_and_cells_differ():
+    assert cell_seed(0, 3, 0.2) == cell_seed(0, 3, 0.2)
+    assert len({cell_seed(0, n, a) for n in (3, 4) for a in (0.0, 0.2)}) == 4
+    first = run_study([2], [0.5], 2, solvers=["cdcl"], encodings=["course"])
+    second = run_study([2], [0.5], 2, solvers=["cdcl"], encodings=["course"])
+    assert first["seed"].tolist() == second["seed"].tolist()
+    assert first[["givens", "clauses", "status"]].equals(second[["givens", "clauses", "status"]])
+
+
+def test_summaries(small_table):
+    cells = cell_table(small_table)
+    assert cells.loc[("course", 3, 0.0, "cdcl"), "clauses"] == 11745
+    assert (cells["solved"] == 2).all()
+    ratios = ratio_table(small_table, "cdcl", REFERENCE)
+    assert list(ratios.columns[:3]) == ["cdcl ms", f"{REFERENCE} ms", "ratio"]
+    assert len(ratios) == 2 * 2 * 2
+    assert (ratios["ratio"] > 0).all()
+    hardest = hardest_alpha(small_table, "cdcl")
+    assert set(hardest["hardest alpha"]) <= {0.0, 0.5}
+    assert len(hardest) == 2 * 2
+
+
+def test_timeout_and_refused_encoding_become_rows(monkeypatch):
+    import sudosat.encoding as encoding
+
+    board = Board.empty(3)
+    timed_out = measure(board, "dp", "course", time_limit_ms=1)
+    assert timed_out["status"] == "TIMEOUT" and not timed_out["valid"]
+
+    real_encode = encoding.encode
+
+    def refuse(board, name):  # the guard refuses the course encoding; the generator's still works
+        if name == "course":
+            raise encoding.ResourceLimitError("too big for the test")
+        return real_encode(board, name)
+
+    monkeypatch.setattr(encoding, "encode", refuse)
+    refused = measure(board, "cdcl", "course")
+    assert refused["status"] == "ERROR" and "too big" in refused["error"]
+    table = run_study([2], [0.0], 1, solvers=["cdcl"], encodings=["course"])
+    assert table["status"].tolist() == ["ERROR"]
+
+
+def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_path):
+    figures = {
+        "time-vs-order": plot_time_against_order(small_table),
+        "time-vs-alpha": plot_time_against_alpha(small_table, time="solve_ms", encoding="course"),
+        "clauses-vs-order": plot_size_against_order(small_table),
+        "clauses-vs-alpha": plot_size_against_alpha(small_table, "variables"),
+    }
+    assert len(figures["time-vs-order"].axes) == 2
+    assert figures["time-vs-order"].axes[0].get_yscale() == "log"
+    assert len(figures["clauses-vs-order"].axes) == 2  # one panel per encoding
+    assert all(figure.axes[0].lines for figure in figures.values())
+    paths = save_figure(figures["time-vs-alpha"], "time-vs-alpha", tmp_path / "figures")
+    assert [path.name for path in paths] == ["scaling-time-vs-alpha.png",
+                                             "scaling-time-vs-alpha.svg"]
+    assert all(path.stat().st_size > 1000 for path in paths)
+    matplotlib.pyplot.close("all")
+
+
+@pytest.mark.slow
+def test_command_line_writes_csv_and_figures(tmp_path, capsys):
+    csv = tmp_path / "rows.csv"
+    code = main(["--orders", "2", "--alphas", "0", "0.5", "--boards", "1", "--solvers", "cdcl",
+                 REFERENCE, "--encodings", "course", "--csv", str(csv), "--figures", str(tmp_path)])
+    assert code == 0
+    rows = pd.read_csv(csv)
+    assert len(rows) == 4 and set(rows["status"]) == {"SAT"}
+    out = capsys.readouterr().out
+    assert "ratio" in out and "median_ms" in out
+    assert (tmp_path / "scaling-time-vs-order.svg").exists()
+
+
+def test_reference_search_is_timed_apart_from_loading():
+    from sudosat.encoding import encode
+    from sudosat.generate import generate
+
+    cnf = encode(generate(3, 0.3, seed=1), "optimised").cnf
+    status, load_ms, search_ms = reference_search_ms(cnf, "minisat22", 10_000)
+    assert status == "SAT" and load_ms >= 0 and search_ms >= 0
+    unsat = encode(Board.parse("2 1100000000000000"), "course").cnf
+    assert reference_search_ms(unsat, "minisat22")[0] == "UNSAT"
+
+
+def test_isolated_measure_reports_its_own_peak_memory():
+    row = measure_isolated(Board.empty(2), "cdcl", "course", time_limit_ms=10_000)
+    assert row["status"] == "SAT" and row["valid"]
+    assert 10 < row["peak_rss_mb"] < 4096
+
+
+@pytest.mark.slow
+def test_notebook_runs_on_tiny_parameters(tmp_path):
+    papermill = pytest.importorskip("papermill")
+    root = Path(__file__).resolve().parents[1]
+    figures = tmp_path / "figures"
+    papermill.execute_notebook(
+        str(root / "notebooks" / "scaling.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(root),
+        kernel_name="python3", progress_bar=False,
+        parameters={"orders": [2, 3], "alphas": [0.0, 0.5], "boards": 1, "time_limit_ms": 10_000,
+                    "solvers": ["cdcl", REFERENCE], "figures": str(figures)},
+    )
+    names = {path.name for path in figures.iterdir()}
+    assert "scaling-time-vs-order.png" in names and "scaling-time-vs-order.svg" in names
+    assert all(name.startswith("scaling-") for name in names)
