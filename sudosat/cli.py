@@ -522,7 +522,10 @@ ms, variables, clauses, solver counters, the reason a line was not solved, the
 output line) is appended row by row to --results (default <OUT or FILE
 stem>.results.csv; a .jsonl name gives JSON lines), so an interrupted run loses
 nothing finished: the same command with --resume completes it. A bad line
-becomes an ERROR line and row; the others go on.""",
+becomes an ERROR line and row; the others go on.
+
+Exit 0 when every line was answered (solved, UNSAT or TIMEOUT); 1 when some
+line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         epilog="examples:\n"
         "  sudosat solve data/course-example.txt -o solved.txt -T 10000\n"
         "  sudosat solve puzzles.txt -o out.txt --solver cdcl --solver zchaff -T 10000 -j 2\n"
@@ -631,7 +634,21 @@ def _run_solve(args: argparse.Namespace) -> int:
         )
         return 130
     print(summary)
-    return EXIT_OK
+    return _report_error_lines(summary, args.file)
+
+
+def _report_error_lines(summary, source: str, most: int = 10) -> int:
+    """Name every line that ended in ERROR on standard error (`most` per solver); exit 1 if any."""
+    failed = False
+    for name, solver_summary in summary.solvers.items():
+        errors = solver_summary.error_lines
+        failed = failed or bool(errors)
+        for line, reason in errors[:most]:
+            print(f"sudosat: {source}:{line}: {name}: {reason}", file=sys.stderr)
+        if len(errors) > most:
+            print(f"sudosat: {name}: {len(errors) - most} more lines ended in ERROR (see the "
+                  "results table)", file=sys.stderr)
+    return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
 # ---------------------------------------------------------------------------------------

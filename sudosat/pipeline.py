@@ -445,9 +445,12 @@ class SolverSummary:
     timeouts: int = 0
     errors: int = 0
     times_ms: list[float] = field(default_factory=list, repr=False)
+    error_lines: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def add(self, row: Row) -> None:
         status = row.get("status")
+        if status == "ERROR":
+            self.error_lines.append((int(row["line"]), str(row.get("error") or "error")))
         if status == "SAT":
             self.solved += 1
         elif status == "UNSAT":

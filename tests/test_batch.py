@@ -254,7 +254,8 @@ def test_course_example_with_cdcl_and_absent_zchaff(tmp_path):
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # the zChaff lines are errors
+    assert "course.txt:1: zchaff: zChaff" in done.stderr
     assert (tmp_path / "o.cdcl.txt").read_text().splitlines() == [COURSE_SOLUTION, "3 UNSAT"]
     zchaff = (tmp_path / "o.zchaff.txt").read_text().splitlines()
     assert len(zchaff) == 2 and all(line.startswith("ERROR zChaff") for line in zchaff)

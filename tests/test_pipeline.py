@@ -354,13 +354,14 @@ def test_cli_solve_writes_outputs_and_prints_a_summary(tmp_path, capsys):
             "--no-progress",
         ]
     )
-    assert code == 0
+    assert code == 1  # a line ended in ERROR: named on stderr, the others answered
     assert (tmp_path / "out.cdcl.txt").read_text().splitlines()[0] == COURSE_SOLUTION
     assert (tmp_path / "out.pysat-minisat22.txt").read_text().splitlines() == [
         COURSE_SOLUTION,
         "ERROR order 3 needs 81 symbols, got 2",
     ]
-    printed = capsys.readouterr().out
+    printed, errors = capsys.readouterr()
+    assert f"sudosat: {instances}:2: cdcl: order 3 needs 81 symbols, got 2\n" in errors
     assert "cdcl: 2 lines: 1 solved, 0 unsat, 0 timeouts, 1 errors" in printed
     assert "pysat:minisat22: 2 lines" in printed
 
@@ -391,7 +392,7 @@ def test_cli_solve_max_memory_refuses_big_formulas(tmp_path):
                 "--no-progress",
             ]
         )
-        == 0
+        == 1
     )
     assert "the limit is" in (tmp_path / "o.txt").read_text()
 
