@@ -770,7 +770,8 @@ def build_sat_sn_parser() -> argparse.ArgumentParser:
         description="The 'SAT -Sn' assignment: solve a DIMACS CNF file and write FILE.out, a "
         "DIMACS file holding the truth assignment as unit clauses (no clause when the formula is "
         "unsatisfiable or undecided). Strategies: -S1 basic DPLL (dp), -S2 DPLL with the "
-        "Jeroslow-Wang heuristic (dpll), -S3 CDCL (cdcl). Exit 0 when it answered, 1 on bad input.",
+        "MOMS heuristic weighted by Jeroslow-Wang (dpll), -S3 CDCL (cdcl). Exit 0 when it "
+        "answered, 1 on bad input.",
         epilog="example:\n  cat sudoku-rules-9x9.txt puzzle.cnf > sudoku.cnf\n  SAT -S2 sudoku.cnf"
         "    # writes sudoku.cnf.out",
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -1,0 +1,77 @@
+"""One time limit for all our own solvers (issue 3): UNKNOWN within T + max(10% T, 100 ms)."""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+import pytest
+
+from sudosat.cnf import CNF
+from sudosat.formulas import pigeonhole
+from sudosat.result import Status
+from sudosat.solvers import solve
+from sudosat.solvers.base import Deadline
+from sudosat.solvers.dpll import _Engine, _Timeout
+
+
+def _cdcl_or_skip() -> str:
+    """``cdcl`` once its module imports; skipped (with the reason) before that."""
+    try:
+        importlib.import_module("sudosat.solvers.cdcl")
+    except ImportError as exc:
+        pytest.skip(f"sudosat.solvers.cdcl does not import yet: {exc}")
+    return "cdcl"
+
+
+OWN_SOLVERS = ["cdcl", "dpll", "dp", "walksat", "gsat"]
+# Local search would otherwise stop after its flip budget; the time limit must stop it first.
+UNBOUNDED = {"walksat": {"max_flips": 10**9}, "gsat": {"max_flips": 10**9}}
+
+
+def _solve_timed(cnf: CNF, name: str, limit_ms: float) -> tuple[Status, float]:
+    if name == "cdcl":
+        _cdcl_or_skip()
+    started = time.monotonic()
+    result = solve(cnf, name, time_limit_ms=limit_ms, **UNBOUNDED.get(name, {}))
+    return result.status, time.monotonic() - started
+
+
+@pytest.mark.parametrize("name", OWN_SOLVERS)
+def test_pigeonhole_10_in_9_stops_within_a_second(name: str) -> None:
+    status, wall = _solve_timed(pigeonhole(10, 9), name, 500)
+    assert status is Status.UNKNOWN
+    assert wall < 1.0, f"{name} took {wall:.2f} s for a 500 ms limit"
+
+
+def _long_chain(length: int) -> CNF:
+    """A unit chain x1 -> x2 -> ... -> xn plus a wide clause per link: one long propagation."""
+    clauses = [[1]]
+    clauses += [[-i, i + 1] for i in range(1, length)]
+    clauses += [[-i, i + 1, i + 2, -(i + 3)] for i in range(1, length - 3)]
+    return CNF(clauses)
+
+
+@pytest.mark.parametrize("heuristic", [None, "moms"])
+def test_deadline_is_checked_inside_one_long_propagation(heuristic: str | None) -> None:
+    # 100k implied literals and no decision: only the clock check inside propagate can stop it.
+    engine = _Engine(_long_chain(100_000), heuristic, Deadline(None), 0)
+    engine.deadline_at = time.monotonic() + 0.05
+    started = time.monotonic()
+    with pytest.raises(_Timeout):
+        engine.search()
+    wall = time.monotonic() - started
+    assert engine.decisions == 0 and 0 < engine.propagations < 100_000
+    assert wall < 0.05 + 0.1, f"stopped after {wall:.3f} s for a 50 ms deadline"
+
+
+@pytest.mark.parametrize("name", OWN_SOLVERS)
+def test_zero_limit_is_unknown_at_once(name: str) -> None:
+    status, wall = _solve_timed(pigeonhole(8, 7), name, 0)
+    assert status is Status.UNKNOWN and wall < 0.5
+
+
+@pytest.mark.parametrize("name", OWN_SOLVERS)
+def test_no_limit_means_no_time_out(name: str) -> None:
+    status, _ = _solve_timed(CNF([[1, 2], [-1, 2]]), name, None)
+    assert status is Status.SAT
