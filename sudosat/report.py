@@ -32,29 +32,12 @@ from matplotlib.figure import Figure
 
 from sudosat.board import Board
 from sudosat.errors import InstanceError
+from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
 
 if TYPE_CHECKING:
     from sudosat.cnf import CNF
 
-RESULT_COLUMNS = (
-    "line",
-    "order",
-    "givens",
-    "solver",
-    "encoding",
-    "status",
-    "valid",
-    "encode_ms",
-    "solve_ms",
-    "decode_ms",
-    "total_ms",
-    "variables",
-    "clauses",
-    "decisions",
-    "conflicts",
-    "propagations",
-    "error",
-)
+RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
 """The results table's columns (DESIGN.md), in order."""
 
 STAGES = ("encode_ms", "solve_ms", "decode_ms")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sudosat.cnf import CNF, read_dimacs
 from sudosat.errors import SolverError
+from sudosat.formulas import random_kcnf
 from sudosat.result import Status
 from sudosat.solvers import solve
 from sudosat.solvers.dpll import HEURISTICS, simplify, solve_dp, solve_dpll
@@ -25,9 +26,7 @@ VARIANT_IDS = ["dp"] + [f"dpll-{h}" for h in HEURISTICS]
 def random_3cnf(rng: random.Random) -> CNF:
     """A random 3-CNF with 20..60 variables at clause/variable ratio 3.5..5."""
     n = rng.randint(20, 60)
-    m = int(n * rng.uniform(3.5, 5.0))
-    clauses = [[v * rng.choice((-1, 1)) for v in rng.sample(range(1, n + 1), 3)] for _ in range(m)]
-    return CNF(clauses, n)
+    return random_kcnf(rng, n, int(n * rng.uniform(3.5, 5.0)))
 
 
 def brute_force_sat(cnf: CNF) -> bool:

@@ -12,6 +12,7 @@ import pytest
 
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError, SolverNotFoundError
+from sudosat.formulas import pigeonhole
 from sudosat.result import Status
 from sudosat.solvers import list_solvers, solve
 from sudosat.solvers.base import Deadline
@@ -34,7 +35,6 @@ from tests.fake_solvers.support import (
     group_members,
     live_children,
     make_launcher,
-    pigeonhole,
     random_formulas,
     sudoku_rules_with_givens,
 )

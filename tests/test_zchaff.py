@@ -13,6 +13,7 @@ import pytest
 
 from sudosat.cnf import CNF, parse_dimacs, read_dimacs
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
+from sudosat.formulas import pigeonhole
 from sudosat.result import Status
 from sudosat.solvers import external, solve
 from sudosat.solvers.external import (
@@ -30,7 +31,6 @@ from tests.fake_solvers.support import (
     group_members,
     live_children,
     make_launcher,
-    pigeonhole,
     random_formulas,
 )
 

@@ -10,6 +10,7 @@ import warnings
 from pathlib import Path
 
 from sudosat.cnf import CNF, read_dimacs
+from sudosat.formulas import random_kcnf
 
 FAKE_SOLVER = Path(__file__).resolve().parent / "fake_solver.py"
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "data" / "zchaff"
@@ -65,35 +66,13 @@ def group_members(group: int) -> set[int]:
     }
 
 
-def pigeonhole(pigeons: int, holes: int) -> CNF:
-    """`pigeons` pigeons in `holes` holes, one each: UNSAT and hard when pigeons > holes."""
-
-    def var(p: int, h: int) -> int:
-        return p * holes + h + 1
-
-    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
-    for h in range(holes):
-        for p in range(pigeons):
-            clauses.extend([-var(p, h), -var(q, h)] for q in range(p + 1, pigeons))
-    return CNF(clauses, num_vars=pigeons * holes)
-
-
-def random_cnf(rng: random.Random, num_vars: int, num_clauses: int, width: int = 3) -> CNF:
-    """A random `width`-CNF (distinct variables in each clause, random signs)."""
-    clauses = []
-    for _ in range(num_clauses):
-        chosen = rng.sample(range(1, num_vars + 1), width)
-        clauses.append([v if rng.random() < 0.5 else -v for v in chosen])
-    return CNF(clauses, num_vars=num_vars)
-
-
 def random_formulas(count: int, seed: int = 2024) -> list[CNF]:
     """`count` random 3-CNFs around the threshold (ratio 3.5-5.0), SAT and UNSAT mixed."""
     rng = random.Random(seed)
     formulas = []
     for _ in range(count):
         num_vars = rng.randint(5, 40)
-        formulas.append(random_cnf(rng, num_vars, int(num_vars * rng.uniform(3.5, 5.0))))
+        formulas.append(random_kcnf(rng, num_vars, int(num_vars * rng.uniform(3.5, 5.0))))
     return formulas
 
 
