@@ -1,0 +1,942 @@
+"""Our CDCL solver: conflict-driven clause learning in pure Python.
+
+The design follows MiniSat's core, rewritten for CPython's cost model:
+
+* Literal codes: variable ``v`` (1..V) has codes ``2v`` (positive) and
+  ``2v + 1`` (negative), so negation is ``lit ^ 1`` and every per-literal table
+  is a flat list indexed by the code. Codes 0 and 1 are unused.
+* ``val[lit]`` is 1 (true), -1 (false) or 0 (unassigned); both codes of a
+  variable are written on assignment, so a lookup never negates.
+* Binary clauses live only in implication lists: ``bins[p]`` holds every
+  literal implied when ``p`` becomes true. Sudoku's CNF is over 97 % binary,
+  so most propagation never touches a clause object. A binary reason is stored
+  as the int of the clause's other (false) literal.
+* Longer clauses are Python lists with two watched literals at positions 0
+  and 1; ``watches[l]`` lists the clauses watching ``l`` and is visited when
+  ``l`` becomes false. The other watch is checked first and acts as the
+  blocking literal (a satisfied clause costs one lookup, no scan).
+* First-UIP conflict analysis with recursive (MiniSat "deep") minimisation;
+  VSIDS kept in :mod:`heapq` (C) with lazy re-insertion instead of an indexed
+  heap written in Python; phase saving; Luby restarts; learnt-clause deletion
+  by LBD (glue clauses are kept forever); level-0 simplification that drops
+  satisfied clauses and strips false literals.
+* Optional DRAT proof logging (text), checked by :func:`certify` with the
+  independent ``dratify`` checker.
+
+Examples
+--------
+>>> from sudosat.cnf import CNF
+>>> solve(CNF([[1, 2], [-1, 2], [-2, 3]])).model
+[-1, 2, 3]
+>>> solve(CNF([[1], [-1]]), proof=True).proof
+'0\\n'
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import time
+from array import array
+from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
+from random import Random
+
+from sudosat.cnf import CNF
+from sudosat.errors import SolverError
+from sudosat.result import Result, Status
+
+Lit = int  # a literal code, 2v or 2v + 1
+Clause = list[Lit]
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """One parameter of the solver: its name, default value, allowed range and meaning."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str
+
+
+#: Every tunable, declared once. ``solve(cnf, **tunables)`` accepts these names.
+TUNABLES: dict[str, Tunable] = {
+    t.name: t
+    for t in (
+        Tunable("var_decay", 0.95, 0.5, 0.9999, "VSIDS activity decay per conflict"),
+        Tunable("restart_first", 100, 1, 1e9, "conflicts in the first Luby restart unit"),
+        Tunable("reduce_first", 2000, 10, 1e9, "conflicts before the first learnt-clause cut"),
+        Tunable("reduce_inc", 300, 0, 1e9, "growth of the reduction interval after each reduction"),
+        Tunable("glue_lbd", 2, 0, 1e9, "learnt clauses with LBD at most this are never deleted"),
+        Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
+        Tunable("initial_phase", 0, 0, 1, "value tried first on a fresh variable: 0 false, 1 true"),
+        Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
+        Tunable("check_every", 2048, 1, 1e9, "propagations between two looks at the clock"),
+        Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
+    )
+}
+
+# A unique object propagate returns when the deadline has passed.
+_TIMEOUT: Clause = []
+# A clause is falsified by the model when, between two clause separators (byte 5),
+# every literal's value byte is false (0xff) or unassigned (0x00).
+_FALSIFIED = re.compile(rb"(?:\A|\x05)[\x00\xff]*\x05")
+
+
+class _Timeout(Exception):
+    """Raised inside the loader when the deadline passes (never leaves this module)."""
+
+
+def luby(y: float, x: int) -> float:
+    """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
+
+    >>> [int(luby(2, i)) for i in range(7)]
+    [1, 1, 2, 1, 1, 2, 4]
+    """
+    size, seq = 1, 0
+    while size < x + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != x:
+        size = (size - 1) >> 1
+        seq -= 1
+        x = x % size
+    return y**seq
+
+
+def _settings(tunables: dict) -> dict[str, float]:
+    """Defaults overridden by `tunables`; a SolverError names an unknown or out-of-range one."""
+    settings = {name: t.default for name, t in TUNABLES.items()}
+    for name, value in tunables.items():
+        spec = TUNABLES.get(name)
+        if spec is None:
+            raise SolverError(f"cdcl: unknown option {name!r}; known: {', '.join(TUNABLES)}")
+        if not isinstance(value, int | float) or not spec.low <= value <= spec.high:
+            raise SolverError(f"cdcl: option {name}={value!r} is outside [{spec.low}, {spec.high}]")
+        settings[name] = value
+    return settings
+
+
+class Solver:
+    """One CDCL search over one formula (create, :meth:`load`, then :meth:`solve`).
+
+    Parameters
+    ----------
+    num_vars : int
+        Variables are 1..num_vars.
+    settings : dict
+        Every name of :data:`TUNABLES` with its value.
+    seed : int
+        Seeds the only random source (random decisions, initial activity jitter).
+    deadline : float
+        A ``time.monotonic()`` value after which the search gives up (``inf``: never).
+    proof : bool
+        Log a DRAT proof (learnt clauses added, deleted clauses as ``d`` lines).
+    """
+
+    def __init__(
+        self,
+        num_vars: int,
+        settings: dict,
+        seed: int = 0,
+        deadline: float = float("inf"),
+        proof: bool = False,
+    ) -> None:
+        n = num_vars
+        self.num_vars = n
+        self.settings = settings
+        self.rng = Random(seed)
+        self.seed = seed
+        self.deadline = deadline
+        size = 2 * n + 2
+        self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
+        self.val[0] = 5  # separator byte for the model check (code 0 = end)
+        self.level = [0] * (n + 1)  # per variable: decision level of its assignment
+        self.reason: list = [None] * (n + 1)  # None, int (binary: other literal) or clause
+        self.seen = [0] * (n + 1)
+        self.activity = [0.0] * (n + 1)
+        self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
+        self.heap: list[tuple[float, int]] = []
+        self.polarity = [1 - int(settings["initial_phase"])] * (n + 1)  # 1: try negative
+        self.bins: list[list[Lit]] = [[] for _ in range(size)]
+        self.watches: list[list[Clause]] = [[] for _ in range(size)]
+        self.clauses: list[Clause] = []  # original clauses of length >= 3
+        self.learnts: list[Clause] = []
+        self.lbd: list[int] = []  # parallel to learnts
+        self.trail: list[Lit] = []
+        self.trail_lim: list[int] = []
+        self.qhead = 0
+        self.var_inc = 1.0
+        self.var_decay = settings["var_decay"]
+        self.ok = True  # False once the formula is known UNSAT
+        self.timed_out = False
+        self.codes: list[Lit] = []  # the input as codes, 0 after each clause
+        self.used = [False] * (n + 1)
+        self.simp_trail = -1  # trail size at the last level-0 simplification
+        self.next_check = 0  # qhead value at which propagate reads the clock
+        self.check_every = int(settings["check_every"])
+        self.decisions = self.propagations = self.conflicts = 0
+        self.restarts = self.learnt_count = self.deleted = 0
+        self.proof: list | None = [] if proof else None  # see log_add
+        self.units_logged = 0
+        self.lit_str: list[str] = []
+        if proof:
+            self.lit_str = ["0", "0"] + [s for v in range(1, n + 1) for s in (str(v), str(-v))]
+
+    # -- loading ------------------------------------------------------------------
+
+    def load(self, flat: array) -> None:
+        """Read a zero-terminated DIMACS literal array into the solver.
+
+        Pre: decision level 0, nothing loaded. Post: binary clauses are in
+        ``bins``, longer ones watched on positions 0 and 1, unit clauses on the
+        trail (not yet propagated); ``ok`` is False when an empty clause or two
+        opposite units were read.
+        """
+        n = self.num_vars
+        enc = [0] * (2 * n + 1)  # DIMACS literal -> code; negative indices wrap around
+        enc[1 : n + 1] = range(2, 2 * n + 2, 2)
+        enc[n + 1 :] = range(2 * n + 1, 1, -2)
+        codes = self.codes = list(map(enc.__getitem__, flat))
+        if codes and codes[-1] != 0:
+            codes.append(0)
+        bins, used, clauses = self.bins, self.used, self.clauses
+        units = []
+        index = codes.index
+        start = 0
+        end_all = len(codes)
+        deadline = self.deadline
+        count = 0
+        while start < end_all:
+            end = index(0, start)
+            length = end - start
+            if length == 2:
+                a = codes[start]
+                b = codes[start + 1]
+                if a ^ b > 1:  # neither duplicate nor tautology
+                    bins[a ^ 1].append(b)
+                    bins[b ^ 1].append(a)
+                    used[a >> 1] = used[b >> 1] = True
+                elif a == b:
+                    units.append(a)
+            elif length > 2:
+                self._add_long(codes[start:end], units)
+            elif length == 1:
+                units.append(codes[start])
+            else:
+                self.ok = False
+            start = end + 1
+            count += 1
+            if not count & 0x3FFF and time.monotonic() >= deadline:
+                raise _Timeout
+        for lit in units:
+            used[lit >> 1] = True
+            value = self.val[lit]
+            if value < 0:
+                self.ok = False
+            elif value == 0:
+                self.assign(lit, None)
+        self.watch_all(clauses)
+
+    def _add_long(self, clause: Clause, units: list[Lit]) -> None:
+        """Store a clause of three or more literals: drop duplicates, skip tautologies."""
+        if len(set(clause)) != len(clause):
+            clause = list(dict.fromkeys(clause))
+        for lit in clause:
+            if lit ^ 1 in clause:
+                return
+            self.used[lit >> 1] = True
+        if len(clause) == 2:
+            a, b = clause
+            self.bins[a ^ 1].append(b)
+            self.bins[b ^ 1].append(a)
+        elif len(clause) == 1:
+            units.append(clause[0])
+        else:
+            self.clauses.append(clause)
+
+    def watch_all(self, clauses: list[Clause]) -> None:
+        """Watch positions 0 and 1 of every clause (watch lists must not hold them yet)."""
+        watches = self.watches
+        for clause in clauses:
+            watches[clause[0]].append(clause)
+            watches[clause[1]].append(clause)
+
+    # -- assignment -----------------------------------------------------------------
+
+    def assign(self, lit: Lit, why) -> None:
+        """Make `lit` true at the current level. Pre: `lit` is unassigned."""
+        val = self.val
+        val[lit] = 1
+        val[lit ^ 1] = -1
+        var = lit >> 1
+        self.level[var] = len(self.trail_lim)
+        self.reason[var] = why
+        self.trail.append(lit)
+
+    def propagate(self):
+        """Unit propagation of every literal on the trail from ``qhead``.
+
+        Pre: watched literals are clause[0] and clause[1]; ``trail[:qhead]`` is
+        propagated. Post: returns None with ``qhead == len(trail)``, or the
+        conflicting clause (a list of false literals; a fresh 2-list for a
+        binary clause), or ``_TIMEOUT`` once the deadline has passed. An
+        implied literal sits at position 0 of its reason clause.
+        """
+        val = self.val
+        trail = self.trail
+        level = self.level
+        reason = self.reason
+        watches = self.watches
+        bins = self.bins
+        append = trail.append
+        dl = len(self.trail_lim)
+        qhead = start = self.qhead
+        next_check = self.next_check
+        confl = None
+        while qhead < len(trail):
+            if qhead >= next_check:
+                next_check = qhead + self.check_every
+                if time.monotonic() >= self.deadline:
+                    self.timed_out = True
+                    confl = _TIMEOUT
+                    break
+            p = trail[qhead]
+            qhead += 1
+            np = p ^ 1
+            for q in bins[p]:
+                vq = val[q]
+                if vq == 1:
+                    continue
+                if vq:
+                    confl = [q, np]
+                    break
+                val[q] = 1
+                val[q ^ 1] = -1
+                v = q >> 1
+                level[v] = dl
+                reason[v] = np
+                append(q)
+            else:
+                ws = watches[np]
+                if not ws:
+                    continue
+                keep = []
+                push = keep.append
+                rest = iter(ws)
+                for c in rest:
+                    first = c[0]
+                    if first == np:
+                        first = c[1]
+                        c[0] = first
+                        c[1] = np
+                    if val[first] == 1:  # the other watch is true: it blocks the scan
+                        push(c)
+                        continue
+                    lit = c[2]  # most moves find their new watch here, without a loop
+                    if val[lit] != -1:
+                        c[1] = lit
+                        c[2] = np
+                        watches[lit].append(c)
+                        continue
+                    for k in range(3, len(c)):
+                        lit = c[k]
+                        if val[lit] != -1:
+                            c[1] = lit
+                            c[k] = np
+                            watches[lit].append(c)
+                            break
+                    else:
+                        push(c)
+                        if val[first]:
+                            confl = c
+                            keep.extend(rest)
+                            break
+                        val[first] = 1
+                        val[first ^ 1] = -1
+                        v = first >> 1
+                        level[v] = dl
+                        reason[v] = c
+                        append(first)
+                watches[np] = keep
+                if confl is None:
+                    continue
+            break
+        self.next_check = next_check
+        self.propagations += qhead - start
+        self.qhead = qhead
+        return confl
+
+    def cancel_until(self, lvl: int) -> None:
+        """Undo every assignment above decision level `lvl`.
+
+        Pre: ``lvl`` <= current level. Post: the trail ends at level ``lvl``;
+        each undone variable keeps its last value as its saved phase and is
+        back in the VSIDS heap with its current activity.
+        """
+        trail_lim = self.trail_lim
+        if len(trail_lim) <= lvl:
+            return
+        trail = self.trail
+        lim = trail_lim[lvl]
+        val = self.val
+        polarity = self.polarity
+        activity = self.activity
+        key = self.heap_key
+        heap = self.heap
+        for lit in trail[lim:]:
+            val[lit] = 0
+            val[lit ^ 1] = 0
+            v = lit >> 1
+            polarity[v] = lit & 1
+            a = activity[v]
+            if a != key[v]:
+                key[v] = a
+                heappush(heap, (-a, v))
+        del trail[lim:]
+        del trail_lim[lvl:]
+        self.qhead = lim
+        if self.next_check > lim + self.check_every:
+            self.next_check = lim + self.check_every
+
+    # -- decisions --------------------------------------------------------------------
+
+    def init_heap(self) -> None:
+        """Put every used, unassigned variable in the heap (activity ties: lower index first)."""
+        if self.seed:
+            jitter = self.rng.random
+            self.activity = [jitter() * 1e-5 for _ in self.activity]
+        self.rebuild_heap()
+
+    def rebuild_heap(self) -> None:
+        """Rebuild the heap from scratch. Post: exactly one live entry per free used variable."""
+        activity, used, val, key = self.activity, self.used, self.val, self.heap_key
+        heap = []
+        for v in range(1, self.num_vars + 1):
+            if used[v] and not val[2 * v]:
+                heap.append((-activity[v], v))
+                key[v] = activity[v]
+            else:
+                key[v] = -1.0
+        heapify(heap)
+        self.heap = heap
+
+    def pick_branch_lit(self) -> Lit:
+        """The next decision literal, or -1 when every used variable is assigned.
+
+        Post: the returned literal is unassigned; its sign is the saved phase.
+        """
+        freq = self.settings["random_var_freq"]
+        val = self.val
+        if freq and self.rng.random() < freq:
+            free = [v for v in range(1, self.num_vars + 1) if self.used[v] and not val[2 * v]]
+            if free:
+                v = self.rng.choice(free)
+                return 2 * v | self.polarity[v]
+        heap = self.heap
+        key = self.heap_key
+        while heap:
+            a, v = heappop(heap)
+            if -a == key[v]:
+                key[v] = -1.0
+            if not val[2 * v]:
+                return 2 * v | self.polarity[v]
+        return -1
+
+    def rescale(self) -> None:
+        """Scale every activity down by 1e100 (they only grow) and rebuild the heap."""
+        self.activity = [x * 1e-100 for x in self.activity]
+        self.var_inc *= 1e-100
+        self.rebuild_heap()
+
+    # -- conflict analysis ------------------------------------------------------------
+
+    def analyze(self, confl: Clause) -> tuple[Clause, int, int]:
+        """First-UIP learning from a conflict at the current level.
+
+        Pre: every literal of ``confl`` is false; current level > 0; ``seen`` is
+        all zero. Post: returns (learnt, backtrack level, LBD); learnt[0] is the
+        asserting literal (the negated UIP), learnt[1] has the highest level
+        among the rest; ``seen`` is all zero again.
+        """
+        seen, level, reason, trail = self.seen, self.level, self.reason, self.trail
+        activity = self.activity
+        inc = self.var_inc
+        dl = len(self.trail_lim)
+        out = [0]
+        path = 0
+        index = len(trail) - 1
+        lits = confl
+        rescale = False
+        while True:
+            for q in lits:
+                v = q >> 1
+                if not seen[v]:
+                    lv = level[v]
+                    if lv:
+                        seen[v] = 1
+                        a = activity[v] + inc
+                        activity[v] = a
+                        if a > 1e100:
+                            rescale = True
+                        if lv >= dl:
+                            path += 1
+                        else:
+                            out.append(q)
+            while not seen[trail[index] >> 1]:
+                index -= 1
+            p = trail[index]
+            index -= 1
+            v = p >> 1
+            seen[v] = 0
+            path -= 1
+            if not path:
+                break
+            r = reason[v]
+            lits = (r,) if r.__class__ is int else r[1:]
+        out[0] = p ^ 1
+        if rescale:
+            self.rescale()
+        toclear = out[1:]
+        if len(out) > 2 and self.settings["minimize"]:
+            self.minimize(out, toclear)
+        for q in toclear:
+            seen[q >> 1] = 0
+        return out, *self._assert_position(out)
+
+    def _assert_position(self, out: Clause) -> tuple[int, int]:
+        """Move the highest-level literal of out[1:] to out[1]; (backtrack level, LBD)."""
+        level = self.level
+        if len(out) == 1:
+            return 0, 1
+        best = 1
+        top = level[out[1] >> 1]
+        for i in range(2, len(out)):
+            lv = level[out[i] >> 1]
+            if lv > top:
+                best, top = i, lv
+        out[1], out[best] = out[best], out[1]
+        return top, len({level[q >> 1] for q in out})
+
+    def minimize(self, out: Clause, toclear: list[Lit]) -> None:
+        """Drop literals of out[1:] implied by the others (in place).
+
+        Pre: ``seen`` marks exactly the variables of out[1:]. Post: same, plus
+        variables appended to ``toclear`` that the caller must unmark.
+        """
+        reason, level = self.reason, self.level
+        deep = self.settings["minimize"] >= 2
+        abstract = 0
+        for q in out[1:]:
+            abstract |= 1 << (level[q >> 1] & 31)
+        j = 1
+        for i in range(1, len(out)):
+            q = out[i]
+            r = reason[q >> 1]
+            if r is None or not (
+                self.redundant(q, abstract, toclear) if deep else self._locally_redundant(r)
+            ):
+                out[j] = q
+                j += 1
+        del out[j:]
+
+    def _locally_redundant(self, r) -> bool:
+        seen, level = self.seen, self.level
+        lits = (r,) if r.__class__ is int else r[1:]
+        return all(seen[x >> 1] or not level[x >> 1] for x in lits)
+
+    def redundant(self, p: Lit, abstract: int, toclear: list[Lit]) -> bool:
+        """True when the (false) literal `p` follows from marked literals by reasons.
+
+        Pre: ``reason[p]`` is not None. Post: on True, every variable proved
+        redundant is marked in ``seen`` and recorded in ``toclear``; on False,
+        marks made by this call are undone.
+        """
+        seen, level, reason = self.seen, self.level, self.reason
+        stack = [p]
+        top = len(toclear)
+        while stack:
+            r = reason[stack.pop() >> 1]
+            for q in (r,) if r.__class__ is int else r[1:]:
+                v = q >> 1
+                if seen[v] or not level[v]:
+                    continue
+                rv = reason[v]
+                if rv is not None and (1 << (level[v] & 31)) & abstract:
+                    seen[v] = 1
+                    stack.append(q)
+                    toclear.append(q)
+                    continue
+                for x in toclear[top:]:
+                    seen[x >> 1] = 0
+                del toclear[top:]
+                return False
+        return True
+
+    def record(self, learnt: Clause, lbd: int) -> None:
+        """Store a learnt clause and assert its first literal.
+
+        Pre: backtracked to the level where learnt[0] is the only unassigned
+        literal. Post: learnt[0] is true with the clause as its reason.
+        """
+        self.learnt_count += 1
+        if self.proof is not None:
+            self.log_add(learnt)
+        size = len(learnt)
+        first = learnt[0]
+        if size == 1:
+            self.assign(first, None)
+        elif size == 2:
+            other = learnt[1]
+            self.bins[first ^ 1].append(other)
+            self.bins[other ^ 1].append(first)
+            self.assign(first, other)
+        else:
+            self.learnts.append(learnt)
+            self.lbd.append(lbd)
+            self.watches[first].append(learnt)
+            self.watches[learnt[1]].append(learnt)
+            self.assign(first, learnt)
+
+    # -- proof ----------------------------------------------------------------------------
+
+    # Proof steps are kept as literal codes and turned into text once, at the
+    # end, and only for UNSAT: a tuple is an addition, a list a deletion.
+
+    def log_add(self, clause: Clause) -> None:
+        """Record one DRAT addition (a snapshot: the solver keeps reordering the clause)."""
+        self.proof.append(tuple(clause))
+
+    def log_delete(self, clause: Clause) -> None:
+        """Record one DRAT deletion (a copy: simplification may shrink the clause later)."""
+        self.proof.append(list(clause))
+
+    def log_level0_units(self) -> None:
+        """Record every level-0 literal not recorded yet as a unit (all are RUP), so that
+        later deletions of their reason clauses cannot weaken the checker's database."""
+        limit = self.trail_lim[0] if self.trail_lim else len(self.trail)
+        self.proof.extend((q,) for q in self.trail[self.units_logged : limit])
+        self.units_logged = max(self.units_logged, limit)
+
+    # -- clause database ------------------------------------------------------------------
+
+    def locked(self, clause: Clause) -> bool:
+        """True when `clause` is the reason of its first literal's current value."""
+        first = clause[0]
+        return self.val[first] == 1 and self.reason[first >> 1] is clause
+
+    def reduce_db(self) -> None:
+        """Delete about half of the learnt clauses, those of highest LBD first.
+
+        Pre: any level. Post: glue clauses (LBD <= glue_lbd) and reason clauses
+        remain; deleted clauses are gone from their watch lists and logged.
+        """
+        glue = self.settings["glue_lbd"]
+        learnts, lbd = self.learnts, self.lbd
+        order = sorted(range(len(learnts)), key=lambda i: (lbd[i], -i))
+        doomed_count = len(order) // 2
+        keep, keep_lbd, dead = [], [], set()
+        for rank, i in enumerate(order):
+            clause = learnts[i]
+            if rank >= len(order) - doomed_count and lbd[i] > glue and not self.locked(clause):
+                dead.add(id(clause))
+                self.delete_clause(clause)
+            else:
+                keep.append(clause)
+                keep_lbd.append(lbd[i])
+        self.learnts, self.lbd = keep, keep_lbd
+        self.unwatch(dead, learnts)
+
+    def delete_clause(self, clause: Clause) -> None:
+        """Count and log a deleted clause (its watches are removed by :meth:`unwatch`)."""
+        self.deleted += 1
+        if self.proof is not None:
+            self.log_delete(clause)
+
+    def unwatch(self, dead: set[int], candidates: list[Clause]) -> None:
+        """Remove the clauses whose id is in `dead` from the watch lists of their watches."""
+        if not dead:
+            return
+        watches = self.watches
+        touched = {lit for c in candidates if id(c) in dead for lit in (c[0], c[1])}
+        for lit in touched:
+            ws = watches[lit]
+            ws[:] = [c for c in ws if id(c) not in dead]
+
+    def simplify(self) -> None:
+        """Level-0 simplification.
+
+        Pre: decision level 0, trail propagated without conflict. Post: no
+        long clause is satisfied at level 0 or holds a false literal; watch
+        lists are rebuilt; clauses that shrank to two literals moved to bins.
+        """
+        if self.proof is not None:
+            self.log_level0_units()
+        self.clauses = self._simplify_list(self.clauses, learnt=False)
+        kept = self._simplify_list(self.learnts, learnt=True, lbds=self.lbd)
+        self.learnts, self.lbd = kept[0], kept[1]
+        watches = self.watches
+        for ws in watches:
+            ws.clear()
+        self.watch_all(self.clauses)
+        self.watch_all(self.learnts)
+        self.simp_trail = len(self.trail)
+
+    def _simplify_list(self, clauses: list[Clause], learnt: bool, lbds=None):
+        val = self.val
+        out: list[Clause] = []
+        out_lbd: list[int] = []
+        logging = self.proof is not None
+        value = val.__getitem__
+        for index, clause in enumerate(clauses):
+            values = list(map(value, clause))  # in C: this pass runs at every restart
+            if 1 in values:
+                if learnt:
+                    self.delete_clause(clause)
+                continue
+            if -1 in values:
+                short = [q for q in clause if not val[q]]
+                if learnt and logging:
+                    self.log_add(short)
+                    self.log_delete(clause)
+                if len(short) == 2:
+                    a, b = short
+                    self.bins[a ^ 1].append(b)
+                    self.bins[b ^ 1].append(a)
+                    continue
+                clause[:] = short
+            out.append(clause)
+            if learnt:
+                out_lbd.append(lbds[index])
+        return (out, out_lbd) if learnt else out
+
+    # -- search ---------------------------------------------------------------------------
+
+    def search(self, budget: float) -> Status | None:
+        """CDCL until SAT, UNSAT, time-out, or `budget` conflicts (then restart).
+
+        Pre: level 0 after a restart. Post: SAT leaves a full assignment of the
+        used variables; UNSAT sets ``ok`` False; None means restart (level 0).
+        """
+        conflicts_here = 0
+        while True:
+            confl = self.propagate()
+            if confl is not None:
+                if confl is _TIMEOUT:
+                    return Status.UNKNOWN
+                self.conflicts += 1
+                conflicts_here += 1
+                if not self.trail_lim:
+                    self.ok = False
+                    return Status.UNSAT
+                learnt, back, lbd = self.analyze(confl)
+                self.cancel_until(back)
+                self.record(learnt, lbd)
+                self.var_inc /= self.var_decay
+                if not self.conflicts & 63 and time.monotonic() >= self.deadline:
+                    self.timed_out = True
+                    return Status.UNKNOWN
+                continue
+            if conflicts_here >= budget:
+                self.cancel_until(0)
+                return None
+            if not self.trail_lim and len(self.trail) != self.simp_trail:
+                self.simplify()
+            if self.conflicts >= self.next_reduce:
+                self.next_reduce += self.reduce_interval
+                self.reduce_interval += self.settings["reduce_inc"]
+                self.reduce_db()
+            lit = self.pick_branch_lit()
+            if lit < 0:
+                return Status.SAT
+            self.decisions += 1
+            self.trail_lim.append(len(self.trail))
+            self.assign(lit, None)
+
+    def solve(self) -> Status:
+        """Restart loop (Luby). Pre: loaded. Post: SAT, UNSAT or UNKNOWN."""
+        if not self.ok:
+            return Status.UNSAT
+        self.next_reduce = self.settings["reduce_first"]
+        self.reduce_interval = self.settings["reduce_first"]
+        self.init_heap()
+        unit = self.settings["restart_first"]
+        while True:
+            status = self.search(luby(2, self.restarts) * unit)
+            if status is not None:
+                return status
+            self.restarts += 1
+            if len(self.heap) > 3 * self.num_vars + 100:
+                self.rebuild_heap()  # drop the stale entries lazy re-insertion leaves behind
+
+    # -- answers --------------------------------------------------------------------------
+
+    def model(self) -> list[int]:
+        """One signed literal per variable; unassigned (unused) variables become false."""
+        val = self.val
+        for v in range(1, self.num_vars + 1):
+            if not val[2 * v]:
+                val[2 * v] = -1
+                val[2 * v + 1] = 1
+        return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
+
+    def falsified_clause(self) -> int | None:
+        """Index of the first input clause the current assignment leaves unsatisfied, or None.
+
+        Runs in C: the value bytes of all input literals are scanned by a regex.
+        """
+        data = array("b", map(self.val.__getitem__, self.codes)).tobytes()
+        found = _FALSIFIED.search(data)
+        if found is None:
+            return None
+        return data.count(b"\x05", 0, found.start() + (found.group()[:1] == b"\x05"))
+
+    def stats(self, cpu_started: float) -> dict[str, float]:
+        """The counters as ``Result.stats``."""
+        return {
+            "decisions": self.decisions,
+            "propagations": self.propagations,
+            "conflicts": self.conflicts,
+            "restarts": self.restarts,
+            "learnt": self.learnt_count,
+            "deleted": self.deleted,
+            "solver_cpu_s": time.process_time() - cpu_started,
+        }
+
+    def proof_text(self) -> str:
+        """The DRAT proof so far as text, ending with the empty clause."""
+        name = self.lit_str.__getitem__
+        lines = [
+            (" ".join(map(name, step)) if step.__class__ is tuple
+             else "d " + " ".join(map(name, step))) + " 0"
+            for step in self.proof
+        ]
+        lines.append("0")
+        return "\n".join(lines) + "\n"
+
+
+def solve(
+    cnf: CNF,
+    *,
+    time_limit_ms: float | None = None,
+    seed: int = 0,
+    proof: bool = False,
+    **tunables: float,
+) -> Result:
+    """Decide `cnf` with our CDCL solver.
+
+    Parameters
+    ----------
+    cnf : CNF
+        Any formula; unused variables get the value false.
+    time_limit_ms : float, optional
+        Wall-clock bound for the call; on expiry the result is UNKNOWN.
+    seed : int
+        Seeds the solver's only random source (0: no jitter, fully deterministic).
+    proof : bool
+        For an UNSAT answer, fill ``Result.proof`` with a DRAT proof (text).
+    **tunables
+        Any name of :data:`TUNABLES`.
+
+    Returns
+    -------
+    Result
+        ``solver="cdcl"``; stats: decisions, propagations, conflicts, restarts,
+        learnt, deleted, solver_cpu_s.
+
+    Raises
+    ------
+    SolverError
+        An unknown or out-of-range tunable, or (a bug) a model that fails the check.
+
+    Examples
+    --------
+    >>> solve(CNF([[1, -2], [2]])).status
+    <Status.SAT: 'SAT'>
+    """
+    started = time.perf_counter()
+    settings = _settings(tunables)
+    deadline = float("inf") if time_limit_ms is None else time.monotonic() + time_limit_ms / 1000
+    # The solver makes no reference cycles, so the cyclic collector is paused:
+    # its passes over the many long-lived clause lists only cost time (about 5 %
+    # on 16x16, more with a proof). The solver is gone before it resumes.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = _run(cnf, settings, seed, deadline, proof)
+    finally:
+        if collecting:
+            gc.enable()
+    result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+    return result
+
+
+def _run(cnf: CNF, settings: dict, seed: int, deadline: float, proof: bool) -> Result:
+    """Load, search, check the model, write the proof: the body of :func:`solve`."""
+    cpu_started = time.process_time()
+    solver = Solver(cnf.num_vars, settings, seed, deadline, proof)
+    try:
+        solver.load(cnf.flat)
+        status = solver.solve()
+    except _Timeout:
+        status = Status.UNKNOWN
+    model = None
+    if status is Status.SAT:
+        model = solver.model()
+        if settings["check_model"]:
+            _check(cnf, solver)
+    result = Result(status, model, solver.stats(cpu_started), 0.0, "cdcl")
+    if status is Status.UNSAT and proof:
+        result.proof = solver.proof_text()
+    return result
+
+
+def _check(cnf: CNF, solver: Solver) -> None:
+    """Raise SolverError when the solver's assignment falsifies an input clause."""
+    broken = solver.falsified_clause()
+    if broken is not None:
+        clause = next(c for i, c in enumerate(cnf) if i == broken)
+        raise SolverError(
+            f"cdcl: internal error, the model falsifies clause {broken + 1}: {clause}"
+        )
+
+
+def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:
+    """Check a DRAT proof of unsatisfiability with the independent ``dratify`` checker.
+
+    Parameters
+    ----------
+    cnf : CNF
+        The formula the proof refutes.
+    proof_text : str
+        DRAT text (``cdcl`` writes it with ``proof=True``).
+
+    Returns
+    -------
+    (bool, str)
+        ``(True, "verified")``, or False and the failing step (number and
+        clause) or why the proof is unusable.
+
+    Examples
+    --------
+    >>> certify(CNF([[1], [-1]]), "0\\n")
+    (True, 'verified')
+    """
+    from dratify import check_proof, parse_dimacs
+
+    formula = parse_dimacs(cnf.to_dimacs())
+    try:
+        outcome = check_proof(formula, proof_text, engine="python")
+    except ValueError as exc:
+        return False, f"malformed proof: {exc}"
+    if outcome.ok:
+        return True, "verified"
+    detail = outcome.reason
+    if outcome.failed_clause is not None:
+        from dratify import to_dimacs
+
+        body = " ".join([*(str(to_dimacs(q)) for q in outcome.failed_clause), "0"])
+        detail = f"step {outcome.failed_step} fails: {body} ({outcome.reason})"
+    return False, detail

@@ -1,0 +1,306 @@
+"""The CDCL solver (`cdcl`): answers, models, limits, options, Sudoku (issue 3)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+import warnings
+from array import array
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sudosat.cnf import CNF, parse_dimacs
+from sudosat.errors import SolverError
+from sudosat.result import Status
+from sudosat.solvers import base, cdcl
+from sudosat.solvers.cdcl import TUNABLES, luby, solve
+from tests.conftest import shared_file
+
+pysat_solvers = pytest.importorskip("pysat.solvers")
+
+
+def random_3cnf(rng: random.Random, num_vars: int, num_clauses: int) -> CNF:
+    """Uniform random 3-CNF: three distinct variables a clause, random signs."""
+    variables = range(1, num_vars + 1)
+    clauses = ([v if rng.random() < 0.5 else -v for v in rng.sample(variables, 3)]
+               for _ in range(num_clauses))
+    return CNF(clauses, num_vars)
+
+
+def pigeonhole(pigeons: int, holes: int) -> CNF:
+    """Every pigeon in some hole, no hole with two pigeons: UNSAT when pigeons > holes."""
+    def var(p: int, h: int) -> int:
+        return p * holes + h + 1
+
+    cnf = CNF(num_vars=pigeons * holes)
+    for p in range(pigeons):
+        cnf.add_clause([var(p, h) for h in range(holes)])
+    for h in range(holes):
+        for p, q in itertools.combinations(range(pigeons), 2):
+            cnf.add_clause([-var(p, h), -var(q, h)])
+    return cnf
+
+
+def reference_sat(cnf: CNF) -> bool:
+    """PySAT's Minisat22 verdict."""
+    with pysat_solvers.Solver(name="m22", bootstrap_with=cnf.clauses) as oracle:
+        return oracle.solve()
+
+
+def brute_force_sat(cnf: CNF) -> bool:
+    clauses = cnf.clauses
+    for bits in itertools.product((False, True), repeat=cnf.num_vars):
+        if all(any(bits[abs(q) - 1] == (q > 0) for q in clause) for clause in clauses):
+            return True
+    return False
+
+
+# -- small and degenerate formulas ------------------------------------------------------
+
+
+def test_empty_formula_is_sat_with_every_variable_false():
+    result = base.solve(CNF(num_vars=3), "cdcl")
+    assert result.status is Status.SAT
+    assert result.model == [-1, -2, -3]
+
+
+def test_formula_with_an_empty_clause_is_unsat():
+    assert solve(CNF([[1, 2], []])).status is Status.UNSAT
+
+
+def test_opposite_units_are_unsat():
+    assert solve(CNF([[3], [-3]])).status is Status.UNSAT
+
+
+def test_unused_variables_get_a_value():
+    result = base.solve(CNF([[2, 5]], num_vars=9), "cdcl")
+    assert len(result.model) == 9
+    assert [abs(q) for q in result.model] == list(range(1, 10))
+
+
+def test_duplicate_and_complementary_literals():
+    cnf = CNF([[1, 1, 1], [2, -2, 3], [-2, -2], [4, 4, -4, 5, 5], [-1, 2, 3, -1]], num_vars=5)
+    result = base.solve(cnf, "cdcl")
+    assert result.status is Status.SAT
+    assert result.model[:3] == [1, -2, 3]
+
+
+def test_duplicated_unit_and_binary_clauses():
+    cnf = CNF([[1, 1], [-1, 2], [-1, 2], [-2, -2, -3], [3, 1]])
+    result = base.solve(cnf, "cdcl")
+    assert result.model[:3] == [1, 2, -3]
+
+
+def test_small_unsat_needs_learning():
+    cnf = CNF([[a, b] for a in (1, -1) for b in (2, -2)])
+    result = solve(cnf)
+    assert result.status is Status.UNSAT
+
+
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v])), max_size=5),
+                max_size=14,
+            ),
+        )
+    )
+)
+def test_agrees_with_brute_force_on_small_formulas(case):
+    num_vars, clauses = case
+    cnf = CNF(clauses, num_vars)
+    result = base.solve(cnf, "cdcl")  # base.solve checks any model against the formula
+    assert (result.status is Status.SAT) == brute_force_sat(cnf)
+
+
+# -- agreement with the reference on random 3-CNF ---------------------------------------------
+
+
+def _agreement(count: int, seed: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    sat = unsat = 0
+    for _ in range(count):
+        num_vars = rng.randint(20, 120)
+        cnf = random_3cnf(rng, num_vars, round(num_vars * rng.uniform(3.5, 5.0)))
+        result = base.solve(cnf, "cdcl", seed=rng.randrange(3))
+        assert result.status is not Status.UNKNOWN
+        assert (result.status is Status.SAT) == reference_sat(cnf), cnf.to_dimacs()
+        sat += result.status is Status.SAT
+        unsat += result.status is Status.UNSAT
+    return sat, unsat
+
+
+def test_agrees_with_pysat_on_random_3cnf():
+    sat, unsat = _agreement(250, seed=11)
+    assert sat > 50 and unsat > 50
+
+
+@pytest.mark.slow
+def test_agrees_with_pysat_on_3000_random_3cnf():
+    sat, unsat = _agreement(3000, seed=2026)
+    assert sat > 800 and unsat > 800
+
+
+def test_learnt_clause_deletion_and_restarts_keep_answers_right():
+    rng = random.Random(5)
+    for _ in range(6):
+        cnf = random_3cnf(rng, 90, 90 * 43 // 10)
+        result = base.solve(cnf, "cdcl", reduce_first=20, reduce_inc=5, restart_first=5)
+        assert (result.status is Status.SAT) == reference_sat(cnf)
+        assert result.stats["restarts"] > 0
+
+
+@pytest.mark.parametrize("options", [{"minimize": 0}, {"minimize": 1}, {"initial_phase": 1},
+                                     {"random_var_freq": 0.2}, {"var_decay": 0.8}])
+def test_every_setting_keeps_answers_right(options):
+    rng = random.Random(7)
+    for _ in range(15):
+        cnf = random_3cnf(rng, 60, 60 * 43 // 10)
+        result = base.solve(cnf, "cdcl", seed=3, **options)
+        assert (result.status is Status.SAT) == reference_sat(cnf)
+
+
+def test_pigeonhole_7_is_unsat():
+    result = solve(pigeonhole(7, 6))
+    assert result.status is Status.UNSAT
+    assert result.stats["conflicts"] > 0
+
+
+# -- contract: stats, seeds, options, certified models -------------------------------------------
+
+
+def test_stats_and_result_fields():
+    result = solve(random_3cnf(random.Random(1), 50, 200))
+    for key in ("decisions", "propagations", "conflicts", "restarts", "learnt", "solver_cpu_s"):
+        assert key in result.stats
+    assert result.solver == "cdcl"
+    assert result.elapsed_ms > 0
+
+
+def test_same_seed_same_search():
+    cnf = random_3cnf(random.Random(2), 100, 426)
+    first, second = solve(cnf, seed=4), solve(cnf, seed=4)
+    assert first.stats["conflicts"] == second.stats["conflicts"]
+    assert first.model == second.model
+
+
+def test_unknown_and_out_of_range_options_are_refused():
+    with pytest.raises(SolverError, match="unknown option"):
+        solve(CNF([[1]]), restart_frist=3)
+    with pytest.raises(SolverError, match="outside"):
+        solve(CNF([[1]]), var_decay=2.0)
+
+
+def test_every_tunable_declares_a_default_inside_its_range():
+    for spec in TUNABLES.values():
+        assert spec.low <= spec.default <= spec.high, spec.name
+
+
+def test_luby_sequence():
+    assert [int(luby(2, i)) for i in range(15)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_a_wrong_model_fails_loudly_in_base_solve(monkeypatch):
+    def all_false(self):
+        return [-v for v in range(1, self.num_vars + 1)]
+
+    monkeypatch.setattr(cdcl.Solver, "model", all_false)
+    with pytest.raises(SolverError, match="wrong model"):
+        base.solve(CNF([[1, 2], [-1, 2]]), "cdcl", check_model=0)
+
+
+def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
+    # The search claims SAT without assigning anything.
+    monkeypatch.setattr(cdcl.Solver, "solve", lambda self: Status.SAT)
+    with pytest.raises(SolverError, match="falsifies clause 2"):
+        solve(CNF([[1], [2, 3], [-1, 3]]))
+
+
+def test_falsified_clause_finds_the_first_broken_clause():
+    solver = cdcl.Solver(3, cdcl._settings({}))
+    solver.load(array("i", [1, 2, 0, -1, 0, 3, 0]))
+    solver.val[2] = solver.val[5] = 1  # 1 true
+    solver.val[3] = solver.val[4] = -1
+    assert solver.falsified_clause() == 1
+
+
+# -- time limit -----------------------------------------------------------------------------------
+
+
+def test_time_limit_returns_unknown_on_pigeonhole_10():
+    cnf = pigeonhole(10, 9)
+    started = time.monotonic()
+    result = solve(cnf, time_limit_ms=500)
+    wall = time.monotonic() - started
+    assert result.status is Status.UNKNOWN
+    assert wall < 1.0
+    assert result.model is None
+
+
+def test_zero_time_limit_still_answers_unknown_quickly():
+    started = time.monotonic()
+    result = solve(pigeonhole(9, 8), time_limit_ms=0)
+    assert result.status is Status.UNKNOWN
+    assert time.monotonic() - started < 0.5
+
+
+# -- Sudoku --------------------------------------------------------------------------------
+
+
+def _rules_plus_givens(rules: CNF, line: str) -> CNF:
+    """The SAT -Sn rules file (variables rcv = 100r + 10c + v) and one unit clause per given."""
+    flat = array("i", rules.flat)
+    for index, char in enumerate(line.strip()):
+        if char not in ".0":
+            flat.extend((100 * (index // 9 + 1) + 10 * (index % 9 + 1) + int(char), 0))
+    return CNF.from_flat(flat, rules.num_vars)
+
+
+def _read_rules() -> CNF:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its header overstates the clause count
+        return parse_dimacs(shared_file("sudoku-rules-9x9.txt").read_text(), "sudoku-rules-9x9.txt")
+
+
+def test_solves_hard_sudokus_from_the_rules_file():
+    rules = _read_rules()
+    lines = shared_file("damnhard.sdk.txt").read_text().split()[:8]
+    for line in lines:
+        result = base.solve(_rules_plus_givens(rules, line), "cdcl")
+        assert result.status is Status.SAT
+        for index, char in enumerate(line):
+            if char != ".":
+                assert 100 * (index // 9 + 1) + 10 * (index % 9 + 1) + int(char) in result.model
+
+
+def test_contradictory_givens_are_unsat():
+    rules = _read_rules()
+    line = "11" + "." * 79  # the same digit twice in row 1
+    assert solve(_rules_plus_givens(rules, line)).status is Status.UNSAT
+
+
+def test_solves_the_course_encoding():
+    encoding = pytest.importorskip("sudosat.encoding")
+    board_module = pytest.importorskip("sudosat.board")
+    lines = shared_file("top2365.sdk.txt").read_text().split()[:10]
+    for line in lines:
+        board = board_module.Board.parse(line)
+        encoded = encoding.encode(board, "course")
+        result = base.solve(encoded.cnf, "cdcl")
+        assert result.status is Status.SAT
+        assert board_module.check_solution(board, encoded.decode(result.model)) is None
+
+
+def test_solves_a_16x16_course_encoding():
+    encoding = pytest.importorskip("sudosat.encoding")
+    board_module = pytest.importorskip("sudosat.board")
+    line = shared_file("16x16.txt").read_text().split()[0]
+    board = board_module.Board.parse(line)
+    encoded = encoding.encode(board, "course")
+    result = base.solve(encoded.cnf, "cdcl")
+    assert board_module.check_solution(board, encoded.decode(result.model)) is None

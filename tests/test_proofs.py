@@ -1,0 +1,98 @@
+"""DRAT proofs of `cdcl`'s UNSAT answers, checked by the independent `dratify` (issue 3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sudosat.cnf import CNF
+from sudosat.result import Status
+from sudosat.solvers.cdcl import certify, solve
+from tests.test_cdcl import pigeonhole, random_3cnf
+
+pytest.importorskip("dratify")
+
+
+def _unsat_random(count: int, seed: int, num_vars: int = 50) -> list[CNF]:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        cnf = random_3cnf(rng, num_vars, num_vars * 5)
+        if solve(cnf).status is Status.UNSAT:
+            found.append(cnf)
+    return found
+
+
+def test_proofs_of_random_unsat_formulas_verify():
+    for cnf in _unsat_random(12, seed=3):
+        result = solve(cnf, proof=True)
+        assert result.status is Status.UNSAT
+        assert certify(cnf, result.proof) == (True, "verified")
+
+
+@pytest.mark.parametrize("pigeons", [5, 6])
+def test_pigeonhole_proofs_verify(pigeons):
+    cnf = pigeonhole(pigeons, pigeons - 1)
+    result = solve(cnf, proof=True)
+    assert result.status is Status.UNSAT
+    assert certify(cnf, result.proof) == (True, "verified")
+
+
+def test_proofs_with_deletions_and_restarts_verify():
+    cnf = pigeonhole(6, 5)
+    result = solve(cnf, proof=True, reduce_first=15, reduce_inc=3, restart_first=4)
+    assert result.stats["deleted"] > 0
+    assert "\nd " in result.proof
+    assert certify(cnf, result.proof) == (True, "verified")
+
+
+def test_proof_is_text_drat_ending_with_the_empty_clause():
+    result = solve(pigeonhole(4, 3), proof=True)
+    lines = result.proof.splitlines()
+    assert lines[-1] == "0"
+    assert all(line.endswith(" 0") or line == "0" for line in lines)
+
+
+def test_no_proof_without_asking_or_for_sat():
+    assert solve(pigeonhole(4, 3)).proof is None
+    assert solve(CNF([[1, 2]]), proof=True).proof is None
+
+
+def test_trivially_unsat_formulas_get_a_verified_proof():
+    for cnf in (CNF([[1, 2], []]), CNF([[1], [-1]]), CNF([[1, 2], [-1], [-2]])):
+        result = solve(cnf, proof=True)
+        assert result.status is Status.UNSAT
+        assert certify(cnf, result.proof)[0]
+
+
+def test_a_proof_without_its_lemmas_is_rejected():
+    cnf = pigeonhole(5, 4)
+    result = solve(cnf, proof=True)
+    ok, detail = certify(cnf, "0\n")
+    assert not ok
+    assert detail.startswith("step 1 fails")
+    assert len(result.proof.splitlines()) > 1
+
+
+def test_a_corrupted_lemma_is_rejected():
+    cnf = _unsat_random(1, seed=8)[0]
+    lines = solve(cnf, proof=True).proof.splitlines()
+    # A unit clause on a formula variable that is not implied: x and -x cannot both be RUP.
+    variable = 1
+    bogus = [f"{variable} 0", f"-{variable} 0"]
+    ok, detail = certify(cnf, "\n".join(bogus + lines) + "\n")
+    assert not ok
+    assert "fails" in detail
+
+
+def test_a_refutation_of_a_satisfiable_formula_is_rejected():
+    cnf = CNF([[1, 2], [-1, 2], [1, -2]])
+    ok, _ = certify(cnf, "2 0\n0\n")
+    assert not ok
+
+
+def test_malformed_proof_text_is_reported():
+    ok, detail = certify(CNF([[1], [-1, 2]]), "1 zz 0\n")
+    assert not ok
+    assert "malformed" in detail
