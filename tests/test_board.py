@@ -5,7 +5,6 @@ from __future__ import annotations
 import pickle
 import random
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +12,7 @@ from hypothesis import strategies as st
 
 from sudosat.board import Board, check_solution, units
 from sudosat.errors import InstanceError, SudosatError
-
-DATA = Path("/work/shared/data")
+from tests.conftest import shared_file
 
 # SPEC §1.1: the course's own example and its solution.
 COURSE_PUZZLE = (
@@ -383,9 +381,7 @@ def test_units_cover_each_cell_three_times(order: int) -> None:
     [("top2365.sdk.txt", 3, 2365), ("damnhard.sdk.txt", 3, 35), ("16x16.txt", 4, 1000)],
 )
 def test_public_files_parse(name: str, order: int, count: int) -> None:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
+    path = shared_file(name)
     lines = path.read_text().splitlines()
     boards_read = [Board.parse(text, source=name, line=k) for k, text in enumerate(lines, 1)]
     assert len(boards_read) == count
