@@ -11,6 +11,9 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   literal implied when ``p`` becomes true. Sudoku's CNF is over 97 % binary,
   so most propagation never touches a clause object. A binary reason is stored
   as the int of the clause's other (false) literal.
+* Input ternary clauses (all of random 3-SAT) live in full occurrence lists:
+  ``terns[p]`` holds the pair (b, c) of every clause {¬p, b, c}; a visit
+  reads two values and never moves a watch.
 * Longer clauses are Python lists with two watched literals at positions 0
   and 1; ``watches[l]`` lists the clauses watching ``l`` and is visited when
   ``l`` becomes false. The other watch is checked first and acts as the
@@ -161,6 +164,8 @@ class Solver:
         self.heap: list[tuple[float, int]] = []
         self.polarity = [1 - int(settings["initial_phase"])] * (n + 1)  # 1: try negative
         self.bins: list[list[Lit]] = [[] for _ in range(size)]
+        # terns[p]: one pair (b, c) per input clause {¬p, b, c}; see add_ternary
+        self.terns: list[list[tuple]] = [[] for _ in range(size)]
         self.watches: list[list[Clause]] = [[] for _ in range(size)]
         self.clauses: list[Clause] = []  # original clauses of length >= 3
         self.learnts: list[Clause] = []
@@ -204,6 +209,7 @@ class Solver:
             codes.append(0)
         bins, used, clauses = self.bins, self.used, self.clauses
         units = []
+        add_ternary = self.add_ternary
         index = codes.index
         start = 0
         end_all = len(codes)
@@ -221,7 +227,16 @@ class Solver:
                     used[a >> 1] = used[b >> 1] = True
                 elif a == b:
                     units.append(a)
-            elif length > 2:
+            elif length == 3:
+                a = codes[start]
+                b = codes[start + 1]
+                c = codes[start + 2]
+                if a ^ b > 1 and a ^ c > 1 and b ^ c > 1:  # distinct, no tautology
+                    add_ternary(a, b, c)
+                    used[a >> 1] = used[b >> 1] = used[c >> 1] = True
+                else:
+                    self._add_long([a, b, c], units)
+            elif length > 3:
                 self._add_long(codes[start:end], units)
             elif length == 1:
                 units.append(codes[start])
@@ -254,8 +269,23 @@ class Solver:
             self.bins[b ^ 1].append(a)
         elif len(clause) == 1:
             units.append(clause[0])
+        elif len(clause) == 3:
+            self.add_ternary(*clause)
         else:
             self.clauses.append(clause)
+
+    def add_ternary(self, a: Lit, b: Lit, c: Lit) -> None:
+        """Index the input clause {a, b, c} under the negation of each of its literals.
+
+        Random 3-SAT is all ternary clauses. Full occurrence lists cost more
+        visits than two watches but a visit only reads two values: no watch
+        moves, no list rebuilt. Propagation builds a reason (or conflict) tuple,
+        implied literal first, only when a visit implies (or falsifies).
+        """
+        terns = self.terns
+        terns[a ^ 1].append((b, c))
+        terns[b ^ 1].append((a, c))
+        terns[c ^ 1].append((a, b))
 
     def watch_all(self, clauses: list[Clause]) -> None:
         """Watch positions 0 and 1 of every clause (watch lists must not hold them yet)."""
@@ -281,8 +311,8 @@ class Solver:
 
         Pre: watched literals are clause[0] and clause[1]; ``trail[:qhead]`` is
         propagated. Post: returns None with ``qhead == len(trail)``, or the
-        conflicting clause (a list of false literals; a fresh 2-list for a
-        binary clause), or ``_TIMEOUT`` once the deadline has passed. An
+        conflicting clause (a list or tuple of false literals; a fresh 2-list
+        for a binary clause), or ``_TIMEOUT`` once the deadline has passed. An
         implied literal sits at position 0 of its reason clause.
         """
         val = self.val
@@ -291,6 +321,7 @@ class Solver:
         reason = self.reason
         watches = self.watches
         bins = self.bins
+        terns = self.terns
         append = trail.append
         dl = len(self.trail_lim)
         qhead = start = self.qhead
@@ -320,6 +351,26 @@ class Solver:
                 reason[v] = np
                 append(q)
             else:
+                ts = terns[p]
+                if ts:  # Sudoku has no ternary clauses: one test per literal
+                    for b, c in ts:
+                        # The sum is -1 only for one false and one free literal
+                        # (a unit) and -2 only for two false ones (a conflict).
+                        if val[b] + val[c] >= 0:
+                            continue
+                        if val[b]:  # b false: c is implied, or the clause is falsified
+                            if val[c]:
+                                confl = (b, np, c)
+                                break
+                            b, c = c, b
+                        val[b] = 1
+                        val[b ^ 1] = -1
+                        v = b >> 1
+                        level[v] = dl
+                        reason[v] = (b, np, c)  # built here: few visits imply
+                        append(b)
+                    if confl is not None:
+                        break
                 ws = watches[np]
                 if not ws:
                     continue
@@ -469,7 +520,6 @@ class Solver:
         path = 0
         index = len(trail) - 1
         lits = confl
-        rescale = False
         while True:
             for q in lits:
                 v = q >> 1
@@ -477,10 +527,7 @@ class Solver:
                     lv = level[v]
                     if lv:
                         seen[v] = 1
-                        a = activity[v] + inc
-                        activity[v] = a
-                        if a > 1e100:
-                            rescale = True
+                        activity[v] += inc
                         if lv >= dl:
                             path += 1
                         else:
@@ -497,7 +544,9 @@ class Solver:
             r = reason[v]
             lits = (r,) if r.__class__ is int else r[1:]
         out[0] = p ^ 1
-        if rescale:
+        # An activity is at most inc / (1 - var_decay) (a geometric series of
+        # bumps), so checking inc alone keeps every activity far from overflow.
+        if inc > 1e100:
             self.rescale()
         toclear = out[1:]
         if len(out) > 2 and self.settings["minimize"]:
