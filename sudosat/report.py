@@ -49,20 +49,8 @@ FAMILIES = ("completeness", "uniqueness", "validity", "givens")
 DECIDED = ("SAT", "UNSAT")
 """Statuses that are answers (a time-out or an error is not)."""
 
-_NUMERIC = (
-    "line",
-    "order",
-    "givens",
-    "encode_ms",
-    "solve_ms",
-    "decode_ms",
-    "total_ms",
-    "variables",
-    "clauses",
-    "decisions",
-    "conflicts",
-    "propagations",
-)
+_TEXT_COLUMNS = ("solver", "encoding", "status", "valid", "error", "output")
+_NUMERIC = tuple(column for column in PIPELINE_COLUMNS if column not in _TEXT_COLUMNS)
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
@@ -319,6 +307,18 @@ def _style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
     }
 
 
+def _draw_time_limit(ax, time_limit_ms: float | None) -> None:
+    """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
+    if time_limit_ms:
+        ax.axhline(
+            time_limit_ms,
+            color="#555",
+            linestyle="--",
+            linewidth=1,
+            label=f"limit T = {time_limit_ms:g} ms",
+        )
+
+
 def plot_per_instance(
     results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_ms"
 ) -> Figure:
@@ -355,14 +355,7 @@ def plot_per_instance(
                 s=40,
                 label=f"{solver}: no answer",
             )
-    if time_limit_ms:
-        ax.axhline(
-            time_limit_ms,
-            color="#555",
-            linestyle="--",
-            linewidth=1,
-            label=f"limit T = {time_limit_ms:g} ms",
-        )
+    _draw_time_limit(ax, time_limit_ms)
     ax.set_yscale("log")
     ax.set_xlabel("instance (line of the instance file)")
     ax.set_ylabel(f"{_stage_name(time_column)} (ms, log scale)")
@@ -480,14 +473,7 @@ def plot_cactus(
             linewidth=1.2,
             label=f"{solver} ({len(times)} decided)",
         )
-    if time_limit_ms:
-        ax.axhline(
-            time_limit_ms,
-            color="#555",
-            linestyle="--",
-            linewidth=1,
-            label=f"limit T = {time_limit_ms:g} ms",
-        )
+    _draw_time_limit(ax, time_limit_ms)
     ax.set_yscale("log")
     ax.set_xlabel("number of instances decided")
     ax.set_ylabel(f"{_stage_name(time_column)} (ms, log scale)")
