@@ -201,13 +201,22 @@ class CNF:
         """Index of the first clause no literal of `model` satisfies, or None.
 
         Variables the model does not mention count as unassigned, so a clause
-        made only of them is reported too.
+        made only of them is reported too. The scan runs in C: every literal of
+        the flat array is mapped to one byte (true, not true, or the clause
+        separator) and a regex finds the first clause without a true byte.
         """
-        true_lits = set(model)
-        for position, clause in enumerate(self):
-            if true_lits.isdisjoint(clause):
-                return position
-        return None
+        n = self.num_vars
+        # truth[lit] for 1 <= lit <= n; a negative literal -k indexes 2n+1-k (from the end).
+        truth = bytearray(2 * n + 1)
+        truth[0] = _SEPARATOR
+        for lit in model:
+            if 0 < abs(lit) <= n:
+                truth[lit] = 1
+        data = bytes(map(truth.__getitem__, self._flat))
+        found = _FALSIFIED.search(data)
+        if found is None:
+            return None
+        return data.count(_SEPARATOR, 0, found.start() + (found.group(1) is not None))
 
     def is_satisfied_by(self, model: Iterable[Lit]) -> bool:
         """True when every clause has a literal in `model`."""
@@ -218,12 +227,20 @@ class CNF:
 
         A model must give every variable 1..num_vars exactly one value.
         """
-        if len(model) != self.num_vars or sorted(abs(lit) for lit in model) != list(
-            range(1, self.num_vars + 1)
-        ):
-            raise ValueError(
-                f"the model does not assign each of the {self.num_vars} variables exactly once"
-            )
+        n = self.num_vars
+        assigned = bytearray(n + 1)
+        for lit in model:
+            var = abs(lit)
+            if not 0 < var <= n or assigned[var]:
+                break
+            assigned[var] = 1
+        else:
+            if len(model) == n:
+                self._check_clauses(model)
+                return
+        raise ValueError(f"the model does not assign each of the {n} variables exactly once")
+
+    def _check_clauses(self, model: Sequence[Lit]) -> None:
         broken = self.first_falsified(model)
         if broken is not None:
             clause = next(c for i, c in enumerate(self) if i == broken)
@@ -255,6 +272,9 @@ class CNF:
 
 
 _CHUNK_CLAUSES = 1 << 18
+_SEPARATOR = 2  # the byte that stands for a clause's closing 0 in first_falsified
+# A clause none of whose literals is true: from the start or a separator, no 1 byte, a separator.
+_FALSIFIED = re.compile(rb"(?:\A|(\x02))\x00*\x02")
 _CHUNK_CHARS = 1 << 22
 _NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
 

@@ -55,6 +55,10 @@ class Result:
         The solver's registered name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
     proof : str or None
         For UNSAT with proof logging on, the DRAT proof text.
+    model_checked : bool
+        True when the solver itself has checked the model against the very
+        formula it was given (with :meth:`CNF.check_model`), so that
+        :func:`sudosat.solvers.verify_result` need not scan it a second time.
     """
 
     status: Status
@@ -63,6 +67,7 @@ class Result:
     elapsed_ms: float = 0.0
     solver: str = ""
     proof: str | None = None
+    model_checked: bool = False
 
     @property
     def is_sat(self) -> bool:

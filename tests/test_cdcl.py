@@ -14,34 +14,13 @@ from hypothesis import strategies as st
 
 from sudosat.cnf import CNF, parse_dimacs
 from sudosat.errors import SolverError
+from sudosat.formulas import pigeonhole, random_kcnf
 from sudosat.result import Status
 from sudosat.solvers import base, cdcl
 from sudosat.solvers.cdcl import TUNABLES, luby, solve
 from tests.conftest import shared_file
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
-
-
-def random_3cnf(rng: random.Random, num_vars: int, num_clauses: int) -> CNF:
-    """Uniform random 3-CNF: three distinct variables a clause, random signs."""
-    variables = range(1, num_vars + 1)
-    clauses = ([v if rng.random() < 0.5 else -v for v in rng.sample(variables, 3)]
-               for _ in range(num_clauses))
-    return CNF(clauses, num_vars)
-
-
-def pigeonhole(pigeons: int, holes: int) -> CNF:
-    """Every pigeon in some hole, no hole with two pigeons: UNSAT when pigeons > holes."""
-    def var(p: int, h: int) -> int:
-        return p * holes + h + 1
-
-    cnf = CNF(num_vars=pigeons * holes)
-    for p in range(pigeons):
-        cnf.add_clause([var(p, h) for h in range(holes)])
-    for h in range(holes):
-        for p, q in itertools.combinations(range(pigeons), 2):
-            cnf.add_clause([-var(p, h), -var(q, h)])
-    return cnf
 
 
 def reference_sat(cnf: CNF) -> bool:
@@ -126,7 +105,7 @@ def _agreement(count: int, seed: int) -> tuple[int, int]:
     sat = unsat = 0
     for _ in range(count):
         num_vars = rng.randint(20, 120)
-        cnf = random_3cnf(rng, num_vars, round(num_vars * rng.uniform(3.5, 5.0)))
+        cnf = random_kcnf(rng, num_vars, round(num_vars * rng.uniform(3.5, 5.0)))
         result = base.solve(cnf, "cdcl", seed=rng.randrange(3))
         assert result.status is not Status.UNKNOWN
         assert (result.status is Status.SAT) == reference_sat(cnf), cnf.to_dimacs()
@@ -135,13 +114,13 @@ def _agreement(count: int, seed: int) -> tuple[int, int]:
     return sat, unsat
 
 
-def test_agrees_with_pysat_on_random_3cnf():
+def test_agrees_with_pysat_on_random_kcnf():
     sat, unsat = _agreement(250, seed=11)
     assert sat > 50 and unsat > 50
 
 
 @pytest.mark.slow
-def test_agrees_with_pysat_on_3000_random_3cnf():
+def test_agrees_with_pysat_on_3000_random_kcnf():
     sat, unsat = _agreement(3000, seed=2026)
     assert sat > 800 and unsat > 800
 
@@ -149,7 +128,7 @@ def test_agrees_with_pysat_on_3000_random_3cnf():
 def test_learnt_clause_deletion_and_restarts_keep_answers_right():
     rng = random.Random(5)
     for _ in range(6):
-        cnf = random_3cnf(rng, 90, 90 * 43 // 10)
+        cnf = random_kcnf(rng, 90, 90 * 43 // 10)
         result = base.solve(cnf, "cdcl", reduce_first=20, reduce_inc=5, restart_first=5)
         assert (result.status is Status.SAT) == reference_sat(cnf)
         assert result.stats["restarts"] > 0
@@ -160,7 +139,7 @@ def test_learnt_clause_deletion_and_restarts_keep_answers_right():
 def test_every_setting_keeps_answers_right(options):
     rng = random.Random(7)
     for _ in range(15):
-        cnf = random_3cnf(rng, 60, 60 * 43 // 10)
+        cnf = random_kcnf(rng, 60, 60 * 43 // 10)
         result = base.solve(cnf, "cdcl", seed=3, **options)
         assert (result.status is Status.SAT) == reference_sat(cnf)
 
@@ -175,7 +154,7 @@ def test_pigeonhole_7_is_unsat():
 
 
 def test_stats_and_result_fields():
-    result = solve(random_3cnf(random.Random(1), 50, 200))
+    result = solve(random_kcnf(random.Random(1), 50, 200))
     for key in ("decisions", "propagations", "conflicts", "restarts", "learnt", "solver_cpu_s"):
         assert key in result.stats
     assert result.solver == "cdcl"
@@ -183,7 +162,7 @@ def test_stats_and_result_fields():
 
 
 def test_same_seed_same_search():
-    cnf = random_3cnf(random.Random(2), 100, 426)
+    cnf = random_kcnf(random.Random(2), 100, 426)
     first, second = solve(cnf, seed=4), solve(cnf, seed=4)
     assert first.stats["conflicts"] == second.stats["conflicts"]
     assert first.model == second.model
@@ -219,14 +198,6 @@ def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
     monkeypatch.setattr(cdcl.Solver, "solve", lambda self: Status.SAT)
     with pytest.raises(SolverError, match="falsifies clause 2"):
         solve(CNF([[1], [2, 3], [-1, 3]]))
-
-
-def test_falsified_clause_finds_the_first_broken_clause():
-    solver = cdcl.Solver(3, cdcl._settings({}))
-    solver.load(array("i", [1, 2, 0, -1, 0, 3, 0]))
-    solver.val[2] = solver.val[5] = 1  # 1 true
-    solver.val[3] = solver.val[4] = -1
-    assert solver.falsified_clause() == 1
 
 
 # -- time limit -----------------------------------------------------------------------------------

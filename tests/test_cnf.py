@@ -222,3 +222,22 @@ def test_malformed_solutions_are_reported(text, message):
 def test_unsat_units_file_is_empty_of_clauses():
     assert format_solution(Status.UNSAT, None, 3, "units") == "p cnf 3 0\n"
     assert parse_solution("p cnf 3 0\n").status is Status.UNSAT
+
+
+@given(clause_lists, st.randoms(use_true_random=False))
+def test_first_falsified_agrees_with_its_definition(case, rng):
+    num_vars, clauses = case
+    cnf = CNF(clauses, num_vars=num_vars)
+    model = [v if rng.random() < 0.5 else -v for v in range(1, cnf.num_vars + 1)]
+    partial = model[: rng.randint(0, len(model))]  # unmentioned variables count as unassigned
+    for assignment in (model, partial):
+        expected = next(
+            (i for i, clause in enumerate(clauses) if not set(assignment) & set(clause)), None
+        )
+        assert cnf.first_falsified(assignment) == expected
+
+
+@pytest.mark.parametrize("model", [[1, 2, 3, 3], [1, 2, 4], [1, -1, 3], [0, 2, 3], [1, 2]])
+def test_check_model_rejects_models_that_do_not_assign_each_variable_once(model):
+    with pytest.raises(ValueError, match="exactly once"):
+        CNF([[1, 2, 3]]).check_model(model)

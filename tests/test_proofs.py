@@ -7,9 +7,9 @@ import random
 import pytest
 
 from sudosat.cnf import CNF
+from sudosat.formulas import pigeonhole, random_kcnf
 from sudosat.result import Status
 from sudosat.solvers.cdcl import certify, solve
-from tests.test_cdcl import pigeonhole, random_3cnf
 
 pytest.importorskip("dratify")
 
@@ -18,7 +18,7 @@ def _unsat_random(count: int, seed: int, num_vars: int = 50) -> list[CNF]:
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        cnf = random_3cnf(rng, num_vars, num_vars * 5)
+        cnf = random_kcnf(rng, num_vars, num_vars * 5)
         if solve(cnf).status is Status.UNSAT:
             found.append(cnf)
     return found

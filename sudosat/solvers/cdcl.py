@@ -38,7 +38,6 @@ Examples
 from __future__ import annotations
 
 import gc
-import re
 import time
 from array import array
 from dataclasses import dataclass
@@ -83,10 +82,6 @@ TUNABLES: dict[str, Tunable] = {
 
 # A unique object propagate returns when the deadline has passed.
 _TIMEOUT: Clause = []
-# A clause is falsified by the model when, between two clause separators (byte 5),
-# every literal's value byte is false (0xff) or unassigned (0x00).
-_FALSIFIED = re.compile(rb"(?:\A|\x05)[\x00\xff]*\x05")
-
 
 class _Timeout(Exception):
     """Raised inside the loader when the deadline passes (never leaves this module)."""
@@ -155,7 +150,6 @@ class Solver:
         self.deadline = deadline
         size = 2 * n + 2
         self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
-        self.val[0] = 5  # separator byte for the model check (code 0 = end)
         self.level = [0] * (n + 1)  # per variable: decision level of its assignment
         self.reason: list = [None] * (n + 1)  # None, int (binary: other literal) or clause
         self.seen = [0] * (n + 1)
@@ -177,7 +171,6 @@ class Solver:
         self.var_decay = settings["var_decay"]
         self.ok = True  # False once the formula is known UNSAT
         self.timed_out = False
-        self.codes: list[Lit] = []  # the input as codes, 0 after each clause
         self.used = [False] * (n + 1)
         self.simp_trail = -1  # trail size at the last level-0 simplification
         self.next_check = 0  # qhead value at which propagate reads the clock
@@ -204,7 +197,7 @@ class Solver:
         enc = [0] * (2 * n + 1)  # DIMACS literal -> code; negative indices wrap around
         enc[1 : n + 1] = range(2, 2 * n + 2, 2)
         enc[n + 1 :] = range(2 * n + 1, 1, -2)
-        codes = self.codes = list(map(enc.__getitem__, flat))
+        codes = list(map(enc.__getitem__, flat))
         if codes and codes[-1] != 0:
             codes.append(0)
         bins, used, clauses = self.bins, self.used, self.clauses
@@ -831,17 +824,6 @@ class Solver:
                 val[2 * v + 1] = 1
         return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
 
-    def falsified_clause(self) -> int | None:
-        """Index of the first input clause the current assignment leaves unsatisfied, or None.
-
-        Runs in C: the value bytes of all input literals are scanned by a regex.
-        """
-        data = array("b", map(self.val.__getitem__, self.codes)).tobytes()
-        found = _FALSIFIED.search(data)
-        if found is None:
-            return None
-        return data.count(b"\x05", 0, found.start() + (found.group()[:1] == b"\x05"))
-
     def stats(self, cpu_started: float) -> dict[str, float]:
         """The counters as ``Result.stats``."""
         return {
@@ -934,22 +916,21 @@ def _run(cnf: CNF, settings: dict, seed: int, deadline: float, proof: bool) -> R
     model = None
     if status is Status.SAT:
         model = solver.model()
-        if settings["check_model"]:
-            _check(cnf, solver)
     result = Result(status, model, solver.stats(cpu_started), 0.0, "cdcl")
+    if model is not None and settings["check_model"]:
+        _check(cnf, result)
     if status is Status.UNSAT and proof:
         result.proof = solver.proof_text()
     return result
 
 
-def _check(cnf: CNF, solver: Solver) -> None:
-    """Raise SolverError when the solver's assignment falsifies an input clause."""
-    broken = solver.falsified_clause()
-    if broken is not None:
-        clause = next(c for i, c in enumerate(cnf) if i == broken)
-        raise SolverError(
-            f"cdcl: internal error, the model falsifies clause {broken + 1}: {clause}"
-        )
+def _check(cnf: CNF, result: Result) -> None:
+    """Check the model against the input; mark it checked, or raise SolverError."""
+    try:
+        cnf.check_model(result.model)
+    except ValueError as exc:
+        raise SolverError(f"cdcl: internal error, {exc}") from None
+    result.model_checked = True
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:

@@ -298,6 +298,7 @@ def _check_model(cnf: CNF, result: Result, label: str) -> None:
             cnf.check_model(result.model or [])
         except ValueError as exc:
             raise SolverError(f"{label} returned a wrong model: {exc}") from None
+        result.model_checked = True
 
 
 def _finish(result: Result, cnf: CNF, started: float, label: str, name: str) -> Result:
