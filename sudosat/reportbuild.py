@@ -27,7 +27,6 @@ import html
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +36,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SudosatError
+from sudosat.errors import SolverError, SudosatError
+from sudosat.solvers.base import Deadline
+from sudosat.solvers.external import run_program
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ SCALING_SMALL = {
 }
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 LIVE_TAG = "live"  # cells that display live widgets: removed from the exports
+CHROMIUM_LIMIT_MS = 120_000
 PDF_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -203,6 +205,8 @@ def export(executed: Path, folder: Path, name: str) -> list[Path]:
         config.TagRemovePreprocessor.remove_input_tags = {"hide-input"}
         exporter = HTMLExporter(
             config=config,
+            extra_template_basedirs=[str(TEMPLATES)],
+            template_name="sudosat",
             exclude_input=not with_code,
             exclude_input_prompt=not with_code,
             exclude_output_prompt=True,
@@ -217,6 +221,8 @@ def export(executed: Path, folder: Path, name: str) -> list[Path]:
 
 
 SHARED_CSS = "notebook.css"
+# Our nbconvert template: JupyterLab's, minus every script fetched from a CDN.
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STYLE_BLOCK = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 
 
@@ -294,7 +300,12 @@ def _after_body(body: str, insert: str) -> str:
 
 
 def print_pdf(page: Path, chromium: str) -> Path | None:
-    """Print an HTML page to PDF with headless Chromium; None when it fails."""
+    """Print an HTML page to PDF with headless Chromium; None when it fails.
+
+    Chromium starts helper processes that outlive a killed parent; it runs in
+    its own process group, which is killed as a whole when it exits or after
+    two minutes, so a stuck browser can neither hang the build nor linger.
+    """
     target = page.with_suffix(".pdf")
     with tempfile.TemporaryDirectory(prefix="sudosat-chromium-") as profile:
         command = [
@@ -305,8 +316,8 @@ def print_pdf(page: Path, chromium: str) -> Path | None:
             page.resolve().as_uri(),
         ]
         try:
-            subprocess.run(command, capture_output=True, timeout=120, check=False)
-        except subprocess.TimeoutExpired:
+            run_program(command, Path(profile), Deadline(CHROMIUM_LIMIT_MS), "chromium")
+        except SolverError:
             return None
     return target if target.is_file() and target.stat().st_size > 0 else None
 

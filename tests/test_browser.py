@@ -11,12 +11,13 @@ Without Chromium the test skips and says why.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from sudosat import reportbuild
+from sudosat.solvers.base import Deadline
+from sudosat.solvers.external import ProcessOutput, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = """<script>
@@ -59,10 +60,14 @@ def small_report(tmp_path_factory, chromium) -> Path:
     return base / "reports"
 
 
-def _browser(chromium: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
+def _browser(chromium: str, profile: Path, *args: str) -> ProcessOutput:
+    """Run Chromium in its own process group, killed whole after two minutes at most."""
     flags = [flag for flag in reportbuild.PDF_FLAGS if flag != "--no-pdf-header-footer"]
     command = [chromium, *flags, f"--user-data-dir={profile}", "--hide-scrollbars", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+    profile.mkdir(parents=True, exist_ok=True)
+    done = run_program(command, profile, Deadline(120_000), "chromium")
+    assert not done.timed_out, "Chromium did not finish within two minutes"
+    return done
 
 
 def _probe(chromium: str, page: Path, tmp_path: Path) -> tuple[int, int]:

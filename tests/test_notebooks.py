@@ -107,6 +107,21 @@ def test_exports_exist_in_both_versions_without_raw_latex_or_widget_boxes(built,
     assert editor in with_code and editor not in reader
 
 
+@pytest.mark.parametrize("name", [*OURS, "scaling", "index"])
+def test_pages_load_nothing_from_the_network(built, name):
+    """A script or style sheet fetched from a CDN would block the page offline (and in CI)."""
+    pages = [built / "reports" / f"{name}.html"]
+    if name != "index":
+        pages.append(built / "reports" / f"{name}-code.html")
+    for path in pages:
+        page = path.read_text()
+        fetched = re.findall(
+            r"""<(?:script|link|img|iframe)\b[^>]*?(?:src|href)=["']((?:https?:)?//[^"']+)""", page
+        )
+        fetched += re.findall(r"""import\s*(?:\(|[^;]*?from\s*)["'](https?://[^"']+)""", page)
+        assert not fetched, (path.name, fetched)
+
+
 def _text(page: str) -> str:
     """Visible-ish text: without <style> and <script> blocks and without embedded images."""
     page = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", page, flags=re.S)
@@ -163,8 +178,10 @@ def test_index_links_every_page_and_states_the_run(built):
 
 def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
     """The issue's own command: plain papermill, -p instances and -p time_limit_ms."""
-    import subprocess
     import sys
+
+    from sudosat.solvers.base import Deadline
+    from sudosat.solvers.external import run_program
 
     papermill = shutil.which("papermill", path=str(Path(sys.executable).parent))
     if papermill is None:
@@ -191,6 +208,7 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
         "--cwd",
         str(ROOT),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+    # papermill's kernel is a grandchild: run_program kills the whole group at the limit.
+    done = run_program(command, tmp_path, Deadline(300_000), "papermill")
+    assert done.exit_code == 0, done.stderr[-2000:]
     assert (tmp_path / "results" / "results.csv").read_text().count("\n") == 2
