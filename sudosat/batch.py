@@ -49,6 +49,8 @@ Done = tuple[Any, Any]
 
 DASK_CONNECT_TIMEOUT_S = 20
 """Seconds to wait for a Dask scheduler to answer before giving up."""
+MANAGER_JOIN_S = 10
+"""Seconds to let a stopped process pool's manager thread finish."""
 
 
 class WorkerCrashed(SudosatError, RuntimeError):
@@ -127,6 +129,12 @@ class ProcessExecutor:
         for process in processes:
             if process.is_alive():
                 process.terminate()
+        # Let the pool's manager thread see its workers gone and close its wake-up pipe now.
+        # Left running, it races Python's exit hook, which may write to that pipe as it is
+        # closed and print a traceback after Ctrl-C (CPython 3.11, gh-125451).
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=MANAGER_JOIN_S)
 
     def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
         """Yield ``(item, fn(item) or WorkerCrashed)`` as items finish."""
