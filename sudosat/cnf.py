@@ -31,6 +31,7 @@ import warnings
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import TextIO
 
@@ -203,7 +204,8 @@ class CNF:
         Variables the model does not mention count as unassigned, so a clause
         made only of them is reported too. The scan runs in C: every literal of
         the flat array is mapped to one byte (true, not true, or the clause
-        separator) and a regex finds the first clause without a true byte.
+        separator); with the "not true" bytes removed, a clause without a true
+        literal is an empty run between two separators.
         """
         n = self.num_vars
         # truth[lit] for 1 <= lit <= n; a negative literal -k indexes 2n+1-k (from the end).
@@ -212,11 +214,13 @@ class CNF:
         for lit in model:
             if 0 < abs(lit) <= n:
                 truth[lit] = 1
-        data = bytes(map(truth.__getitem__, self._flat))
-        found = _FALSIFIED.search(data)
-        if found is None:
+        runs = b"".join(_gather(truth, self._flat)).replace(b"\x00", b"")
+        if runs.startswith(_SEPARATOR_BYTE):
+            return 0
+        found = runs.find(_SEPARATOR_BYTE * 2)
+        if found < 0:
             return None
-        return data.count(_SEPARATOR, 0, found.start() + (found.group(1) is not None))
+        return runs.count(_SEPARATOR_BYTE, 0, found + 1)
 
     def is_satisfied_by(self, model: Iterable[Lit]) -> bool:
         """True when every clause has a literal in `model`."""
@@ -273,8 +277,22 @@ class CNF:
 
 _CHUNK_CLAUSES = 1 << 18
 _SEPARATOR = 2  # the byte that stands for a clause's closing 0 in first_falsified
-# A clause none of whose literals is true: from the start or a separator, no 1 byte, a separator.
-_FALSIFIED = re.compile(rb"(?:\A|(\x02))\x00*\x02")
+_SEPARATOR_BYTE = bytes([_SEPARATOR])
+_GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
+
+
+def _gather(table: bytearray, flat: array) -> Iterator[bytes]:
+    """``table[x]`` for every x of `flat`, as bytes, chunk by chunk.
+
+    An :func:`operator.itemgetter` over a chunk reads all its entries in one C
+    call, about twice as fast as mapping ``table.__getitem__``.
+    """
+    for start in range(0, len(flat), _GATHER_CHUNK):
+        part = flat[start : start + _GATHER_CHUNK]
+        if len(part) > 1:
+            yield bytes(itemgetter(*part)(table))
+        else:  # itemgetter of one index returns a bare value, not a tuple
+            yield bytes(map(table.__getitem__, part))
 _CHUNK_CHARS = 1 << 22
 _NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
 
