@@ -174,6 +174,7 @@ class Solver:
         self.timed_out = False
         self.used = [False] * (n + 1)
         self.simp_trail = -1  # trail size at the last level-0 simplification
+        self.bins_trail = 0  # trail size when bins were last cleaned (see simplify)
         self.next_check = 0  # qhead value at which propagate reads the clock
         self.check_every = int(settings["check_every"])
         self.decisions = self.propagations = self.conflicts = 0
@@ -746,7 +747,27 @@ class Solver:
             ws.clear()
         self.watch_all(self.clauses)
         self.watch_all(self.learnts)
+        if len(self.trail) >= self.bins_trail + self.num_vars // 8:
+            self.drop_satisfied_binaries()
+            self.bins_trail = len(self.trail)
         self.simp_trail = len(self.trail)
+
+    def drop_satisfied_binaries(self) -> None:
+        """Remove from ``bins`` the implied literals that are true at level 0.
+
+        Such a binary clause is satisfied for good, yet its entry would be read
+        each time the other literal is assigned: after a Sudoku's givens, most
+        entries of the free cells' lists are of this kind. Only the lists of
+        free literals are filtered (the others are never read again). The
+        clauses stay in a DRAT checker's database: deleting is optional there.
+        """
+        val, bins = self.val, self.bins
+        for p in range(2, len(bins)):
+            implied = bins[p]
+            if implied and not val[p]:
+                kept = [q for q in implied if val[q] != 1]
+                if len(kept) != len(implied):
+                    bins[p] = kept
 
     def _simplify_list(self, clauses: list[Clause], learnt: bool, lbds=None):
         val = self.val
