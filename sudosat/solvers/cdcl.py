@@ -322,14 +322,17 @@ class Solver:
         qhead = start = self.qhead
         next_check = self.next_check
         confl = None
-        while qhead < len(trail):
+        # A list iterator sees what is appended while it runs: it walks the trail
+        # from qhead as it grows, without a length test and an index per literal.
+        pending = iter(trail)
+        pending.__setstate__(qhead)
+        for p in pending:
             if qhead >= next_check:
                 next_check = qhead + self.check_every
                 if time.monotonic() >= self.deadline:
                     self.timed_out = True
                     confl = _TIMEOUT
                     break
-            p = trail[qhead]
             qhead += 1
             np = p ^ 1
             for q in bins[p]:
