@@ -61,12 +61,12 @@ def small_report(tmp_path_factory, chromium) -> Path:
 
 
 def _browser(chromium: str, profile: Path, *args: str) -> ProcessOutput:
-    """Run Chromium in its own process group, killed whole after two minutes at most."""
+    """Run Chromium in its own process group, killed whole after a minute at most."""
     flags = [flag for flag in reportbuild.PDF_FLAGS if flag != "--no-pdf-header-footer"]
     command = [chromium, *flags, f"--user-data-dir={profile}", "--hide-scrollbars", *args]
     profile.mkdir(parents=True, exist_ok=True)
-    done = run_program(command, profile, Deadline(120_000), "chromium")
-    assert not done.timed_out, "Chromium did not finish within two minutes"
+    done = run_program(command, profile, Deadline(60_000), "chromium")
+    assert not done.timed_out, "Chromium did not finish within a minute"
     return done
 
 

@@ -9,7 +9,7 @@ import warnings
 from array import array
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sudosat.cnf import CNF, parse_dimacs
@@ -95,6 +95,53 @@ def test_agrees_with_brute_force_on_small_formulas(case):
     cnf = CNF(clauses, num_vars)
     result = base.solve(cnf, "cdcl")  # base.solve checks any model against the formula
     assert (result.status is Status.SAT) == brute_force_sat(cnf)
+
+
+def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int]]:
+    """Implication lists and units as a clause-by-clause reading defines them.
+
+    Duplicate literals are dropped first and tautologies skipped, so a clause
+    such as [1, 1, 2] is the binary clause [1, 2].
+    """
+    code = {v: 2 * v for v in range(1, cnf.num_vars + 1)}
+    code.update({-v: 2 * v + 1 for v in range(1, cnf.num_vars + 1)})
+    bins: list[list[int]] = [[] for _ in range(2 * cnf.num_vars + 2)]
+    units = []
+    for clause in cnf:
+        distinct = list(dict.fromkeys(clause))
+        if any(-lit in distinct for lit in distinct):
+            continue  # a tautology
+        if len(distinct) == 2:
+            a, b = code[distinct[0]], code[distinct[1]]
+            bins[a ^ 1].append(b)
+            bins[b ^ 1].append(a)
+        elif len(distinct) == 1:
+            units.append(code[distinct[0]])
+    return bins, units
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v])), max_size=4),
+            max_size=40,
+        ).map(lambda clauses: (n, clauses))
+    )
+)
+@example((2, [[1, 2], [1, -2], [], [2]]))  # an empty clause inside a run of binary clauses
+@example((3, [[1, 2], [1, 2], [3, -3], [2, 2], [-1, 3], [1, 2, 3]]))
+def test_loader_reads_runs_of_binary_clauses_like_one_clause_at_a_time(case):
+    """Runs of binary clauses are read by slicing: same lists, same order, same units."""
+    num_vars, clauses = case
+    cnf = CNF(clauses, num_vars)
+    solver = cdcl.Solver(num_vars, cdcl._settings({}))
+    solver.load(cnf.flat)
+    bins, units = _reference_load(cnf)
+    assert solver.bins == bins
+    if [] in clauses:
+        assert not solver.ok
+    elif solver.ok:  # every unit clause's literal is on the trail (unless they clash)
+        assert set(units) <= set(solver.trail)
 
 
 # -- agreement with the reference on random 3-CNF ---------------------------------------------

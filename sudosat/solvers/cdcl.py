@@ -43,6 +43,7 @@ import time
 from array import array
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
+from operator import xor
 from random import Random
 
 from sudosat.cnf import CNF
@@ -86,6 +87,37 @@ _TIMEOUT: Clause = []
 
 class _Timeout(Exception):
     """Raised inside the loader when the deadline passes (never leaves this module)."""
+
+
+_RUN = 0x4000  # binary clauses the loader adds between two looks at the clock
+
+
+def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
+    """The end of the run of binary clauses that begins at `start` in `codes`.
+
+    Pre: ``codes[start:start + 6]`` is two binary clauses (two literals, a 0, each).
+    Returns the first index after the longest run of such clauses. The run is
+    found by doubling then halving its length; each test slices in C.
+    """
+
+    def binary(first: int, stop: int) -> bool:  # clauses first..stop-1 of the run
+        lo, hi = start + 3 * first, start + 3 * stop
+        return (
+            hi <= limit
+            and not any(codes[lo + 2 : hi : 3])
+            and 0 not in codes[lo:hi:3]
+            and 0 not in codes[lo + 1 : hi : 3]
+        )
+
+    known, step = 2, 1
+    while binary(known, known + step):
+        known += step
+        step *= 2
+    while step > 1:
+        step //= 2
+        if binary(known, known + step):
+            known += step
+    return start + 3 * known
 
 
 def luby(y: float, x: int) -> float:
@@ -202,7 +234,7 @@ class Solver:
         codes = list(map(enc.__getitem__, flat))
         if codes and codes[-1] != 0:
             codes.append(0)
-        bins, used, clauses = self.bins, self.used, self.clauses
+        used, clauses = self.used, self.clauses
         units = []
         add_ternary = self.add_ternary
         index = codes.index
@@ -211,12 +243,24 @@ class Solver:
         deadline = self.deadline
         count = 0
         while start < end_all:
+            if start + 5 < end_all and not codes[start + 2] and not codes[start + 5] and all(
+                codes[start : start + 5 : 3]
+            ) and all(codes[start + 1 : start + 5 : 3]):
+                # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
+                # C, at most _RUN clauses at a time so that the clock is read often enough.
+                stop = _binary_run_end(codes, start, min(end_all, start + 3 * _RUN))
+                self._add_binaries(codes[start:stop:3], codes[start + 1 : stop : 3], units)
+                start = stop
+                if time.monotonic() >= deadline:
+                    raise _Timeout
+                continue
             end = index(0, start)
             length = end - start
             if length == 2:
                 a = codes[start]
                 b = codes[start + 1]
                 if a ^ b > 1:  # neither duplicate nor tautology
+                    bins = self.bins
                     bins[a ^ 1].append(b)
                     bins[b ^ 1].append(a)
                     used[a >> 1] = used[b >> 1] = True
@@ -249,6 +293,24 @@ class Solver:
             elif value == 0:
                 self.assign(lit, None)
         self.watch_all(clauses)
+
+    def _add_binaries(self, firsts: list[Lit], seconds: list[Lit], units: list[Lit]) -> None:
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`)."""
+        bins, used = self.bins, self.used
+        if min(map(xor, firsts, seconds)) > 1:  # no duplicate literal, no tautology
+            for a, b in zip(firsts, seconds, strict=True):
+                bins[a ^ 1].append(b)
+                bins[b ^ 1].append(a)
+            for lit in {*firsts, *seconds}:
+                used[lit >> 1] = True
+            return
+        for a, b in zip(firsts, seconds, strict=True):
+            if a ^ b > 1:
+                bins[a ^ 1].append(b)
+                bins[b ^ 1].append(a)
+                used[a >> 1] = used[b >> 1] = True
+            elif a == b:
+                units.append(a)
 
     def _add_long(self, clause: Clause, units: list[Lit]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
