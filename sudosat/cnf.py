@@ -31,6 +31,7 @@ import warnings
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from operator import itemgetter
 from pathlib import Path
 from typing import TextIO
@@ -232,22 +233,11 @@ class CNF:
         A model must give every variable 1..num_vars exactly one value.
         """
         n = self.num_vars
-        assigned = bytearray(n + 1)
-        for lit in model:
-            var = abs(lit)
-            if not 0 < var <= n or assigned[var]:
-                break
-            assigned[var] = 1
-        else:
-            if len(model) == n:
-                self._check_clauses(model)
-                return
-        raise ValueError(f"the model does not assign each of the {n} variables exactly once")
-
-    def _check_clauses(self, model: Sequence[Lit]) -> None:
+        if len(model) != n or set(map(abs, model)) != set(range(1, n + 1)):
+            raise ValueError(f"the model does not assign each of the {n} variables exactly once")
         broken = self.first_falsified(model)
         if broken is not None:
-            clause = next(c for i, c in enumerate(self) if i == broken)
+            clause = next(islice(self, broken, None))
             raise ValueError(f"the model falsifies clause {broken + 1}: {clause}")
 
     # -- writing ----------------------------------------------------------------------
@@ -276,6 +266,8 @@ class CNF:
 
 
 _CHUNK_CLAUSES = 1 << 18
+_CHUNK_CHARS = 1 << 22
+_NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
 _SEPARATOR = 2  # the byte that stands for a clause's closing 0 in first_falsified
 _SEPARATOR_BYTE = bytes([_SEPARATOR])
 _GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
@@ -293,8 +285,6 @@ def _gather(table: bytearray, flat: array) -> Iterator[bytes]:
             yield bytes(itemgetter(*part)(table))
         else:  # itemgetter of one index returns a bare value, not a tuple
             yield bytes(map(table.__getitem__, part))
-_CHUNK_CHARS = 1 << 22
-_NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
 
 
 def _dimacs_chunks(flat: array) -> Iterator[str]:

@@ -56,9 +56,9 @@ class Result:
     proof : str or None
         For UNSAT with proof logging on, the DRAT proof text.
     model_checked : bool
-        True when the solver itself has checked the model against the very
-        formula it was given (with :meth:`CNF.check_model`), so that
-        :func:`sudosat.solvers.verify_result` need not scan it a second time.
+        Set by :func:`sudosat.solvers.verify_result` once the model has passed
+        :meth:`CNF.check_model` against the formula, so that a second call
+        (the solver's own, then the registry's) does not scan it again.
     """
 
     status: Status

@@ -167,26 +167,37 @@ def solve(
     return result
 
 
-def verify_result(cnf: CNF, result: Result) -> None:
-    """Fail loudly when a SAT answer's model does not satisfy `cnf`.
+def verify_result(cnf: CNF, result: Result, who: str | None = None) -> None:
+    """Fail loudly when a SAT answer's model does not satisfy `cnf`; else mark it checked.
+
+    Every solver's answer goes through here once: a solver that checks its own
+    model calls it, and :func:`solve` calls it again, which then costs nothing
+    (``result.model_checked`` is set after the first successful check).
+
+    Parameters
+    ----------
+    who : str, optional
+        How the error names the solver (default: ``solver 'NAME'``).
 
     Raises
     ------
     SolverError
-        The model is missing, incomplete, or falsifies a clause.
+        An unknown status, or a model that is missing, incomplete, or falsifies a clause.
     """
+    who = who or f"solver {result.solver!r}"
     if result.status is not Status.SAT:
         if result.status is Status.UNSAT or result.status is Status.UNKNOWN:
             return
-        raise SolverError(f"solver {result.solver!r} returned an unknown status {result.status!r}")
+        raise SolverError(f"{who} returned an unknown status {result.status!r}")
     if result.model is None:
-        raise SolverError(f"solver {result.solver!r} answered SAT without a model")
+        raise SolverError(f"{who} answered SAT without a model")
     if result.model_checked:
-        return  # the solver ran the same check on the same formula
+        return
     try:
         cnf.check_model(result.model)
     except ValueError as exc:
-        raise SolverError(f"solver {result.solver!r} returned a wrong model: {exc}") from None
+        raise SolverError(f"{who} returned a wrong model: {exc}") from None
+    result.model_checked = True
 
 
 def list_solvers(extra: list[str] | None = None) -> list[SolverInfo]:

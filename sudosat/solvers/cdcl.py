@@ -49,6 +49,7 @@ from random import Random
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
+from sudosat.solvers.base import verify_result
 
 Lit = int  # a literal code, 2v or 2v + 1
 Clause = list[Lit]
@@ -1025,20 +1026,11 @@ def _run(cnf: CNF, settings: dict, seed: int, deadline: float, proof: bool) -> R
     if status is Status.SAT:
         model = solver.model()
     result = Result(status, model, solver.stats(cpu_started), 0.0, "cdcl")
-    if model is not None and settings["check_model"]:
-        _check(cnf, result)
+    if settings["check_model"]:
+        verify_result(cnf, result, "cdcl")
     if status is Status.UNSAT and proof:
         result.proof = solver.proof_text()
     return result
-
-
-def _check(cnf: CNF, result: Result) -> None:
-    """Check the model against the input; mark it checked, or raise SolverError."""
-    try:
-        cnf.check_model(result.model)
-    except ValueError as exc:
-        raise SolverError(f"cdcl: internal error, {exc}") from None
-    result.model_checked = True
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:

@@ -51,7 +51,7 @@ from pathlib import Path
 from sudosat.cnf import CNF
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
 from sudosat.result import Result, Status
-from sudosat.solvers.base import Deadline
+from sudosat.solvers.base import Deadline, verify_result
 
 __all__ = [
     "ProcessOutput",
@@ -292,17 +292,8 @@ def _last_words(*texts: str, limit: int = 160) -> str:
     return "no output"
 
 
-def _check_model(cnf: CNF, result: Result, label: str) -> None:
-    if result.status is Status.SAT:
-        try:
-            cnf.check_model(result.model or [])
-        except ValueError as exc:
-            raise SolverError(f"{label} returned a wrong model: {exc}") from None
-        result.model_checked = True
-
-
 def _finish(result: Result, cnf: CNF, started: float, label: str, name: str) -> Result:
-    _check_model(cnf, result, label)
+    verify_result(cnf, result, label)
     result.solver = name
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
