@@ -244,9 +244,11 @@ class Solver:
         deadline = self.deadline
         count = 0
         while start < end_all:
-            if start + 5 < end_all and not codes[start + 2] and not codes[start + 5] and all(
-                codes[start : start + 5 : 3]
-            ) and all(codes[start + 1 : start + 5 : 3]):
+            if (
+                start + 5 < end_all
+                and codes[start + 2] == 0 == codes[start + 5]
+                and codes[start] and codes[start + 1] and codes[start + 3] and codes[start + 4]
+            ):
                 # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
                 # C, at most _RUN clauses at a time so that the clock is read often enough.
                 stop = _binary_run_end(codes, start, min(end_all, start + 3 * _RUN))
@@ -258,15 +260,7 @@ class Solver:
             end = index(0, start)
             length = end - start
             if length == 2:
-                a = codes[start]
-                b = codes[start + 1]
-                if a ^ b > 1:  # neither duplicate nor tautology
-                    bins = self.bins
-                    bins[a ^ 1].append(b)
-                    bins[b ^ 1].append(a)
-                    used[a >> 1] = used[b >> 1] = True
-                elif a == b:
-                    units.append(a)
+                self._add_binary(codes[start], codes[start + 1], units)
             elif length == 3:
                 a = codes[start]
                 b = codes[start + 1]
@@ -295,23 +289,27 @@ class Solver:
                 self.assign(lit, None)
         self.watch_all(clauses)
 
+    def _add_binary(self, a: Lit, b: Lit, units: list[Lit]) -> None:
+        """Add the input clause {a, b}: a unit when a == b, nothing when a tautology."""
+        if a ^ b > 1:
+            self.bins[a ^ 1].append(b)
+            self.bins[b ^ 1].append(a)
+            self.used[a >> 1] = self.used[b >> 1] = True
+        elif a == b:
+            units.append(a)
+
     def _add_binaries(self, firsts: list[Lit], seconds: list[Lit], units: list[Lit]) -> None:
         """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`)."""
-        bins, used = self.bins, self.used
-        if min(map(xor, firsts, seconds)) > 1:  # no duplicate literal, no tautology
+        if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
-                bins[a ^ 1].append(b)
-                bins[b ^ 1].append(a)
-            for lit in {*firsts, *seconds}:
-                used[lit >> 1] = True
+                self._add_binary(a, b, units)
             return
+        bins, used = self.bins, self.used
         for a, b in zip(firsts, seconds, strict=True):
-            if a ^ b > 1:
-                bins[a ^ 1].append(b)
-                bins[b ^ 1].append(a)
-                used[a >> 1] = used[b >> 1] = True
-            elif a == b:
-                units.append(a)
+            bins[a ^ 1].append(b)
+            bins[b ^ 1].append(a)
+        for lit in {*firsts, *seconds}:
+            used[lit >> 1] = True
 
     def _add_long(self, clause: Clause, units: list[Lit]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
@@ -322,9 +320,7 @@ class Solver:
                 return
             self.used[lit >> 1] = True
         if len(clause) == 2:
-            a, b = clause
-            self.bins[a ^ 1].append(b)
-            self.bins[b ^ 1].append(a)
+            self._add_binary(*clause, units)
         elif len(clause) == 1:
             units.append(clause[0])
         elif len(clause) == 3:
