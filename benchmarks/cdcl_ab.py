@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default="HEAD", help="git revision to compare against")
     parser.add_argument("--sets", default="damnhard,top2365,random100",
                         help=f"comma-separated, from {', '.join(SETS)}")
-    parser.add_argument("--repeat", type=int, default=2, help="solves per instance and version")
+    parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=2,
+                        help="solves per instance and version (at least 1)")
     parser.add_argument("--csv", type=Path, default=RESULTS / "cdcl_ab.csv")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")

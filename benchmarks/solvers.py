@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=150.0,
                         help="seconds per solver and set; later instances of that pair are skipped")
     parser.add_argument("--quick", action="store_true", help="a fifth of every set")
-    parser.add_argument("--repeat", type=int, default=1,
+    parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=1,
                         help="runs of each (solver, instance), interleaved; the least times count")
     parser.add_argument("--csv", type=Path, default=RESULTS / "solvers.csv")
     parser.add_argument("--profile", action="store_true",

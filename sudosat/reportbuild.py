@@ -304,7 +304,7 @@ def print_pdf(page: Path, chromium: str) -> Path | None:
 
     Chromium starts helper processes that outlive a killed parent; it runs in
     its own process group, which is killed as a whole when it exits or after
-    two minutes, so a stuck browser can neither hang the build nor linger.
+    ``CHROMIUM_LIMIT_MS``, so a stuck browser can neither hang the build nor linger.
     """
     target = page.with_suffix(".pdf")
     with tempfile.TemporaryDirectory(prefix="sudosat-chromium-") as profile:
@@ -316,10 +316,12 @@ def print_pdf(page: Path, chromium: str) -> Path | None:
             page.resolve().as_uri(),
         ]
         try:
-            run_program(command, Path(profile), Deadline(CHROMIUM_LIMIT_MS), "chromium")
-        except SolverError:
+            done = run_program(command, Path(profile), Deadline(CHROMIUM_LIMIT_MS), "chromium")
+        except SolverError:  # it could not be started
             return None
-    return target if target.is_file() and target.stat().st_size > 0 else None
+    if done.timed_out or not target.is_file() or target.stat().st_size == 0:
+        return None
+    return target
 
 
 def find_chromium() -> str | None:
