@@ -36,7 +36,9 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TextIO
 
-from sudosat.errors import DimacsError
+from sudosat.errors import DimacsError, SudosatError
+from sudosat.limits import BYTES_PER_VARIABLE, check_memory
+from sudosat.lines import split_lines
 from sudosat.result import Status
 
 Lit = int
@@ -267,7 +269,18 @@ class CNF:
 
 _CHUNK_CLAUSES = 1 << 18
 _CHUNK_CHARS = 1 << 22
-_NOT_JSON_INTEGERS = re.compile(r"[^-0-9,]")
+# The bytes each fast path may meet, checked by deleting them with bytes.translate
+# (C speed, 20 times faster than a regex search). Anything else (a comment, a
+# Unicode digit, '_' that int() would take, a separator str.split() would take
+# such as U+2028) sends the body to the careful path, which names it.
+_TOKEN_BYTES = b"-+0123456789 \t\n\r\v\f"
+_NOT_JSON_BLANKS = ("+", "\t", "\r", "\v", "\f")  # JSON takes none of them (nor does "-0")
+_MINUS_ZERO = re.compile(rb"-0")
+_NEGATIVE_ZERO = re.compile(rb"(?<![0-9])-0+(?![0-9])")
+_BLANKS = re.compile(r"[ \t\r\v\f]+")  # ASCII blanks, as MiniSat's isspace (line ends aside)
+_BLANK_CHARS = " \t\r\v\f"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_MAX_DIGITS = 18  # every count or literal sudosat can hold has fewer digits; int() stays cheap
 _SEPARATOR = 2  # the byte that stands for a clause's closing 0 in first_falsified
 _SEPARATOR_BYTE = bytes([_SEPARATOR])
 _GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
@@ -329,10 +342,95 @@ def _count_empty_clauses(flat: array) -> int:
 
 
 # ---------------------------------------------------------------------------------------
+# Strict integer tokens
+
+
+def parse_int_token(
+    token: str,
+    *,
+    source: str | None = "<string>",
+    line: int | None = None,
+    what: str = "number",
+    low: int | None = None,
+    high: int | None = None,
+) -> int:
+    """Read one integer token strictly, or raise a ``file:line`` error naming it.
+
+    Accepted: ASCII digits with one optional leading ``-`` or ``+`` (MiniSat
+    reads ``+3``). Refused: any other character (Unicode digits, ``_``, which
+    Python's ``int`` would take), a sign alone or doubled, a negative zero
+    (``-0``), and more than 18 digits. Every reader of numbers in sudosat
+    (DIMACS, solutions, board lines, the Dartmouth format) uses this rule.
+
+    Parameters
+    ----------
+    token : str
+        One blank-free token.
+    source, line : optional
+        Where the token was read, named in the error.
+    what : str
+        What the number is, for the message (``literal``, ``order`` ...).
+    low, high : int, optional
+        Inclusive bounds; a value outside them is refused.
+
+    Raises
+    ------
+    DimacsError
+        ``file:line: reason`` naming the token (and its first bad character).
+
+    Examples
+    --------
+    >>> parse_int_token("+12"), parse_int_token("-7")
+    (12, -7)
+    >>> parse_int_token("\\u0661", source="f.cnf", line=3, what="literal")
+    Traceback (most recent call last):
+    ...
+    sudosat.errors.DimacsError: f.cnf:3: not an integer: '١' (character '١', U+0661, is not \
+an ASCII digit; expected a literal)
+    """
+    if _INTEGER.fullmatch(token) is None:
+        raise DimacsError(_not_integer(token, what), file=source, line=line)
+    digits = len(token) - (token[0] in "+-")
+    if digits > _MAX_DIGITS:
+        raise DimacsError(
+            f"{what} {_shorten(token)!r} is too large ({digits} digits)", file=source, line=line
+        )
+    value = int(token)
+    if value == 0 and token[0] == "-":
+        raise DimacsError(f"{what} {token!r}: zero has no sign", file=source, line=line)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+        raise DimacsError(f"{what} {value} is outside {bounds}", file=source, line=line)
+    return value
+
+
+def _not_integer(token: str, what: str) -> str:
+    """Why `token` is not an integer, naming its first offending character."""
+    shown = _shorten(token)
+    body = token[1:] if token[:1] in "+-" else token
+    if not body:
+        return f"not an integer: {shown!r} (a sign without digits; expected a {what})"
+    for char in body:
+        if not ("0" <= char <= "9"):
+            if char in "+-":
+                return f"not an integer: {shown!r} (a sign inside it; expected a {what})"
+            return (
+                f"not an integer: {shown!r} (character {char!r}, U+{ord(char):04X}, is not an "
+                f"ASCII digit; expected a {what})"
+            )
+    return f"not an integer: {shown!r} (expected a {what})"
+
+
+def _blank_split(line: str) -> list[str]:
+    """The tokens of a line separated by ASCII blanks only (not U+2028 and the like)."""
+    return [token for token in _BLANKS.split(line) if token]
+
+
+# ---------------------------------------------------------------------------------------
 # DIMACS reader
 
 
-def read_dimacs(path: str | os.PathLike) -> CNF:
+def read_dimacs(path: str | os.PathLike, max_bytes: int | None = None) -> CNF:
     """Read a DIMACS CNF file.
 
     Raises
@@ -340,6 +438,8 @@ def read_dimacs(path: str | os.PathLike) -> CNF:
     DimacsError
         The file is missing, unreadable or malformed; the message names the
         file, the line and the reason.
+    ResourceLimitError
+        The header declares more variables than fit in `max_bytes`.
     """
     name = os.fspath(path)
     try:
@@ -350,17 +450,26 @@ def read_dimacs(path: str | os.PathLike) -> CNF:
         raise DimacsError("is a directory, not a DIMACS file", file=name) from None
     except OSError as exc:
         raise DimacsError(f"cannot read: {exc.strerror}", file=name) from None
-    return parse_dimacs(text, name)
+    return parse_dimacs(text, name, max_bytes=max_bytes)
 
 
-def parse_dimacs(text: str, source: str = "<string>") -> CNF:
+def parse_dimacs(text: str, source: str = "<string>", max_bytes: int | None = None) -> CNF:
     """Parse DIMACS CNF text.
 
     What is accepted: comment lines (``c`` first) anywhere, one ``p cnf V C``
     header before any clause, clauses that span lines or share a line (only
     ``0`` ends a clause), a last clause without its ``0``, and SATLIB's ``%``
     line that ends the data. A header whose clause count is wrong is accepted
-    with a :class:`DimacsWarning` (real files lie about it).
+    with a :class:`DimacsWarning` (real files lie about it). Lines end at
+    ``\\n`` (see :mod:`sudosat.lines`); tokens are separated by ASCII blanks
+    and read by :func:`parse_int_token`'s rule. A byte-order mark before the
+    first line is skipped.
+
+    Parameters
+    ----------
+    max_bytes : int, optional
+        The memory limit (``--max-memory``; default 1 GB) the declared
+        variables are checked against before anything is sized from them.
 
     Raises
     ------
@@ -368,10 +477,21 @@ def parse_dimacs(text: str, source: str = "<string>") -> CNF:
         No header, a malformed header, a second header, a token that is not an
         integer, or a literal beyond the declared variables; the message names
         `source`, the line and the reason.
+    ResourceLimitError
+        The header declares more variables than fit in `max_bytes`.
     """
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise DimacsError("empty file: no 'p cnf' header", file=source)
     header_line, num_vars, declared, body_start = _find_header(text, source)
+    check_memory(
+        num_vars,
+        BYTES_PER_VARIABLE,
+        f"the header declares {num_vars:,} variables",
+        max_bytes,
+        file=source,
+        line=header_line,
+    )
     body = text[body_start:]
     flat = _parse_body_fast(body, num_vars)
     if flat is None:
@@ -396,7 +516,7 @@ def _find_header(text: str, source: str) -> tuple[int, int, int, int]:
         if end < 0:
             end = length
         number += 1
-        line = text[offset:end].strip()
+        line = text[offset:end].strip(_BLANK_CHARS)
         next_offset = end + 1
         if not line or line.startswith("c"):
             offset = next_offset
@@ -412,22 +532,32 @@ def _find_header(text: str, source: str) -> tuple[int, int, int, int]:
 
 
 def _parse_header(line: str, source: str, number: int) -> tuple[int, int]:
-    parts = line.split()
+    parts = _blank_split(line)
     usage = "malformed header {!r}: expected 'p cnf VARIABLES CLAUSES'"
     if len(parts) != 4 or parts[0] != "p" or parts[1] != "cnf":
         raise DimacsError(usage.format(_shorten(line)), file=source, line=number)
+    for token in parts[2:]:
+        if token.startswith("-") and _INTEGER.fullmatch(token):
+            raise DimacsError(
+                f"negative count in header {_shorten(line)!r}", file=source, line=number
+            )
     try:
-        num_vars, num_clauses = int(parts[2]), int(parts[3])
-    except ValueError:
-        raise DimacsError(usage.format(_shorten(line)), file=source, line=number) from None
-    if num_vars < 0 or num_clauses < 0:
-        raise DimacsError(f"negative count in header {_shorten(line)!r}", file=source, line=number)
+        num_vars = parse_int_token(parts[2], what="variable count")
+        num_clauses = parse_int_token(parts[3], what="clause count")
+    except DimacsError as exc:
+        raise DimacsError(
+            f"malformed header {_shorten(line)!r}: {exc.reason}", file=source, line=number
+        ) from None
     return num_vars, num_clauses
 
 
 def _parse_body_fast(body: str, num_vars: int) -> array | None:
     """All tokens at once; None when anything needs the careful line-by-line path."""
-    flat = _parse_body_json(body)
+    if not _plain_tokens(body):
+        return None
+    flat = None
+    if not any(byte in body for byte in _NOT_JSON_BLANKS):
+        flat = _parse_body_json(body)
     if flat is None:
         flat = _parse_body_tokens(body)
     if flat is None:
@@ -437,14 +567,28 @@ def _parse_body_fast(body: str, num_vars: int) -> array | None:
     return flat
 
 
-def _parse_body_json(body: str) -> array | None:
-    """Single-blank-separated integers (what strict writers produce) parsed by ``json``.
+def _plain_tokens(text: str) -> bool:
+    """True when `text` holds only ASCII signs, digits and blanks, and no ``-0``.
 
-    Three times faster than ``int()`` per token; None for anything else.
+    ``int()`` would also take Unicode digits, ``_`` and ``-0``; text with any of
+    them goes to the careful path, which names the token.
+    """
+    if not text.isascii():
+        return False
+    raw = text.encode("ascii")
+    if raw.translate(None, _TOKEN_BYTES):
+        return False
+    return _MINUS_ZERO.search(raw) is None or _NEGATIVE_ZERO.search(raw) is None
+
+
+def _parse_body_json(body: str) -> array | None:
+    """Integers separated by single blanks or line ends (what strict writers produce).
+
+    ``json`` parses them three times faster than ``int()`` per token. The
+    caller has checked the characters (:func:`_plain_tokens`, no ``+``, tab or
+    CR); a doubled blank makes invalid JSON and None.
     """
     text = body.strip().replace("\n", " ").replace(" ", ",")
-    if _NOT_JSON_INTEGERS.search(text):
-        return None  # JSON would also take true, 1.5 or 1e3, which DIMACS does not
     try:
         return array("i", json.loads(f"[{text}]"))
     except (ValueError, TypeError, OverflowError):
@@ -469,29 +613,42 @@ def _parse_body_tokens(body: str) -> array | None:
 
 def _parse_body_slow(body: str, num_vars: int, source: str, first_line: int) -> array:
     flat = array("i")
-    for number, raw in enumerate(body.split("\n"), start=first_line):
-        line = raw.strip()
+    for number, raw in enumerate(split_lines(body), start=first_line):
+        line = raw.strip(_BLANK_CHARS)
         if not line or line.startswith("c"):
             continue
         if line.startswith("%"):
             break  # SATLIB: '%' then '0' end the data
         if line.startswith("p"):
             raise DimacsError("a second 'p' header", file=source, line=number)
-        for token in line.split():
-            try:
-                lit = int(token)
-            except ValueError:
-                raise DimacsError(
-                    f"not an integer: {_shorten(token)!r}", file=source, line=number
-                ) from None
-            if abs(lit) > num_vars:
-                raise DimacsError(
-                    f"literal {lit} is beyond the {num_vars} declared variables",
-                    file=source,
-                    line=number,
-                )
-            flat.append(lit)
+        lits = _plain_line(line, num_vars)
+        if lits is None:
+            tokens = _blank_split(line)
+            lits = [_strict_literal(token, num_vars, source, number) for token in tokens]
+        flat.extend(lits)
     return flat
+
+
+def _plain_line(line: str, num_vars: int) -> list[int] | None:
+    """The line's literals when it is plain and in range (the common case), else None."""
+    if not _plain_tokens(line):
+        return None
+    try:
+        lits = list(map(int, line.split()))
+    except ValueError:  # '+-1', '1-2': the strict reading names the token
+        return None
+    if lits and (max(lits) > num_vars or -min(lits) > num_vars):
+        return None
+    return lits
+
+
+def _strict_literal(token: str, num_vars: int, source: str, number: int) -> int:
+    lit = parse_int_token(token, source=source, line=number, what="literal")
+    if abs(lit) > num_vars:
+        raise DimacsError(
+            f"literal {lit} is beyond the {num_vars} declared variables", file=source, line=number
+        )
+    return lit
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -572,7 +729,9 @@ def format_solution(
     return "\n".join(lines) + "\n"
 
 
-def parse_solution(text: str, source: str = "<string>", num_vars: int | None = None) -> Solution:
+def parse_solution(
+    text: str, source: str = "<string>", num_vars: int | None = None, max_bytes: int | None = None
+) -> Solution:
     """Read a solution in any of the three formats, recognised by their lines.
 
     Parameters
@@ -582,38 +741,58 @@ def parse_solution(text: str, source: str = "<string>", num_vars: int | None = N
         Named in error messages.
     num_vars : int, optional
         Needed only for the ``units`` format when its header is missing.
+    max_bytes : int, optional
+        The memory limit a declared variable count is checked against.
 
     Raises
     ------
     DimacsError
-        The text is in none of the formats, or contradicts itself.
+        The text is in none of the formats, or contradicts itself; a token
+        breaks :func:`parse_int_token`'s rule.
+    ResourceLimitError
+        The solution declares more variables than fit in `max_bytes`.
     """
-    lines = [(number, raw.strip()) for number, raw in enumerate(text.splitlines(), start=1)]
+    text = text.removeprefix("\ufeff")
+    numbered = enumerate(split_lines(text), start=1)
+    lines = [(number, raw.strip(_BLANK_CHARS)) for number, raw in numbered]
     lines = [(n, line) for n, line in lines if line and not line.startswith("c")]
     if not lines:
         raise DimacsError("empty solution: no 's' or 'p' line", file=source)
     number, first = lines[0]
     if first.startswith("s cnf"):
-        return _parse_course_solution(lines, source)
+        return _parse_course_solution(lines, source, max_bytes)
     if first.startswith("s "):
         return _parse_competition_solution(lines, source)
     if first.startswith("p cnf") or num_vars is not None:
-        return _parse_units_solution(lines, source, num_vars)
+        return _parse_units_solution(lines, source, num_vars, max_bytes)
     raise DimacsError(f"not a solution line: {_shorten(first)!r}", file=source, line=number)
 
 
-def _parse_course_solution(lines: list[tuple[int, str]], source: str) -> Solution:
+def _parse_course_solution(
+    lines: list[tuple[int, str]], source: str, max_bytes: int | None
+) -> Solution:
     number, header = lines[0]
-    parts = header.split()
+    parts = _blank_split(header)
     codes = {"1": Status.SAT, "0": Status.UNSAT, "-1": Status.UNKNOWN}
-    if len(parts) != 4 or parts[2] not in codes or not parts[3].isdigit():
+    if len(parts) != 4 or parts[1] != "cnf" or parts[2] not in codes:
         raise DimacsError(
-            f"malformed status line {header!r}: expected 's cnf R V'", file=source, line=number
+            f"malformed status line {_shorten(header)!r}: expected 's cnf R V'",
+            file=source,
+            line=number,
         )
-    status, num_vars = codes[parts[2]], int(parts[3])
+    status = codes[parts[2]]
+    num_vars = parse_int_token(parts[3], source=source, line=number, what="variable count", low=0)
+    check_memory(
+        num_vars,
+        BYTES_PER_VARIABLE,
+        f"the solution declares {num_vars:,} variables",
+        max_bytes,
+        file=source,
+        line=number,
+    )
     model = []
     for number, line in lines[1:]:
-        parts = line.split()
+        parts = _blank_split(line)
         if len(parts) != 2 or parts[0] != "v":
             raise DimacsError(
                 f"expected 'v LITERAL', got {_shorten(line)!r}", file=source, line=number
@@ -625,7 +804,7 @@ def _parse_course_solution(lines: list[tuple[int, str]], source: str) -> Solutio
 def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> Solution:
     number, header = lines[0]
     statuses = {"SATISFIABLE": Status.SAT, "UNSATISFIABLE": Status.UNSAT, "UNKNOWN": Status.UNKNOWN}
-    word = header[2:].strip()
+    word = header[2:].strip(_BLANK_CHARS)
     if word not in statuses:
         raise DimacsError(f"unknown status {word!r}", file=source, line=number)
     model: list[Lit] = []
@@ -634,7 +813,11 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
             raise DimacsError(
                 f"expected a 'v' line, got {_shorten(line)!r}", file=source, line=number
             )
-        for token in line[1:].split():
+        if line[1:2] not in ("", " ", "\t"):
+            raise DimacsError(
+                f"expected a 'v' line, got {_shorten(line)!r}", file=source, line=number
+            )
+        for token in _blank_split(line[1:]):
             lit = _literal(token, None, source, number)
             if lit:
                 model.append(lit)
@@ -643,14 +826,24 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
 
 
 def _parse_units_solution(
-    lines: list[tuple[int, str]], source: str, num_vars: int | None
+    lines: list[tuple[int, str]], source: str, num_vars: int | None, max_bytes: int | None
 ) -> Solution:
-    text = "\n".join(line for _, line in lines)
+    first = lines[0][0]
+    # Keep the file's line numbers in errors: blank and comment lines become empty lines.
+    by_number = dict(lines)
+    text = "\n".join(by_number.get(n, "") for n in range(first, lines[-1][0] + 1))
     if not text.startswith("p"):
         text = f"p cnf {num_vars} 0\n" + text
+        first -= 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DimacsWarning)
-        cnf = parse_dimacs(text, source)
+        try:
+            cnf = parse_dimacs(text, source, max_bytes=max_bytes)
+        except SudosatError as exc:
+            if exc.line is not None:
+                exc.line += first - 1
+                exc.args = (exc.message,)
+            raise
     model = []
     for clause in cnf:
         if len(clause) != 1:
@@ -662,12 +855,7 @@ def _parse_units_solution(
 
 
 def _literal(token: str, num_vars: int | None, source: str, number: int) -> int:
-    try:
-        lit = int(token)
-    except ValueError:
-        raise DimacsError(
-            f"not an integer: {_shorten(token)!r}", file=source, line=number
-        ) from None
+    lit = parse_int_token(token, source=source, line=number, what="literal")
     if num_vars is not None and (lit == 0 or abs(lit) > num_vars):
         raise DimacsError(f"literal {lit} is outside 1..{num_vars}", file=source, line=number)
     return lit

@@ -1,0 +1,31 @@
+"""The one line reader of every command: lines end at ``\\n`` (or ``\\r\\n``), nothing else.
+
+Python's ``str.splitlines`` also splits at form feeds, vertical tabs, the
+ASCII separators ``\\x1c``-``\\x1e``, ``\\x85``, U+2028 and U+2029, so a stray
+form feed would make one command see one more line than another. Every
+command that numbers lines (``check``, ``encode --line``, ``solve``, the
+DIMACS and solution readers) uses :func:`split_lines`, so line K is the same
+line everywhere; a character that is not a line end stays inside its line and
+the line's reader names it.
+"""
+
+from __future__ import annotations
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text`: split at ``\\n``, one ``\\r`` before it dropped.
+
+    A final line end does not start another line, and an empty text has no
+    line. A lone ``\\r`` is not a line end.
+
+    Examples
+    --------
+    >>> split_lines("a\\r\\nb\\x0cc\\n")
+    ['a', 'b\\x0cc']
+    >>> split_lines("")
+    []
+    """
+    if not text:
+        return []
+    lines = text.removesuffix("\n").split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
