@@ -69,7 +69,15 @@ _GRID_SYMBOLS = "." + _ALPHABET[1:-1]
 
 _BAD = 255  # the byte an unknown symbol translates to (no value reaches it)
 
-_SEPARATORS = re.compile(r"[\s,\-]+")
+# Numbers of a numeric line are separated by ASCII blanks, a comma (blanks
+# around it allowed) or one dash with a digit on each side (``3 0-4-0``). A
+# leading, doubled or spaced dash (``2 -1 0``, ``1--2``, ``1 -2``) or a doubled
+# comma is refused: a dash there reads like a minus sign, and guessing would
+# turn ``-1`` into a given 1.
+_SEPARATORS = re.compile(r"([ \t,\-]+)")
+_GOOD_SEPARATOR = re.compile(r"[ \t]+|[ \t]*,[ \t]*|-")
+_LINE_BLANKS = " \t\r\n"
+_MAX_NUMBER_DIGITS = 18  # longer numbers are refused before int() (which stops at 4300 digits)
 
 _MAX_ORDER_DIGITS = 9  # a longer order could never come with its N⁴ cells on one line
 
@@ -513,15 +521,19 @@ def check_solution(puzzle: Board, solution: Board) -> str | None:
 
 def _parse(text: str) -> Board:
     """Parse one line (no file/line context: Board.parse adds it)."""
-    stripped = text.strip().lstrip("\ufeff")  # a byte-order mark can lead a file's first line
+    # A byte-order mark can lead a file's first line. Only ASCII blanks and line
+    # ends are trimmed: a form feed or U+2028 is a character the message names.
+    stripped = text.strip(_LINE_BLANKS).lstrip("\ufeff").strip(_LINE_BLANKS)
     if not stripped:
         raise InstanceError("empty line")
-    tokens = _SEPARATORS.split(stripped)
-    if len(tokens) == 1:
+    parts = _SEPARATORS.split(stripped)
+    if len(parts) == 1:
         return _parse_grid(stripped)
+    tokens = parts[::2]
     head, rest = tokens[0], tokens[1:]
     if not head:  # the line starts with a comma or a dash
         raise InstanceError(f"{stripped[0]!r} at the start of the line is not an order")
+    _check_separators(parts)
     if not (head.isascii() and head.isdecimal()):
         raise InstanceError(
             f"{head!r} is not an order (a line is 'N T', 'N v v ...' or a grid string)"
@@ -536,6 +548,26 @@ def _parse(text: str) -> Board:
     if len(rest) == 1 and not (order == 1 and len(rest[0]) > 1 and rest[0].isdecimal()):
         return _parse_course(order, rest[0])
     return _parse_numbers(order, rest)
+
+
+def _check_separators(parts: list[str]) -> None:
+    """Refuse a separator run other than blanks, one comma, or one dash between digits.
+
+    `parts` alternates tokens and separator runs (``re.split`` with a group);
+    a run after the last token may only be a trailing comma.
+    """
+    separators = parts[1::2]
+    for run in set(separators):  # usually one distinct run: checked once
+        if _GOOD_SEPARATOR.fullmatch(run):
+            continue
+        if parts[-1] == "" and run == separators[-1] and run.strip(" \t") == ",":
+            continue  # "1, 2, 3," : one trailing comma
+        position = separators.index(run) + 1
+        what = "a doubled separator" if "-" not in run else (
+            "a dash separates two numbers only when it touches both (no blank beside it, "
+            "not doubled, not first)"
+        )
+        raise InstanceError(f"{run!r} before position {position}: {what}")
 
 
 def _parse_grid(token: str) -> Board:
@@ -568,7 +600,13 @@ def _parse_numbers(order: int, tokens: list[str]) -> Board:
         raise InstanceError(f"order {order} needs {need} numbers, got {len(tokens)}")
     for position, token in enumerate(tokens, 1):
         if not (token.isascii() and token.isdecimal()):
-            raise InstanceError(f"{token!r} at position {position} is not a number")
+            raise InstanceError(f"{_shorten(token)!r} at position {position} is not a number")
+    if max(map(len, tokens)) > _MAX_NUMBER_DIGITS:
+        position = next(k for k, t in enumerate(tokens, 1) if len(t) > _MAX_NUMBER_DIGITS)
+        raise InstanceError(
+            f"value {_shorten(tokens[position - 1])} at position {position} is too big for order"
+            f" {order} (max {order * order})"
+        )
     cells = tuple(map(int, tokens))
     size = order * order
     if max(cells) > size:
@@ -607,6 +645,10 @@ def _checked(order: int, cells: tuple[int, ...], token: str) -> Board:
             f" for order {order} (max {size}){hint}"
         )
     return Board._trusted(order, cells)
+
+
+def _shorten(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _fourth_root(length: int) -> int | None:
