@@ -10,8 +10,11 @@ error and exit 1, bad usage exit 2; ``sudosat sat`` itself exits 10 (SAT),
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
+import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +24,7 @@ from sudosat.errors import InstanceError, SudosatError
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3
 
 _EPILOG_FORMATS = """\
 instance formats (one board per line):
@@ -51,9 +55,10 @@ def _read_text(path: str) -> str:
 def _instance_line(path: str, number: int):
     """Parse line `number` (1-based) of the instance file `path` into a Board."""
     from sudosat.board import Board
+    from sudosat.lines import split_lines
 
     source = "<stdin>" if path == "-" else path
-    lines = _read_text(path).splitlines()
+    lines = split_lines(_read_text(path))
     if number < 1 or number > len(lines):
         raise InstanceError(
             f"there is no line {number}: the file has {len(lines)} lines", file=source
@@ -77,9 +82,74 @@ def _positive_ms(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}")
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(
+            f"the time limit must be finite, not {text!r} (leave -T out for no limit)"
+        )
     if value <= 0:
         raise argparse.ArgumentTypeError("the time limit must be positive (milliseconds)")
     return value
+
+
+def _solver_name(text: str) -> str:
+    """A solver name as ``--solver`` takes it: refused here (exit 2) when unknown."""
+    from sudosat.solvers.base import builtin_solver_names
+
+    if text in builtin_solver_names():
+        return text
+    for prefix in ("pysat:", "exec:"):
+        if text.startswith(prefix) and len(text) > len(prefix):
+            return text
+    known = ", ".join([*builtin_solver_names(), "pysat:NAME", "exec:PROGRAM"])
+    raise argparse.ArgumentTypeError(f"unknown solver {text!r}; known solvers: {known}")
+
+
+def _encoding_name(text: str) -> str:
+    """An encoding name (aliases accepted): refused here (exit 2) when unknown."""
+    from sudosat.encoding import get_encoding
+    from sudosat.errors import EncodingError
+
+    try:
+        get_encoding(text)
+    except EncodingError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+    return text
+
+
+def _heuristic_name(text: str) -> str:
+    """A DPLL branching heuristic: refused here (exit 2) when unknown."""
+    from sudosat.solvers.dpll import HEURISTICS
+
+    if text not in HEURISTICS:
+        raise argparse.ArgumentTypeError(
+            f"unknown DPLL heuristic {text!r}; choose one of {', '.join(HEURISTICS)}"
+        )
+    return text
+
+
+def _scheduler_address(text: str) -> str:
+    """A Dask scheduler address (``tcp://HOST:PORT``, ``HOST:PORT`` ...), checked for shape."""
+    if not _SCHEDULER_ADDRESS.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"not a scheduler address: {text!r} (e.g. tcp://HOST:8786)"
+        )
+    return text
+
+
+_SCHEDULER_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|inproc|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::[0-9]{1,5})?/?"
+)
+
+
+def _add_memory_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-memory",
+        type=_memory_size,
+        metavar="SIZE",
+        help="refuse input whose declared size needs more memory (e.g. 500M, 2G; default 1G)",
+    )
 
 
 def _positive_int(text: str) -> int:
@@ -146,6 +216,7 @@ def _add_encode_parser(subparsers) -> None:
     parser.add_argument(
         "--encoding",
         default="course",
+        type=_encoding_name,
         metavar="NAME",
         help="encoding name (default course; 'sudosat encode --list' shows all)",
     )
@@ -153,6 +224,7 @@ def _add_encode_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT.cnf", help="write here instead of standard output"
     )
+    _add_memory_option(parser)
 
 
 def _run_encode(args: argparse.Namespace) -> int:
@@ -163,6 +235,7 @@ def _run_encode(args: argparse.Namespace) -> int:
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
     board = _instance_line(args.file, args.line)
+    _check_encoding_memory(board, args)
     encoded = encode(board, args.encoding)
     comments = [
         f"sudosat encoding '{encoded.encoding}' of {args.file} line {args.line}",
@@ -201,11 +274,16 @@ def _add_decode_parser(subparsers) -> None:
         "--line", type=_positive_int, default=1, metavar="K", help="its line (default 1)"
     )
     parser.add_argument(
-        "--encoding", default="course", metavar="NAME", help="the encoding used (default course)"
+        "--encoding",
+        default="course",
+        type=_encoding_name,
+        metavar="NAME",
+        help="the encoding used (default course)",
     )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write here instead of standard output"
     )
+    _add_memory_option(parser)
 
 
 def _run_decode(args: argparse.Namespace) -> int:
@@ -215,7 +293,8 @@ def _run_decode(args: argparse.Namespace) -> int:
     from sudosat.result import Status
 
     source = "<stdin>" if args.solution == "-" else args.solution
-    solution = parse_solution(_read_text(args.solution), source)
+    _check_board_memory(args.order, args)
+    solution = parse_solution(_read_text(args.solution), source, max_bytes=args.max_memory)
     if solution.status is not Status.SAT:
         word = "UNSAT" if solution.status is Status.UNSAT else "TIMEOUT"
         _write_output(f"{args.order} {word}\n", args.output)
@@ -228,6 +307,7 @@ def _run_decode(args: argparse.Namespace) -> int:
                 file=args.instance,
                 line=args.line,
             )
+        _check_encoding_memory(puzzle, args)
         board = encode(puzzle, args.encoding).decode(solution.model)
         problem = check_solution(puzzle, board)
         if problem:
@@ -262,9 +342,10 @@ def _add_check_parser(subparsers) -> None:
 
 def _run_check(args: argparse.Namespace) -> int:
     from sudosat.board import Board, check_solution
+    from sudosat.lines import split_lines
 
-    puzzles = _read_text(args.file).splitlines()
-    answers = _read_text(args.solutions).splitlines()
+    puzzles = split_lines(_read_text(args.file))
+    answers = split_lines(_read_text(args.solutions))
     problems: list[str] = []
     if len(puzzles) != len(answers):
         problems.append(
@@ -323,7 +404,11 @@ def _add_sat_parser(subparsers) -> None:
     )
     parser.add_argument("file", help="DIMACS CNF file ('-' for standard input)")
     parser.add_argument(
-        "--solver", default="cdcl", metavar="NAME", help="which solver (default cdcl)"
+        "--solver",
+        default="cdcl",
+        type=_solver_name,
+        metavar="NAME",
+        help="which solver (default cdcl)",
     )
     parser.add_argument(
         "--format",
@@ -334,7 +419,9 @@ def _add_sat_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write the solution here instead of standard output"
     )
-    parser.add_argument("--heuristic", metavar="NAME", help="branching heuristic for dpll")
+    parser.add_argument(
+        "--heuristic", type=_heuristic_name, metavar="NAME", help="branching heuristic for dpll"
+    )
     parser.add_argument(
         "--noise", type=float, metavar="P", help="noise probability for walksat/gsat"
     )
@@ -350,6 +437,7 @@ def _add_sat_parser(subparsers) -> None:
         "--stats", action="store_true", help="print the solver's statistics as 'c' lines"
     )
     _add_solver_options(parser)
+    _add_memory_option(parser)
 
 
 def _run_sat(args: argparse.Namespace) -> int:
@@ -358,7 +446,7 @@ def _run_sat(args: argparse.Namespace) -> int:
     from sudosat.solvers import solve
 
     source = "<stdin>" if args.file == "-" else args.file
-    cnf = parse_dimacs(_read_sat_input(args.file), source)
+    cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
     options = _solver_options(args, args.solver)
     if args.heuristic:
         options["heuristic"] = args.heuristic
@@ -473,17 +561,20 @@ def _add_generate_parser(subparsers) -> None:
     parser.add_argument(
         "--solver",
         default="cdcl",
+        type=_solver_name,
         metavar="NAME",
         help="solver of the base solution and uniqueness checks (default cdcl)",
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
+    _add_memory_option(parser)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
     from sudosat.generate import generate_many
 
+    _check_board_memory(args.order, args)
     boards = generate_many(
         args.order,
         args.alpha,
@@ -533,7 +624,9 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         "  sudosat solve puzzles.txt -o out.txt --executor dask --scheduler tcp://HOST:8786\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", help="instance file, one board per line")
+    parser.add_argument(
+        "file", help="instance file, one board per line ('-' for standard input, with -o)"
+    )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="output file (see above for several solvers)"
     )
@@ -541,6 +634,7 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         "--solver",
         dest="solvers",
         action="append",
+        type=_solver_name,
         metavar="NAME",
         help="solver (repeatable; default cdcl): cdcl, dpll, dp, walksat, gsat, "
         "zchaff, pysat:NAME, exec:PROGRAM",
@@ -548,6 +642,7 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
     parser.add_argument(
         "--encoding",
         default="course",
+        type=_encoding_name,
         metavar="NAME",
         help="encoding (default course; 'sudosat encode --list' shows all)",
     )
@@ -573,6 +668,7 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
     )
     parser.add_argument(
         "--scheduler",
+        type=_scheduler_address,
         metavar="ADDRESS",
         help="Dask scheduler address (tcp://HOST:8786); without it, --executor "
         "dask starts a local cluster of -j workers",
@@ -593,24 +689,45 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
 
 
 def _memory_size(text: str) -> int:
-    units = {"K": 10**3, "M": 10**6, "G": 10**9}
+    units = {"K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
     number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "M")
     try:
         value = float(number)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 500M or 2G)") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (a finite size, e.g. 2G)")
     if value <= 0:
         raise argparse.ArgumentTypeError("the memory limit must be positive")
+    if value * units[unit] < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is less than one byte (e.g. 500M or 2G)")
     return int(value * units[unit])
+
+
+def _check_board_memory(order: int, args: argparse.Namespace) -> None:
+    """Refuse, before any allocation, a board whose N⁴ cells do not fit ``--max-memory``."""
+    from sudosat.limits import BYTES_PER_CELL, check_memory
+
+    cells = order**4
+    check_memory(cells, BYTES_PER_CELL, f"order {order} has {cells:,} cells", args.max_memory)
+
+
+def _check_encoding_memory(board, args: argparse.Namespace) -> None:
+    """Refuse, before building it, an encoding that does not fit ``--max-memory``."""
+    from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources
+
+    limit = DEFAULT_MAX_BYTES if args.max_memory is None else args.max_memory
+    check_resources(board, args.encoding, limit)
 
 
 def _run_solve(args: argparse.Namespace) -> int:
     from sudosat.pipeline import results_path, run_batch
 
     solvers = args.solvers or ["cdcl"]
+    instances = _solve_input(args)
     try:
         summary = run_batch(
-            args.file,
+            instances,
             args.output,
             solvers=solvers,
             encoding=args.encoding,
@@ -634,7 +751,20 @@ def _run_solve(args: argparse.Namespace) -> int:
         )
         return 130
     print(summary)
-    return _report_error_lines(summary, args.file)
+    return _report_error_lines(summary, "<stdin>" if args.file == "-" else args.file)
+
+
+def _solve_input(args: argparse.Namespace) -> str:
+    """The instance path for run_batch: ``-`` reads standard input, which needs ``-o``.
+
+    Without ``-o`` the outputs are named after the input file, and standard
+    input has no name to give them.
+    """
+    if args.file != "-":
+        return args.file
+    if not args.output:
+        raise _UsageError("solve: reading standard input ('-') needs -o OUT to name the output")
+    return "/dev/stdin"
 
 
 def _report_error_lines(summary, source: str, most: int = 10) -> int:
@@ -687,9 +817,24 @@ def _run_solvers(args: argparse.Namespace) -> int:
 # the parser and the entry points
 
 
+class _UsageError(Exception):
+    """Bad usage found after parsing (exit 2, one line)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (then exit 2).
+
+    argparse prints the whole usage before the error; one line that names the
+    command and points at ``--help`` is easier to read and to test.
+    """
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``sudosat`` argument parser with every sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sudosat",
         description="Sudoku of any order reduced to SAT, solved by our own solvers and by zChaff.",
         epilog="'sudosat COMMAND --help' explains each command.",
@@ -722,11 +867,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    return _guarded(lambda: args.run(args), "sudosat")
+    return _guarded(lambda: args.run(args), "sudosat", _subject(args))
 
 
-def _guarded(action: Callable[[], int], program: str) -> int:
-    """Run `action`, turning every error into one line on standard error and an exit code."""
+def _subject(args: argparse.Namespace) -> str | None:
+    """The input a command works on, for the internal-error line."""
+    for name in ("file", "solution"):
+        value = getattr(args, name, None)
+        if value is not None:
+            return "<stdin>" if value == "-" else str(value)
+    return None
+
+
+def _guarded(action: Callable[[], int], program: str, subject: str | None = None) -> int:
+    """Run `action`, turning every error into one line on standard error and an exit code.
+
+    Bad input (a :class:`SudosatError`) exits 1, bad usage 2, and anything
+    unexpected 3 with one line naming the stage and `subject` (the traceback
+    too when ``SUDOSAT_DEBUG=1``).
+    """
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
         print(f"{program}: warning: {message}", file=sys.stderr)
@@ -738,22 +897,75 @@ def _guarded(action: Callable[[], int], program: str) -> int:
     except SudosatError as exc:
         print(f"{program}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except _UsageError as exc:
+        print(f"{program}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of ours: still one line, unless the user asks for more
-        if os.environ.get("SUDOSAT_DEBUG"):
-            raise
-        print(
-            f"{program}: internal error: {type(exc).__name__}: {exc} "
-            "(set SUDOSAT_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+        if os.environ.get("SUDOSAT_DEBUG", "") not in ("", "0"):
+            traceback.print_exc()
+        print(_internal_error_line(program, exc, subject), file=sys.stderr)
+        return EXIT_INTERNAL
     finally:
         warnings.showwarning = previous
+
+
+# The stage an unexpected error happened in, from the innermost sudosat frame:
+# (module prefix, stage); a frame in a function whose name says decode wins.
+_STAGES = (
+    ("sudosat.solvers", "solving"),
+    ("sudosat.encoding", "encoding"),
+    ("sudosat.amo", "encoding"),
+    ("sudosat.formulas", "encoding"),
+    ("sudosat.generate", "generating"),
+    ("sudosat.cnf", "reading"),
+    ("sudosat.board", "reading"),
+    ("sudosat.lines", "reading"),
+    ("sudosat.pipeline", "running the batch on"),
+    ("sudosat.batch", "running the batch on"),
+)
+
+
+def _stage_of(exc: BaseException) -> str:
+    """What sudosat was doing when `exc` was raised: reading, encoding, solving, decoding ..."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    for frame in reversed(frames):
+        module = _module_of(frame.filename)
+        if module is None or module == "sudosat.cli":
+            continue
+        if "decode" in frame.name:
+            return "decoding"
+        if frame.name.startswith(("to_", "write", "format")):
+            return "writing the answer for"
+        for prefix, stage in _STAGES:
+            if module.startswith(prefix):
+                return stage
+    return "processing"
+
+
+def _module_of(filename: str) -> str | None:
+    """``sudosat.x.y`` for a file of the sudosat package, else None."""
+    parts = os.path.normpath(filename).split(os.sep)
+    if "sudosat" not in parts:
+        return None
+    tail = parts[len(parts) - 1 - parts[::-1].index("sudosat") :]
+    return ".".join(tail).removesuffix(".py")
+
+
+def _internal_error_line(program: str, exc: BaseException, subject: str | None) -> str:
+    """One line: the program, what it was doing, to which input, and the error."""
+    stage = _stage_of(exc)
+    target = f" {subject}" if subject else ""
+    text = " ".join(str(exc).split())
+    detail = f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+    return (
+        f"{program}: internal error while {stage}{target}: {detail} "
+        "(a bug in sudosat; set SUDOSAT_DEBUG=1 for the traceback)"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -765,7 +977,7 @@ SAT_STRATEGIES = {1: ("dp", {}), 2: ("dpll", {}), 3: ("cdcl", {})}
 
 def build_sat_sn_parser() -> argparse.ArgumentParser:
     """The parser of the course's ``SAT -Sn FILE`` program."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="SAT",
         description="The 'SAT -Sn' assignment: solve a DIMACS CNF file and write FILE.out, a "
         "DIMACS file holding the truth assignment as unit clauses (no clause when the formula is "
@@ -794,13 +1006,14 @@ def build_sat_sn_parser() -> argparse.ArgumentParser:
         metavar="MS",
         help="wall-clock limit in milliseconds",
     )
+    _add_memory_option(parser)
     return parser
 
 
 def sat_sn_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``SAT -Sn FILE``."""
     args = build_sat_sn_parser().parse_args(argv)
-    return _guarded(lambda: _run_sat_sn(args), "SAT")
+    return _guarded(lambda: _run_sat_sn(args), "SAT", args.file)
 
 
 def _run_sat_sn(args: argparse.Namespace) -> int:
@@ -808,7 +1021,7 @@ def _run_sat_sn(args: argparse.Namespace) -> int:
     from sudosat.solvers import solve
 
     solver, options = SAT_STRATEGIES[args.strategy]
-    cnf = parse_dimacs(_read_sat_input(args.file), args.file)
+    cnf = parse_dimacs(_read_sat_input(args.file), args.file, max_bytes=args.max_memory)
     result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
     out_path = f"{args.file}.out"
     _write_output(format_solution(result.status, result.model, cnf.num_vars, "units"), out_path)

@@ -170,9 +170,10 @@ def test_bad_instance_line_names_file_and_line(tmp_path, capsys):
 def test_unknown_solver_is_a_clear_error(example_file, tmp_path, capsys):
     cnf_path = tmp_path / "e.cnf"
     run(["encode", example_file, "-o", cnf_path], capsys)
-    code, _, err = run(["sat", cnf_path, "--solver", "nosuch"], capsys)
-    assert code == 1
-    assert "unknown solver 'nosuch'" in err
+    with pytest.raises(SystemExit) as caught:  # bad usage (issue 17 item 9): exit 2
+        run(["sat", cnf_path, "--solver", "nosuch"], capsys)
+    assert caught.value.code == 2
+    assert "unknown solver 'nosuch'" in capsys.readouterr().err
 
 
 def test_bad_usage_exits_two(capsys):
