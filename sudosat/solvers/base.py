@@ -12,10 +12,12 @@ from __future__ import annotations
 import importlib
 import math
 import time
+import warnings
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sudosat.cnf import CNF
+from sudosat.cnf import CNF, DimacsWarning
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 
@@ -159,12 +161,77 @@ def solve(
         The solver cannot run, or returned a model that falsifies the formula.
     """
     started = time.perf_counter()
-    result = get_solver(solver)(cnf, time_limit_ms=time_limit_ms, **options)
+    function = get_solver(solver)
+    compact = None if options.get("proof") else Compaction.of(cnf)
+    target = cnf if compact is None else compact.cnf
+    result = function(target, time_limit_ms=time_limit_ms, **options)
     result.solver = result.solver or solver
     if not result.elapsed_ms:
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
-    verify_result(cnf, result)
+    verify_result(target, result)
+    if compact is not None and result.model is not None:
+        # The unused variables occur in no clause, so the extended model satisfies
+        # `cnf` exactly when the compact one satisfies the compact formula.
+        result.model = compact.extend(result.model)
     return result
+
+
+# A formula is solved on its used variables only when its header declares far
+# more than its literals could use: then the solvers' per-variable arrays are
+# sized from what is there, not from a header that may lie by millions.
+_COMPACT_MIN_UNUSED = 100_000
+
+
+class Compaction:
+    """A formula renumbered onto the variables its clauses use, and the way back.
+
+    Attributes
+    ----------
+    cnf : CNF
+        The same clauses over variables 1..k, in the order of the originals.
+    origin : array
+        ``origin[i - 1]`` is the original number of compact variable ``i``.
+    num_vars : int
+        The original formula's variable count.
+    """
+
+    __slots__ = ("cnf", "origin", "num_vars")
+
+    def __init__(self, cnf: CNF, origin: array, num_vars: int) -> None:
+        self.cnf, self.origin, self.num_vars = cnf, origin, num_vars
+
+    @classmethod
+    def of(cls, cnf: CNF) -> Compaction | None:
+        """The compaction of `cnf` when its header is far larger than its clauses need, else None.
+
+        The test costs O(1): a formula with L literal occurrences uses at most L
+        variables, so only a header above ``2 L + 100,000`` is worth renumbering.
+        A :class:`~sudosat.cnf.DimacsWarning` says what was done.
+        """
+        if cnf.num_vars <= 2 * cnf.num_literals + _COMPACT_MIN_UNUSED:
+            return None
+        used = sorted(set(map(abs, cnf.flat)) - {0})
+        number = {var: index for index, var in enumerate(used, start=1)}
+        flat = array(
+            "i", [number[lit] if lit > 0 else -number[-lit] if lit else 0 for lit in cnf.flat]
+        )
+        warnings.warn(
+            f"the formula declares {cnf.num_vars:,} variables but its clauses use "
+            f"{len(used):,}: the solver works on those, and the model sets the other "
+            f"{cnf.num_vars - len(used):,} false",
+            DimacsWarning,
+            stacklevel=3,
+        )
+        return cls(CNF.from_flat(flat, len(used)), array("q", used), cnf.num_vars)
+
+    def extend(self, model: list[int]) -> list[int]:
+        """A model of the compact formula as a model of the original (unused variables false)."""
+        full = list(range(-1, -self.num_vars - 1, -1))
+        origin = self.origin
+        for lit in model:
+            var = origin[abs(lit) - 1]
+            full[var - 1] = var if lit > 0 else -var
+        return full
 
 
 def verify_result(cnf: CNF, result: Result, who: str | None = None) -> None:
