@@ -235,7 +235,7 @@ def _run_encode(args: argparse.Namespace) -> int:
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
     board = _instance_line(args.file, args.line)
-    _check_encoding_memory(board, args)
+    _check_encoding_memory(board, args, args.file, args.line)
     encoded = encode(board, args.encoding)
     comments = [
         f"sudosat encoding '{encoded.encoding}' of {args.file} line {args.line}",
@@ -307,7 +307,7 @@ def _run_decode(args: argparse.Namespace) -> int:
                 file=args.instance,
                 line=args.line,
             )
-        _check_encoding_memory(puzzle, args)
+        _check_encoding_memory(puzzle, args, args.instance, args.line)
         board = encode(puzzle, args.encoding).decode(solution.model)
         problem = check_solution(puzzle, board)
         if problem:
@@ -712,12 +712,15 @@ def _check_board_memory(order: int, args: argparse.Namespace) -> None:
     check_memory(cells, BYTES_PER_CELL, f"order {order} has {cells:,} cells", args.max_memory)
 
 
-def _check_encoding_memory(board, args: argparse.Namespace) -> None:
+def _check_encoding_memory(board, args: argparse.Namespace, source: str, line: int) -> None:
     """Refuse, before building it, an encoding that does not fit ``--max-memory``."""
     from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources
 
     limit = DEFAULT_MAX_BYTES if args.max_memory is None else args.max_memory
-    check_resources(board, args.encoding, limit)
+    try:
+        check_resources(board, args.encoding, limit)
+    except SudosatError as exc:
+        raise exc.at(file="<stdin>" if source == "-" else source, line=line) from None
 
 
 def _run_solve(args: argparse.Namespace) -> int:
