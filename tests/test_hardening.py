@@ -387,13 +387,15 @@ def test_internal_error_names_reading_and_shows_traceback_on_request(
 def test_internal_error_while_encoding(tmp_path, capsys, monkeypatch):
     import sudosat.encoding as encoding
 
-    monkeypatch.setattr(encoding, "_ENCODERS", {}, raising=False)
-    monkeypatch.setattr(encoding, "encode", lambda *a, **k: {}["x"])
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("estimate bug")
+
+    monkeypatch.setattr(encoding, "_full_size", broken)
     monkeypatch.delenv("SUDOSAT_DEBUG", raising=False)
     path = write(tmp_path, "e.txt", COURSE_EXAMPLE + "\n")
-    code, _, err = run(["encode", path], capsys)
-    assert code == 3
-    assert "internal error while" in one_line(err)
+    code, out, err = run(["encode", path], capsys)
+    assert code == 3 and out == ""
+    assert f"internal error while encoding {path}: ZeroDivisionError" in one_line(err)
 
 
 # -- the bars-style check: a header of 10^12 variables under ulimit -v 2000000 -------------
