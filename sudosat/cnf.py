@@ -868,7 +868,10 @@ def _finish_solution(status: Status, model: list[Lit], num_vars: int, source: st
     for lit in model:
         if by_var.setdefault(abs(lit), lit) != lit:
             raise DimacsError(f"variable {abs(lit)} is given both values", file=source)
-    missing = [v for v in range(1, num_vars + 1) if v not in by_var]
-    if missing:
-        raise DimacsError(f"the model gives no value to variable {missing[0]}", file=source)
+    if len(by_var) < num_vars:
+        # Found from the variables present, never by walking 1..num_vars: a competition
+        # model naming variable 10^15 would otherwise loop for days.
+        present = sorted(by_var)
+        missing = next((v for v, w in enumerate(present, start=1) if v != w), len(present) + 1)
+        raise DimacsError(f"the model gives no value to variable {missing}", file=source)
     return Solution(status, [by_var[v] for v in range(1, num_vars + 1)], num_vars)

@@ -32,6 +32,7 @@ from matplotlib.figure import Figure
 
 from sudosat.board import Board
 from sudosat.errors import InstanceError
+from sudosat.lines import split_lines
 from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def read_instances(path: str | os.PathLike[str]) -> dict[int, Board]:
             f"cannot read the instance file: {exc.strerror}", file=str(path)
         ) from None
     boards = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -135,7 +136,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
     """
     solved = {}
     text = resolve(path).read_text(encoding="utf-8")
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         words = line.split()
         if len(words) < 2 or words[0] == "ERROR" or words[1] in ("UNSAT", "TIMEOUT"):
             continue

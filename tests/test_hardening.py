@@ -18,7 +18,7 @@ import pytest
 
 from sudosat.board import Board
 from sudosat.cli import EXIT_INTERNAL, main, sat_sn_main
-from sudosat.cnf import CNF, DimacsWarning, parse_dimacs, parse_int_token
+from sudosat.cnf import CNF, DimacsWarning, parse_dimacs, parse_int_token, parse_solution
 from sudosat.errors import DimacsError, InstanceError, ResourceLimitError
 from sudosat.lines import split_lines
 from sudosat.solvers import solve
@@ -433,3 +433,13 @@ def test_sat_s1_on_a_trillion_variable_header_under_ulimit(tmp_path):
 
 def test_resource_limit_error_is_a_memory_error():
     assert issubclass(ResourceLimitError, MemoryError)
+
+
+@pytest.mark.parametrize("var", [2**31, 10**15, 10**18 - 1])
+def test_fault8_lying_headers_competition_model_naming_a_huge_variable(var):
+    started = time.perf_counter()
+    with pytest.raises(DimacsError, match="the model gives no value to variable 1$"):
+        parse_solution(f"s SATISFIABLE\nv {var} 0\n", "m.sol")
+    assert time.perf_counter() - started < 1.0
+    with pytest.raises(DimacsError, match="the model gives no value to variable 3$"):
+        parse_solution("s SATISFIABLE\nv 1 -2 4 0\n", "m.sol")
