@@ -93,6 +93,16 @@ def _positive_ms(text: str) -> float:
     return value
 
 
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a probability: {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"a probability is between 0 and 1, not {text!r}")
+    return value
+
+
 def _solver_name(text: str) -> str:
     """A solver name as ``--solver`` takes it: refused here (exit 2) when unknown."""
     from sudosat.solvers.base import builtin_solver_names
@@ -423,7 +433,7 @@ def _add_sat_parser(subparsers) -> None:
         "--heuristic", type=_heuristic_name, metavar="NAME", help="branching heuristic for dpll"
     )
     parser.add_argument(
-        "--noise", type=float, metavar="P", help="noise probability for walksat/gsat"
+        "--noise", type=_probability, metavar="P", help="noise probability for walksat/gsat"
     )
     parser.add_argument(
         "--proof", metavar="FILE", help="cdcl only: write a DRAT proof of an UNSAT answer"
@@ -574,7 +584,7 @@ def _add_generate_parser(subparsers) -> None:
 def _run_generate(args: argparse.Namespace) -> int:
     from sudosat.generate import generate_many
 
-    _check_board_memory(args.order, args)
+    _check_board_memory(args.order, args, args.count)
     boards = generate_many(
         args.order,
         args.alpha,
@@ -704,12 +714,15 @@ def _memory_size(text: str) -> int:
     return int(value * units[unit])
 
 
-def _check_board_memory(order: int, args: argparse.Namespace) -> None:
-    """Refuse, before any allocation, a board whose N⁴ cells do not fit ``--max-memory``."""
+def _check_board_memory(order: int, args: argparse.Namespace, count: int = 1) -> None:
+    """Refuse, before any allocation, `count` boards whose N⁴ cells do not fit ``--max-memory``."""
     from sudosat.limits import BYTES_PER_CELL, check_memory
 
     cells = order**4
-    check_memory(cells, BYTES_PER_CELL, f"order {order} has {cells:,} cells", args.max_memory)
+    what = f"order {order} has {cells:,} cells"
+    if count > 1:
+        what = f"{count:,} boards of order {order} have {count * cells:,} cells"
+    check_memory(count * cells, BYTES_PER_CELL, what, args.max_memory)
 
 
 def _check_encoding_memory(board, args: argparse.Namespace, source: str, line: int) -> None:

@@ -443,3 +443,19 @@ def test_fault8_lying_headers_competition_model_naming_a_huge_variable(var):
     assert time.perf_counter() - started < 1.0
     with pytest.raises(DimacsError, match="the model gives no value to variable 3$"):
         parse_solution("s SATISFIABLE\nv 1 -2 4 0\n", "m.sol")
+
+
+def test_fault8_lying_headers_generate_of_a_billion_boards(capsys):
+    started = time.perf_counter()
+    code, out, err = run(["generate", "--order", 1, "--alpha", 0.5, "--count", 10**9], capsys)
+    assert time.perf_counter() - started < 2.0
+    assert code == 1 and out == ""
+    assert "1,000,000,000 boards of order 1 have 1,000,000,000 cells" in one_line(err)
+
+
+@pytest.mark.parametrize("noise", ["nan", "2", "-0.1", "half"])
+def test_fault9_options_noise_is_a_probability(tmp_path, capsys, noise):
+    path = write(tmp_path, "f.cnf", "p cnf 1 1\n1 0\n")
+    code, _, err = run(["sat", path, "--solver", "walksat", "--noise", noise], capsys)
+    assert code == 2
+    assert "argument --noise" in one_line(err)
