@@ -3,7 +3,8 @@
 Each sub-command is a pair of functions, ``_add_<name>_parser`` and
 ``_run_<name>``, registered in :func:`build_parser`. :func:`main` maps errors to
 exit codes: a :class:`~sudosat.errors.SudosatError` becomes one line on standard
-error and exit 1, bad usage exit 2; ``sudosat sat`` itself exits 10 (SAT),
+error and exit 1, bad usage one line and exit 2, anything unexpected one line
+naming the input and the stage and exit 3; ``sudosat sat`` itself exits 10 (SAT),
 20 (UNSAT) or 0 (no decision), like SAT-competition solvers.
 """
 
@@ -41,7 +42,9 @@ instance formats (one board per line):
 def _read_text(path: str) -> str:
     """The whole text of `path` (``-`` is standard input), as a user-facing error if unreadable."""
     if path == "-":
-        return sys.stdin.read()
+        # Bytes decoded like a file's (invalid UTF-8 becomes U+FFFD), whatever the locale.
+        stream = getattr(sys.stdin, "buffer", None)
+        return sys.stdin.read() if stream is None else stream.read().decode("utf-8", "replace")
     try:
         return Path(path).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
@@ -362,13 +365,15 @@ def _run_check(args: argparse.Namespace) -> int:
             f"{args.solutions}: has {len(answers)} lines, {args.file} has {len(puzzles)}"
         )
     valid = unsolved = 0
+    puzzle_name = "<stdin>" if args.file == "-" else args.file
+    answer_name = "<stdin>" if args.solutions == "-" else args.solutions
     for number, (puzzle_text, answer) in enumerate(zip(puzzles, answers, strict=False), start=1):
         if _is_unsolved_answer(answer):
             unsolved += 1
             continue
         try:
-            puzzle = Board.parse(puzzle_text, source=args.file, line=number)
-            solved = Board.parse(answer, source=args.solutions, line=number)
+            puzzle = Board.parse(puzzle_text, source=puzzle_name, line=number)
+            solved = Board.parse(answer, source=answer_name, line=number)
         except SudosatError as exc:
             problems.append(str(exc))
             continue
