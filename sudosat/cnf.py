@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TextIO
 
 from sudosat.errors import DimacsError, SudosatError
-from sudosat.limits import BYTES_PER_VARIABLE, check_memory
+from sudosat.limits import BYTES_PER_DIMACS_CHAR, BYTES_PER_VARIABLE, check_memory
 from sudosat.lines import split_lines
 from sudosat.result import Status
 
@@ -478,9 +478,17 @@ def parse_dimacs(text: str, source: str = "<string>", max_bytes: int | None = No
         integer, or a literal beyond the declared variables; the message names
         `source`, the line and the reason.
     ResourceLimitError
-        The header declares more variables than fit in `max_bytes`.
+        The header declares more variables than fit in `max_bytes`, or the
+        text is too long to read within it.
     """
     text = text.removeprefix("\ufeff")
+    check_memory(
+        len(text),
+        BYTES_PER_DIMACS_CHAR,
+        f"the formula's text holds {len(text):,} characters",
+        max_bytes,
+        file=source,
+    )
     if not text.strip():
         raise DimacsError("empty file: no 'p cnf' header", file=source)
     header_line, num_vars, declared, body_start = _find_header(text, source)

@@ -459,3 +459,12 @@ def test_fault9_options_noise_is_a_probability(tmp_path, capsys, noise):
     code, _, err = run(["sat", path, "--solver", "walksat", "--noise", noise], capsys)
     assert code == 2
     assert "argument --noise" in one_line(err)
+
+
+def test_dimacs_text_too_long_for_the_memory_limit_is_refused_before_parsing(tmp_path, capsys):
+    path = write(tmp_path, "long.cnf", "p cnf 2 1000\n" + "1 -2 0\n" * 1000)
+    code, _, err = run(["sat", path, "--max-memory", "50K"], capsys)
+    assert code == 1
+    assert f"{path}: the formula's text holds 7,013 characters" in one_line(err)
+    code, _, err = run(["sat", path, "--max-memory", "1M"], capsys)
+    assert code == 10, err
