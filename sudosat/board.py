@@ -21,7 +21,9 @@ course line ``N T``
     ``A``-``Z`` = 10..35 (either case), ``.`` = 36.
 numeric line ``N v v v ...``
     The order, then N⁴ decimal numbers separated by blanks, commas or dashes
-    (``3 0-4-0-0-...``). Needed beyond order 6.
+    (``3 0-4-0-0-...``). Needed beyond order 6. A dash separates only when it
+    touches a digit on each side; a leading, doubled or spaced dash (``2 -1``)
+    and a doubled comma are refused, naming the position.
 grid string
     N⁴ symbols without the order: ``.`` or ``0`` empty, ``1``-``9``,
     ``A``-``Z`` = 10..35 (either case). The 81-character ``.sdk``/top95 format

@@ -32,6 +32,7 @@ instance formats (one board per line):
   course   "N T": order N (1..6), then N^4 symbols: 0 empty, 1-9, A-Z = 10..35, '.' = 36
   grid     N^4 symbols without the order ('.' or '0' empty), e.g. 81-character .sdk lines
   numeric  "N v v v ...": the order, then N^4 numbers separated by blanks, commas or dashes
+           (a dash only between two digits: "3 0-4-0-...")
 """
 
 
