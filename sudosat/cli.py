@@ -167,10 +167,11 @@ def _add_memory_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    # ASCII digits only, as in every file sudosat reads: int() would also take
+    # '٣', '1_000' and blanks around the number.
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value

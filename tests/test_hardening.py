@@ -468,3 +468,10 @@ def test_dimacs_text_too_long_for_the_memory_limit_is_refused_before_parsing(tmp
     assert f"{path}: the formula's text holds 7,013 characters" in one_line(err)
     code, _, err = run(["sat", path, "--max-memory", "1M"], capsys)
     assert code == 10, err
+
+
+@pytest.mark.parametrize("order", ["\u0663", "1_0", " 3", "3.0", "9" * 30])
+def test_fault9_options_whole_numbers_are_ascii_digits(capsys, order):
+    code, _, err = run(["generate", "--order", order, "--alpha", "0"], capsys)
+    assert code == 2
+    assert "not a whole number" in one_line(err)
