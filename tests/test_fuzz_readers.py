@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import signal
 import sys
 import warnings
 
@@ -39,14 +40,43 @@ FAST, SLOW = 2000, 20000
 CLI_FAST, CLI_SLOW = 300, 3000
 
 
+HANG_SECONDS = 10  # an example still running after this is a hang
+
+
 def fuzz(count: int):
-    return settings(
-        max_examples=count,
-        derandomize=True,  # a fixed seed: the same examples on every run
-        deadline=2000,  # milliseconds per example: a hang fails the test
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    """A fixed seed, `count` examples, and a limit per example: slow ones fail
+    (hypothesis's deadline, generous for a shared machine), and one that never
+    returns is interrupted by an alarm (:func:`no_hang`) instead of stalling the suite."""
+
+    def wrap(test):
+        settings_ = settings(
+            max_examples=count,
+            derandomize=True,  # a fixed seed: the same examples on every run
+            deadline=HANG_SECONDS * 500,  # milliseconds
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        return settings_(test)
+
+    return wrap
+
+
+class Hang(Exception):
+    """An example ran past HANG_SECONDS."""
+
+
+@contextlib.contextmanager
+def no_hang(seconds: float = HANG_SECONDS):
+    def alarm(signum, frame):
+        raise Hang(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # -- the strict reference readings ----------------------------------------------------------
@@ -308,46 +338,53 @@ def check_token(token: str) -> None:
 @fuzz(FAST)
 @given(near_dimacs())
 def test_fuzz_dimacs_reader(text):
-    check_dimacs(text)
+    with no_hang():
+        check_dimacs(text)
 
 
 @fuzz(FAST)
 @given(near_board_lines())
 def test_fuzz_board_reader(text):
-    check_board(text)
+    with no_hang():
+        check_board(text)
 
 
 @fuzz(FAST)
 @given(near_solutions())
 def test_fuzz_solution_reader(text):
-    check_solution(text)
+    with no_hang():
+        check_solution(text)
 
 
 @fuzz(FAST)
 @given(tokens())
 def test_fuzz_integer_tokens(token):
-    check_token(token)
+    with no_hang():
+        check_token(token)
 
 
 @pytest.mark.slow
 @fuzz(SLOW)
 @given(near_dimacs())
 def test_fuzz_dimacs_reader_long(text):
-    check_dimacs(text)
+    with no_hang():
+        check_dimacs(text)
 
 
 @pytest.mark.slow
 @fuzz(SLOW)
 @given(near_board_lines())
 def test_fuzz_board_reader_long(text):
-    check_board(text)
+    with no_hang():
+        check_board(text)
 
 
 @pytest.mark.slow
 @fuzz(SLOW)
 @given(near_solutions())
 def test_fuzz_solution_reader_long(text):
-    check_solution(text)
+    with no_hang():
+        check_solution(text)
 
 
 # -- the command line in process -----------------------------------------------------------
@@ -408,17 +445,20 @@ def check_cli_check(line: str, folder) -> None:
 @fuzz(CLI_FAST)
 @given(text=near_dimacs())
 def test_fuzz_cli_sat_in_process(scratch, text):
-    check_cli_sat(text, scratch)
+    with no_hang():
+        check_cli_sat(text, scratch)
 
 
 @fuzz(CLI_FAST)
 @given(line=near_board_lines())
 def test_fuzz_cli_check_and_encode_in_process(scratch, line):
-    check_cli_check(line, scratch)
+    with no_hang():
+        check_cli_check(line, scratch)
 
 
 @pytest.mark.slow
 @fuzz(CLI_SLOW)
 @given(text=near_dimacs())
 def test_fuzz_cli_sat_in_process_long(scratch, text):
-    check_cli_sat(text, scratch)
+    with no_hang():
+        check_cli_sat(text, scratch)
