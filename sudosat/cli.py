@@ -46,8 +46,10 @@ def _read_text(path: str) -> str:
         # Bytes decoded like a file's (invalid UTF-8 becomes U+FFFD), whatever the locale.
         stream = getattr(sys.stdin, "buffer", None)
         return sys.stdin.read() if stream is None else stream.read().decode("utf-8", "replace")
+    from sudosat.lines import read_text
+
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return read_text(path)
     except FileNotFoundError:
         raise InstanceError("no such file", file=path) from None
     except IsADirectoryError:

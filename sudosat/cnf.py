@@ -38,7 +38,7 @@ from typing import TextIO
 
 from sudosat.errors import DimacsError, SudosatError
 from sudosat.limits import BYTES_PER_DIMACS_CHAR, BYTES_PER_VARIABLE, check_memory
-from sudosat.lines import split_lines
+from sudosat.lines import read_text, split_lines
 from sudosat.result import Status
 
 Lit = int
@@ -443,7 +443,7 @@ def read_dimacs(path: str | os.PathLike, max_bytes: int | None = None) -> CNF:
     """
     name = os.fspath(path)
     try:
-        text = Path(name).read_text(encoding="utf-8", errors="replace")
+        text = read_text(name)
     except FileNotFoundError:
         raise DimacsError("no such file", file=name) from None
     except IsADirectoryError:
@@ -799,6 +799,7 @@ def _parse_course_solution(
         line=number,
     )
     model = []
+    where: list[int] = []  # the line of each literal, for a clash's message
     for number, line in lines[1:]:
         parts = _blank_split(line)
         if len(parts) != 2 or parts[0] != "v":
@@ -806,7 +807,8 @@ def _parse_course_solution(
                 f"expected 'v LITERAL', got {_shorten(line)!r}", file=source, line=number
             )
         model.append(_literal(parts[1], num_vars, source, number))
-    return _finish_solution(status, model, num_vars, source)
+        where.append(number)
+    return _finish_solution(status, model, num_vars, source, where)
 
 
 def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> Solution:
@@ -816,6 +818,7 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
     if word not in statuses:
         raise DimacsError(f"unknown status {word!r}", file=source, line=number)
     model: list[Lit] = []
+    where: list[int] = []
     for number, line in lines[1:]:
         if not line.startswith("v"):
             raise DimacsError(
@@ -829,8 +832,9 @@ def _parse_competition_solution(lines: list[tuple[int, str]], source: str) -> So
             lit = _literal(token, None, source, number)
             if lit:
                 model.append(lit)
+                where.append(number)
     num_vars = max((abs(lit) for lit in model), default=0)
-    return _finish_solution(statuses[word], model, num_vars, source)
+    return _finish_solution(statuses[word], model, num_vars, source, where)
 
 
 def _parse_units_solution(
@@ -869,13 +873,23 @@ def _literal(token: str, num_vars: int | None, source: str, number: int) -> int:
     return lit
 
 
-def _finish_solution(status: Status, model: list[Lit], num_vars: int, source: str) -> Solution:
+def _finish_solution(
+    status: Status,
+    model: list[Lit],
+    num_vars: int,
+    source: str,
+    where: list[int] | None = None,
+) -> Solution:
     if status is not Status.SAT:
         return Solution(status, None, num_vars)
     by_var: dict[int, int] = {}
-    for lit in model:
+    for index, lit in enumerate(model):
         if by_var.setdefault(abs(lit), lit) != lit:
-            raise DimacsError(f"variable {abs(lit)} is given both values", file=source)
+            raise DimacsError(
+                f"variable {abs(lit)} is given both values",
+                file=source,
+                line=where[index] if where else None,
+            )
     if len(by_var) < num_vars:
         # Found from the variables present, never by walking 1..num_vars: a competition
         # model naming variable 10^15 would otherwise loop for days.

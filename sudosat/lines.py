@@ -11,6 +11,8 @@ the line's reader names it.
 
 from __future__ import annotations
 
+import os
+
 
 def split_lines(text: str) -> list[str]:
     """The lines of `text`: split at ``\\n``, one ``\\r`` before it dropped.
@@ -29,3 +31,20 @@ def split_lines(text: str) -> list[str]:
         return []
     lines = text.removesuffix("\n").split("\n")
     return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The text of the file at `path`, exactly as written: UTF-8, no newline translation.
+
+    ``Path.read_text`` and ``open()`` turn a lone ``\\r`` into a line end, which
+    would make a file read here split where :func:`split_lines` does not (and
+    where standard input does not). Invalid UTF-8 becomes U+FFFD, so the
+    reader that meets it names it.
+
+    Raises
+    ------
+    OSError
+        As ``open`` does (the caller turns it into a user-facing error).
+    """
+    with open(path, "rb") as stream:
+        return stream.read().decode("utf-8", errors="replace")

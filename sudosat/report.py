@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 
 from sudosat.board import Board
 from sudosat.errors import InstanceError
-from sudosat.lines import split_lines
+from sudosat.lines import read_text, split_lines
 from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def read_instances(path: str | os.PathLike[str]) -> dict[int, Board]:
     """
     source = resolve(path)
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_text(source)
     except OSError as exc:
         raise InstanceError(
             f"cannot read the instance file: {exc.strerror}", file=str(path)
@@ -135,7 +135,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
     Lines that say ``UNSAT``, ``TIMEOUT`` or ``ERROR`` are left out.
     """
     solved = {}
-    text = resolve(path).read_text(encoding="utf-8")
+    text = read_text(resolve(path))
     for number, line in enumerate(split_lines(text), start=1):
         words = line.split()
         if len(words) < 2 or words[0] == "ERROR" or words[1] in ("UNSAT", "TIMEOUT"):

@@ -475,3 +475,26 @@ def test_fault9_options_whole_numbers_are_ascii_digits(capsys, order):
     code, _, err = run(["generate", "--order", order, "--alpha", "0"], capsys)
     assert code == 2
     assert "not a whole number" in one_line(err)
+
+
+def test_fault10_line_splitting_lone_cr_is_not_a_line_end_in_files_or_stdin(tmp_path, capsys):
+    # Found by the slow fuzz run: a file read with universal newlines split at a lone CR,
+    # standard input did not; the same text must get the same answer both ways.
+    text = "c \r0\np cnf 1 1\n1 0\n"
+    path = write(tmp_path, "cr.cnf", text)
+    (tmp_path / "cr.cnf").write_bytes(text.encode())
+    code, out, err = run(["sat", path], capsys)
+    assert code == 10, err
+    code, out, err = run(["-S1", path], capsys, sat_sn_main)
+    assert code == 0, err
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_bytes(f"{COURSE_EXAMPLE}\r{COURSE_EXAMPLE}\n".encode())
+    code, _, err = run(["encode", puzzles, "--line", 2], capsys)
+    assert code == 1 and "the file has 1 lines" in err
+
+
+def test_solution_clash_names_its_line():
+    with pytest.raises(DimacsError, match=r"^m.sol:3: variable 3 is given both values$"):
+        parse_solution("s SATISFIABLE\nv 1 2 -3\nv 3 0\n", "m.sol")
+    with pytest.raises(DimacsError, match=r"^m.sol:4: variable 1 is given both values$"):
+        parse_solution("s cnf 1 2\nv 1\nv 2\nv -1\n", "m.sol")
