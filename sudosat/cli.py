@@ -154,8 +154,9 @@ def _scheduler_address(text: str) -> str:
     return text
 
 
+# SCHEME://REST (tcp, tls, inproc with its path, ucx, ws ...) or HOST[:PORT]; no blanks.
 _SCHEDULER_ADDRESS = re.compile(
-    r"(?:(?:tcp|tls|inproc|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::[0-9]{1,5})?/?"
+    r"(?:tcp|tls|inproc|ucx|ws|wss)://[^\s/][^\s]*|(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::[0-9]{1,5})?"
 )
 
 
