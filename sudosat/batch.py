@@ -71,9 +71,13 @@ class SerialExecutor:
         return None
 
     def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
-        """Yield ``(item, fn(item))`` for every item, in order."""
+        """Yield ``(item, fn(item))`` for every item, in order (the exception if it raised)."""
         for item in items:
-            yield item, fn(item)
+            try:
+                outcome = fn(item)
+            except Exception as exc:  # like a worker's crash: that item only, never the rest
+                outcome = exc
+            yield item, outcome
 
 
 def _ignore_interrupts() -> None:

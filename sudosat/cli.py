@@ -50,7 +50,7 @@ def _read_text(path: str) -> str:
 
 def _instance_line(path: str, number: int):
     """Parse line `number` (1-based) of the instance file `path` into a Board."""
-    from sudosat.board import Board
+    from sudosat.pipeline import parse_line
 
     source = "<stdin>" if path == "-" else path
     lines = _read_text(path).splitlines()
@@ -58,7 +58,7 @@ def _instance_line(path: str, number: int):
         raise InstanceError(
             f"there is no line {number}: the file has {len(lines)} lines", file=source
         )
-    return Board.parse(lines[number - 1], source=source, line=number)
+    return parse_line(lines[number - 1], source=source, line=number)
 
 
 def _write_output(text: str, target: str | None) -> None:

@@ -90,6 +90,7 @@ __all__ = [
     "InstanceOutcome",
     "SolverSummary",
     "output_paths",
+    "parse_line",
     "probe_solver",
     "read_results",
     "results_path",
@@ -320,10 +321,45 @@ def solve_line(
     'ERROR order 3 needs 81 symbols, got 2'
     """
     try:
-        board = Board.parse(text, source=source, line=line)
+        board = parse_line(text, source=source, line=line)
     except InstanceError as exc:
         return _failed(_new_row(line, solver, encoding, None), exc.reason, None, None)
-    return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+    try:
+        return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+    except Exception as exc:  # nothing one line does may stop the others
+        row = _new_row(line, solver, encoding, board)
+        return _failed(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
+
+
+def parse_line(text: str, *, source: str | None = None, line: int | None = None) -> Board:
+    """:meth:`Board.parse`, with every failure an :class:`InstanceError` naming the line.
+
+    The readers raise InstanceError for what they foresee; anything else they
+    raise (Python's limit on the digits of an integer, say) is still one bad
+    line, never a crash of the batch or the command.
+
+    Examples
+    --------
+    >>> try:
+    ...     parse_line("2 " + "9" * 5000 + " 0", line=2)
+    ... except InstanceError as exc:
+    ...     print(exc)
+    line 2: the token 999999999999... (5,000 characters) is not a Sudoku value
+    """
+    try:
+        return Board.parse(text, source=source, line=line)
+    except InstanceError:
+        raise
+    except (ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        huge = next((token for token in text.split() if len(token) > _MAX_TOKEN), None)
+        if huge is not None:
+            reason = f"the token {huge[:12]}... ({len(huge):,} characters) is not a Sudoku value"
+        else:
+            reason = _one_line(f"cannot read the line: {type(exc).__name__}: {exc}")[:300]
+        raise InstanceError(reason, file=source, line=line) from None
+
+
+_MAX_TOKEN = 4300  # Python's default limit on the digits of int(str)
 
 
 def _ms_since(started: float) -> float:
@@ -716,14 +752,10 @@ def _probe_task(job: _Job, solver: str) -> str | None:
 
 def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
     """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
-    number, text, solver = task
-    try:
-        board: Board | None = Board.parse(text)
-    except InstanceError:
-        board = None
-    row = _new_row(number, solver, job.encoding, board)
+    number, _, solver = task  # the line is not read again here: it may be what failed
+    row = _new_row(number, solver, job.encoding, None)
     reason = error if isinstance(error, str) else _reason(error)
-    return _failed(row, reason, None, board).row
+    return _failed(row, reason, None, None).row
 
 
 def _reason(error: BaseException) -> str:
