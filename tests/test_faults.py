@@ -11,8 +11,11 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import socket
+import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -127,3 +130,320 @@ def test_fault11_makefile_quotes_instances_and_t(tmp_path):
         words = shlex.split(recipe)
         assert nasty in words and "10 000" in words, recipe
     assert not (ROOT / "PWNED").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# 2. special files are written in place, symlinks followed, modes from the umask
+
+
+@pytest.fixture
+def one_line(tmp_path) -> Path:
+    return write_lines(tmp_path / "i.txt", [COURSE_EXAMPLE])
+
+
+def test_fault2_char_device_is_written_in_place(tmp_path, capsys, one_line):
+    fake_null = tmp_path / "fakenull"
+    try:
+        os.mknod(fake_null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("mknod of a character device needs root")
+    code, _, err = run_cli(
+        capsys, "solve", one_line, "-o", fake_null, "--results", fake_null, "--no-progress"
+    )
+    assert code == 0, err
+    info = fake_null.lstat()
+    assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fakenull", "i.txt"]
+
+
+def test_fault2_fifo_is_written_in_place(tmp_path, one_line):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    try:
+        run_batch(one_line, fifo, results=tmp_path / "r.csv", progress=False)
+        received, _ = reader.communicate(timeout=60)
+    finally:
+        reader.kill()
+    assert received == COURSE_SOLUTION + "\n"
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_fault2_symlink_is_followed_to_its_target(tmp_path, one_line):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target.name)
+    run_batch(one_line, link, results=tmp_path / "r.csv", progress=False)
+    assert link.is_symlink() and os.readlink(link) == "real.txt"
+    assert target.read_text() == COURSE_SOLUTION + "\n"
+
+
+def test_fault2_outputs_honour_the_umask(tmp_path, one_line):
+    previous = os.umask(0o027)
+    try:
+        run_batch(one_line, tmp_path / "o.txt", progress=False)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "o.txt").stat().st_mode) == 0o640
+    assert stat.S_IMODE((tmp_path / "o.results.csv").stat().st_mode) == 0o640
+    (tmp_path / "o.txt").chmod(0o604)  # a file that exists keeps its mode
+    run_batch(one_line, tmp_path / "o.txt", progress=False)
+    assert stat.S_IMODE((tmp_path / "o.txt").stat().st_mode) == 0o604
+
+
+def test_fault2_what_cannot_be_written_is_refused(tmp_path, capsys, one_line):
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "sock"))
+    try:
+        code, _, err = run_cli(capsys, "solve", one_line, "-o", tmp_path / "sock")
+    finally:
+        server.close()
+    assert code == 1
+    assert error_lines(err) == [
+        f"sudosat: {tmp_path / 'sock'}: is a socket, not a file that can be written"
+    ]
+    assert stat.S_ISSOCK((tmp_path / "sock").lstat().st_mode)
+
+
+# ---------------------------------------------------------------------------------------
+# 3. --resume trusts nothing
+
+
+@pytest.fixture
+def two_files(tmp_path) -> tuple[Path, Path]:
+    lines = [line for line in (ROOT / "data" / "instances.txt").read_text().splitlines() if line]
+    return (
+        write_lines(tmp_path / "A.txt", lines[:3]),
+        write_lines(tmp_path / "B.txt", lines[3:6]),
+    )
+
+
+def solved_correctly(instances: Path, answers: Path) -> bool:
+    from sudosat.board import Board, check_solution
+
+    pairs = zip(instances.read_text().splitlines(), answers.read_text().splitlines(), strict=True)
+    return all(check_solution(Board.parse(a), Board.parse(b)) is None for a, b in pairs)
+
+
+def test_fault3_resume_against_another_input_keeps_nothing(tmp_path, capsys, two_files):
+    a, b = two_files
+    results = tmp_path / "AB.csv"
+    run_batch(a, tmp_path / "a.txt", results=results, progress=False)
+    code, out, err = run_cli(
+        capsys, "solve", b, "-o", tmp_path / "b.txt", "--results", results, "--resume",
+        "--no-progress",
+    )
+    assert code == 0, err
+    assert "3 rows of the earlier run did not match" in out
+    assert solved_correctly(b, tmp_path / "b.txt")
+
+
+def test_fault3_resume_with_other_parameters_solves_again(tmp_path, two_files):
+    a, _ = two_files
+    results = tmp_path / "r.csv"
+    run_batch(a, tmp_path / "a.txt", results=results, time_limit_ms=60_000, progress=False)
+    summary = run_batch(
+        a, tmp_path / "a.txt", results=results, time_limit_ms=30_000, resume=True, progress=False
+    )
+    assert (summary.resumed, summary.new_rows, summary.discarded) == (0, 3, 3)
+
+
+def tamper(results: Path, line: int, column: str, value: str) -> None:
+    import csv
+
+    rows = list(csv.DictReader(results.open()))
+    rows[line - 1][column] = value
+    with results.open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_fault3_a_tampered_sat_row_is_solved_again(tmp_path, two_files):
+    a, _ = two_files
+    results = tmp_path / "r.csv"
+    run_batch(a, tmp_path / "a.txt", results=results, progress=False)
+    good = (tmp_path / "a.txt").read_text().splitlines()[1]
+    broken = good[:2] + ("1" if good[2] != "1" else "2") + good[3:]  # one cell changed
+    tamper(results, 2, "output", broken)
+    summary = run_batch(a, tmp_path / "a.txt", results=results, resume=True, progress=False)
+    assert (summary.resumed, summary.new_rows) == (2, 1)
+    assert (tmp_path / "a.txt").read_text().splitlines()[1] == good
+    assert solved_correctly(a, tmp_path / "a.txt")
+
+
+@pytest.mark.parametrize("damage", ["bad-utf8", "huge-field", "nul"])
+def test_fault3_unreadable_rows_are_solved_again(tmp_path, capsys, two_files, damage):
+    a, _ = two_files
+    results = tmp_path / "r.csv"
+    run_batch(a, tmp_path / "a.txt", results=results, progress=False)
+    header, first, second, third = results.read_bytes().split(b"\n")[:4]
+    if damage == "bad-utf8":
+        second = second.replace(b",SAT,", b",S\xff\xfeT,")
+    elif damage == "huge-field":
+        second = second.replace(b",SAT,", b",SAT," + b"x" * 200_000 + b",")
+    else:
+        second = second.replace(b",SAT,", b",S\x00T,")
+    results.write_bytes(b"\n".join([header, first, second, third, b""]))
+    code, out, err = run_cli(
+        capsys, "solve", a, "-o", tmp_path / "a.txt", "--results", results, "--resume",
+        "--no-progress",
+    )
+    assert code == 0 and err == "", err
+    assert "(2 rows kept from the earlier run)" in out
+    assert solved_correctly(a, tmp_path / "a.txt")
+    assert b"xxxxx" not in results.read_bytes() and b"\xff" not in results.read_bytes()
+
+
+# ---------------------------------------------------------------------------------------
+# 4. every output path is checked before solving
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--results", "{input}"], "the results table would overwrite the instance file"),
+        (["-o", "{input}"], "the output file would overwrite the instance file"),
+        (["-o", "{tmp}/x.csv", "--results", "{tmp}/x.csv"],
+         "the results table would overwrite the output of cdcl"),
+        (["-o", "{tmp}/o.txt", "--results", "{tmp}"],
+         "is a folder, not a file that can be written"),
+        (["-o", "{tmp}/" + "n" * 256], "the file name is 256 bytes long; the limit here is 255"),
+        (["-o", "{tmp}/" + "n" * 250], "the file name is 262 bytes long; the limit here is 255"),
+    ],
+    ids=["results-is-input", "output-is-input", "output-is-results", "results-is-folder",
+         "name-too-long", "default-results-too-long"],
+)
+def test_fault4_bad_output_paths_are_refused_before_solving(
+    tmp_path, capsys, monkeypatch, one_line, args, reason
+):
+    import sudosat.pipeline as pipeline
+
+    def no_solving(*_args, **_kwargs):
+        raise AssertionError("a line was solved before the paths were checked")
+
+    monkeypatch.setattr(pipeline, "_execute", no_solving)
+    before = one_line.read_text()
+    argv = [arg.format(input=one_line, tmp=tmp_path) for arg in args]
+    code, _, err = run_cli(capsys, "solve", one_line, *argv)
+    assert code == 1
+    (line,) = error_lines(err)
+    assert line.startswith("sudosat: ") and line.endswith(reason), line
+    assert one_line.read_text() == before
+
+
+def run_as_nobody(argv: list[str], cwd: Path) -> tuple[int, str]:
+    """Run ``sudosat argv`` in a forked child whose effective user is 'nobody'.
+
+    Forking keeps every module this process imported (the interpreter itself
+    may sit where 'nobody' cannot read); the child only changes its identity.
+    Returns the exit code and what the child printed.
+    """
+    import tqdm.auto  # noqa: F401
+
+    import sudosat.pipeline  # noqa: F401 (imported here, before the child drops root)
+
+    capture = tempfile.TemporaryFile()  # noqa: SIM115 (shared with the child, closed below)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 99
+        try:
+            sys.stdout = sys.stderr = open(capture.fileno(), "w", closefd=False)  # noqa: SIM115
+            os.chdir(cwd)
+            os.setegid(65534)
+            os.seteuid(65534)
+            code = main(argv)
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    with capture:
+        capture.seek(0)
+        return os.waitstatus_to_exitcode(status), capture.read().decode()
+
+
+@pytest.fixture
+def readonly_folder() -> Path:
+    """A folder user 'nobody' can read but not write, with one instance file."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become user nobody")
+    base = Path(tempfile.mkdtemp(prefix="sudosat-ro-"))
+    os.chmod(base, 0o755)
+    write_lines(base / "i.txt", [COURSE_EXAMPLE])
+    os.chmod(base / "i.txt", 0o644)
+    yield base
+    shutil.rmtree(base)
+
+
+def test_fault4_readonly_default_folder_is_one_line(readonly_folder):
+    code, printed = run_as_nobody(["solve", "i.txt"], readonly_folder)
+    assert code == 1
+    assert printed.splitlines() == [
+        f"sudosat: i.cdcl.txt: cannot write in the folder {readonly_folder}: Permission denied"
+    ]
+    assert sorted(p.name for p in readonly_folder.iterdir()) == ["i.txt"]
+
+
+def test_fault4_unwritable_output_is_reported_before_solving(readonly_folder):
+    elsewhere = Path(tempfile.mkdtemp(prefix="sudosat-rw-"))
+    os.chmod(elsewhere, 0o777)
+    try:
+        code, printed = run_as_nobody(
+            ["solve", "i.txt", "-o", "o.txt", "--results", str(elsewhere / "r.csv")],
+            readonly_folder,
+        )
+        assert code == 1
+        assert printed.splitlines() == [
+            f"sudosat: o.txt: cannot write in the folder {readonly_folder}: Permission denied"
+        ]
+        assert list(elsewhere.iterdir()) == []  # refused before the results table was begun
+    finally:
+        shutil.rmtree(elsewhere)
+
+
+# ---------------------------------------------------------------------------------------
+# 6. one run per results file
+
+
+def test_fault6_second_run_on_a_results_file_is_refused(tmp_path, capsys, one_line):
+    results = tmp_path / "r.csv"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from sudosat.batch import ResultsLock\n"
+         f"with ResultsLock({str(results)!r}):\n"
+         "    print('locked', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        code, _, err = run_cli(capsys, "solve", one_line, "-o", tmp_path / "o.txt",
+                               "--results", results)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 1
+    assert error_lines(err) == [
+        f"sudosat: {results}: in use by another run (PID {holder.pid}); wait for it to finish "
+        "or choose another --results"
+    ]
+    assert not (tmp_path / "o.txt").exists()
+    code, _, err = run_cli(capsys, "solve", one_line, "-o", tmp_path / "o.txt",
+                           "--results", results, "--no-progress")
+    assert code == 0, err  # the lock died with its holder
+
+
+def test_fault6_lock_follows_the_atomic_rewrites(tmp_path):
+    from sudosat.batch import ResultsInUse, ResultsLock, write_results
+
+    path = tmp_path / "r.csv"
+    with ResultsLock(path) as lock:
+        write_results(path, ["line"], [{"line": 1}], lock=lock)
+        write_results(path, ["line"], [{"line": 2}], lock=lock)
+        with pytest.raises(ResultsInUse, match=f"PID {os.getpid()}"):
+            ResultsLock(path).acquire()
+    with ResultsLock(path):
+        pass
+    assert path.read_text() == "line\n2\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
