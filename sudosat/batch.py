@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SudosatError
+from sudosat.processes import die_with_parent
 
 Row = dict[str, Any]
 Work = Callable[[Any], Any]
@@ -82,9 +83,17 @@ class SerialExecutor:
             yield item, outcome
 
 
-def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle; it stops the workers itself."""
+def _start_worker(parent: int) -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle; die with the parent.
+
+    The parent stops its workers itself after Ctrl-C or SIGTERM. If it is
+    killed outright (SIGKILL), the kernel sends each worker SIGTERM, which
+    kills the worker and the process group of any solver program it runs
+    (:mod:`sudosat.processes`); the resource tracker then sees every end of
+    its pipe closed and exits too.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(signal.SIGTERM, parent)
 
 
 class ProcessExecutor:
@@ -120,7 +129,10 @@ class ProcessExecutor:
     def _new_pool(self) -> ProcessPoolExecutor:
         self._stop_pool(terminate=True)
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=self.context, initializer=_ignore_interrupts
+            self.workers,
+            mp_context=self.context,
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         )
         return self._pool
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -447,3 +449,170 @@ def test_fault6_lock_follows_the_atomic_rewrites(tmp_path):
         pass
     assert path.read_text() == "line\n2\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
+
+
+# ---------------------------------------------------------------------------------------
+# 5. no child outlives us, however we are stopped
+
+SLOW_SOLVER = """\
+import subprocess, sys, time
+text = open(sys.argv[-1]).read()
+if text.startswith("p cnf 1 1\\n"):  # the availability probe: answer at once
+    print("s SATISFIABLE\\nv 1 0")
+    sys.exit(10)
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # a grandchild
+time.sleep(600)
+"""
+
+
+def slow_solver(folder: Path) -> Path:
+    """A program that takes its own children and never answers a real formula."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "slow-solver"
+    path.write_text(f"#!{sys.executable}\n{SLOW_SOLVER}")
+    path.chmod(0o755)
+    return path
+
+
+def descendants_when_busy(process: subprocess.Popen, programs: int) -> list:
+    """Every descendant of `process`, once `programs` slow solvers and their children run."""
+    psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds descendants")
+    parent = psutil.Process(process.pid)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        family = parent.children(recursive=True)
+        sleepers = [
+            p for p in family if _cmdline_has(p, "time.sleep(600)") or _cmdline_has(p, "slow-")
+        ]
+        if len(sleepers) >= programs:
+            return family
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    raise AssertionError("the slow solvers never started")
+
+
+def _cmdline_has(process, text: str) -> bool:
+    try:
+        return any(text in part for part in process.cmdline())
+    except Exception:  # it ended while we looked
+        return False
+
+
+def assert_all_gone(family: list, patience_s: float = 2.0) -> None:
+    psutil = pytest.importorskip("psutil")
+    deadline = time.monotonic() + patience_s
+    while True:
+        alive = []
+        for member in family:
+            try:
+                if member.is_running() and member.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(member)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    assert not alive, [(p.pid, _safe_cmdline(p)) for p in alive]
+
+
+def _safe_cmdline(process) -> str:
+    try:
+        return " ".join(process.cmdline())[:120]
+    except Exception:
+        return "?"
+
+
+def start_cli(argv: list[str], tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(scratch)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sudosat", *argv], cwd=tmp_path, env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    return process, scratch
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT],
+                         ids=["SIGKILL", "SIGTERM", "SIGINT"])
+def test_fault5_killed_solve_j2_leaves_no_child_and_no_temp_folder(tmp_path, sig):
+    program = slow_solver(tmp_path / "bin")
+    instances = write_lines(tmp_path / "in.txt", [COURSE_EXAMPLE] * 4)
+    process, scratch = start_cli(
+        ["solve", str(instances), "-o", "out.txt", "-j", "2", "--no-progress",
+         "--solver", f"exec:{program}"],
+        tmp_path,
+    )
+    try:
+        family = descendants_when_busy(process, programs=4)  # 2 solvers + 2 grandchildren
+        process.send_signal(sig)
+        process.wait(timeout=30)
+        assert_all_gone(family)
+    finally:
+        process.kill()
+        process.wait()
+    assert list(scratch.iterdir()) == []
+    if sig != signal.SIGKILL:
+        assert "internal error" not in process.stderr.read()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT],
+                         ids=["SIGKILL", "SIGTERM", "SIGINT"])
+def test_fault5_killed_sat_with_exec_leaves_no_solver(tmp_path, sig):
+    program = slow_solver(tmp_path / "bin")
+    (tmp_path / "f.cnf").write_text("p cnf 2 2\n1 2 0\n-1 2 0\n")
+    process, scratch = start_cli(["sat", "f.cnf", "--solver", f"exec:{program}"], tmp_path)
+    try:
+        family = descendants_when_busy(process, programs=2)  # the solver and its grandchild
+        if sig == signal.SIGKILL:
+            # SIGKILL runs nothing of ours: the kernel kills the program itself (its
+            # parent-death signal); its own children are out of our reach then.
+            family = [p for p in family if not _cmdline_has(p, "import time")]
+        process.send_signal(sig)
+        process.wait(timeout=30)
+        assert_all_gone(family)
+    finally:
+        process.kill()
+        process.wait()
+    assert list(scratch.iterdir()) == []
+
+
+def test_fault5_killed_sat_with_real_minisat_leaves_none(tmp_path):
+    minisat = shutil.which("minisat")
+    if minisat is None:
+        pytest.skip("minisat is not on PATH (apt-get install -y minisat)")
+    from sudosat.formulas import pigeonhole
+
+    pigeonhole(12, 11).write_dimacs(tmp_path / "php.cnf")
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        process, scratch = start_cli(["sat", "php.cnf", "--solver", "exec:minisat"], tmp_path)
+        try:
+            family = descendants_when_busy_named(process, "minisat")
+            process.send_signal(sig)
+            process.wait(timeout=30)
+            assert_all_gone(family)
+        finally:
+            process.kill()
+            process.wait()
+        assert list(scratch.iterdir()) == []
+        shutil.rmtree(scratch)
+
+
+def descendants_when_busy_named(process: subprocess.Popen, name: str) -> list:
+    psutil = pytest.importorskip("psutil")
+    parent = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        family = parent.children(recursive=True)
+        if any(_name(p) == name for p in family):
+            return family
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"{name} never started")
+
+
+def _name(process) -> str:
+    try:
+        return process.name()
+    except Exception:
+        return ""

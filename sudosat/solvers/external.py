@@ -43,13 +43,13 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
 from sudosat.cnf import CNF
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
+from sudosat.processes import die_with_parent, killing_groups_on_sigterm, track_group, untrack_group
 from sudosat.result import Result, Status
 from sudosat.solvers.base import Deadline, verify_result
 
@@ -109,14 +109,37 @@ class ProcessOutput:
         return self.exit_code is None
 
 
-def run_program(argv: list[str], workdir: Path, deadline: Deadline, label: str) -> ProcessOutput:
+def run_program(
+    argv: list[str],
+    workdir: Path | None,
+    deadline: Deadline,
+    label: str,
+    *,
+    pass_fds: tuple[int, ...] = (),
+) -> ProcessOutput:
     """Run `argv` in `workdir` until it exits or `deadline` passes.
 
-    The program gets no standard input; its output goes to files in `workdir`
-    (no pipe can fill up or be held open by a grandchild). It leads its own
-    process group, which is killed with SIGKILL when the program exits or the
-    deadline passes, whichever comes first, so none of its descendants survive
-    (except one that deliberately leaves the group).
+    The program gets no standard input; its output goes to anonymous files
+    (no pipe can fill up or be held open by a grandchild, and no file is left
+    behind however we end). It leads its own process group, which is killed
+    with SIGKILL when the program exits or the deadline passes, whichever
+    comes first, so none of its descendants survive (except one that
+    deliberately leaves the group). It never outlives us either: it gets
+    SIGKILL from the kernel if we die (:func:`sudosat.processes.die_with_parent`),
+    and its group is killed if we are stopped by SIGTERM or exit
+    (:mod:`sudosat.processes`).
+
+    Parameters
+    ----------
+    argv : list of str
+    workdir : Path or None
+        Its working folder (None: the root folder, where it can write nothing).
+    deadline : Deadline
+    label : str
+        The name error messages give it.
+    pass_fds : tuple of int
+        Open files the program inherits under the same numbers (see
+        :func:`_fd_path`).
 
     Raises
     ------
@@ -125,29 +148,39 @@ def run_program(argv: list[str], workdir: Path, deadline: Deadline, label: str) 
     SolverError
         The program cannot be started (e.g. not a binary or a script).
     """
-    out_path, err_path = workdir / "stdout.txt", workdir / "stderr.txt"
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        process = _start(argv, workdir, out, err, label)
-        finished = False
-        try:
-            finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
-        finally:
-            _kill_group(process)
+        with killing_groups_on_sigterm():
+            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            finished = False
+            try:
+                finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
+            finally:
+                _kill_group(process)
         wall_ms = (time.perf_counter() - started) * 1000.0
-    exit_code = process.returncode if finished else None
-    return ProcessOutput(_read_text(out_path), _read_text(err_path), exit_code, wall_ms)
+        exit_code = process.returncode if finished else None
+        return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms)
 
 
-def _start(argv: list[str], workdir: Path, out, err, label: str) -> subprocess.Popen:
+def _read_back(stream) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", errors="replace")
+
+
+def _start(
+    argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen:
+    parent = os.getpid()
     try:
-        return subprocess.Popen(
+        process = subprocess.Popen(
             argv,
             cwd=workdir,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group: killable as a whole
+            pass_fds=pass_fds,
+            preexec_fn=functools.partial(die_with_parent, signal.SIGKILL, parent),
         )
     except FileNotFoundError:
         raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
@@ -157,6 +190,8 @@ def _start(argv: list[str], workdir: Path, out, err, label: str) -> subprocess.P
         ) from None
     except OSError as exc:
         raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
+    track_group(process.pid)
+    return process
 
 
 def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:
@@ -196,6 +231,7 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     _await_group_end(process.pid)
+    untrack_group(process.pid)
 
 
 def _await_group_end(group: int, patience_s: float = 2.0) -> None:
@@ -239,14 +275,49 @@ def _read_text(path: Path) -> str:
         return ""
 
 
-@contextlib.contextmanager
-def _private_dir(label: str) -> Iterator[Path]:
-    """A fresh folder only we can read (mode 0700), removed however the block ends."""
-    path = Path(tempfile.mkdtemp(prefix=f"sudosat-{label}-"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+class _Scratch:
+    """The files a program reads and writes, with no name on disk.
+
+    Each file is anonymous (deleted as soon as made), open here, and handed to
+    the program as ``/dev/fd/N`` (an inherited descriptor): whatever stops us,
+    even SIGKILL, leaves no file or folder behind. Where ``/dev/fd`` is
+    missing, the files live in a private folder (mode 0700) removed when the
+    block ends.
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._stack = contextlib.ExitStack()
+        self._folder: Path | None = None
+        self.handles: list[int] = []
+
+    def __enter__(self) -> _Scratch:
+        if not os.path.isdir("/dev/fd"):
+            self._folder = Path(tempfile.mkdtemp(prefix=f"sudosat-{self.label}-"))
+            self._stack.callback(shutil.rmtree, self._folder, True)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    def file(self, name: str, text: str = "") -> tuple[Path, object]:
+        """A file holding `text`: (the path the program gets, our open handle)."""
+        if self._folder is not None:
+            path = self._folder / name
+            path.write_text(text, encoding="ascii")
+            return path, None
+        stream = self._stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+        stream.write(text.encode("ascii"))
+        stream.flush()
+        self.handles.append(stream.fileno())
+        return Path(f"/dev/fd/{stream.fileno()}"), stream
+
+    @staticmethod
+    def read(path: Path, stream) -> str:
+        """What the program left in a file of :meth:`file`."""
+        if stream is None:
+            return _read_text(path)
+        return _read_back(stream)
 
 
 def _whole_seconds(time_limit_ms: float | None) -> int | None:
@@ -426,11 +497,10 @@ def solve_zchaff(
         return _unsat_without_asking(started, "zchaff")
     text = strict_dimacs(cnf, max_line=ZCHAFF_MAX_LINE)
     seconds = _whole_seconds(time_limit_ms)
-    with _private_dir("zchaff") as workdir:
-        path = workdir / "input.cnf"
-        path.write_text(text, encoding="ascii")
+    with _Scratch("zchaff") as scratch:
+        path, _ = scratch.file("input.cnf", text)
         argv = [binary, str(path)] + ([] if seconds is None else [str(seconds)])
-        run = run_program(argv, workdir, deadline, "zChaff")
+        run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
         return _unknown(started, "zchaff", process_ms=run.wall_ms)
     result = parse_zchaff_output(run.stdout, run.stderr, run.exit_code, cnf.num_vars)
@@ -699,12 +769,12 @@ def solve_exec(
     if cnf.has_empty_clause:
         return _unsat_without_asking(started, name)
     text = strict_dimacs(cnf)
-    with _private_dir("exec") as workdir:
-        cnf_path, result_path = workdir / "input.cnf", workdir / "result.txt"
-        cnf_path.write_text(text, encoding="ascii")
+    with _Scratch("exec") as scratch:
+        cnf_path, _ = scratch.file("input.cnf", text)
+        result_path, result_file = scratch.file("result.txt")
         argv = convention.argv(words, cnf_path, result_path, _whole_seconds(time_limit_ms), seed)
-        run = run_program(argv, workdir, deadline, label)
-        result_text = _read_text(result_path) if convention.result_file else None
+        run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
+        result_text = scratch.read(result_path, result_file) if convention.result_file else None
     if run.timed_out:
         return _unknown(started, name, process_ms=run.wall_ms)
     if result_text is not None:
@@ -1066,7 +1136,9 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
     context = multiprocessing.get_context(method)
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(
-        target=_worker_main, args=(sender, backend, cnf.flat, cnf.num_vars), daemon=True
+        target=_worker_main,
+        args=(sender, backend, cnf.flat, cnf.num_vars, os.getpid()),
+        daemon=True,
     )
     process.start()
     sender.close()
@@ -1091,8 +1163,12 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
     return Status(word), model, stats
 
 
-def _worker_main(sender, backend: str, flat, num_vars: int) -> None:
-    """The worker: solve without a limit (the parent kills it at the deadline), send the outcome."""
+def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None:
+    """The worker: solve without a limit (the parent kills it at the deadline), send the outcome.
+
+    It dies with its parent, whatever kills the parent (even SIGKILL).
+    """
+    die_with_parent(signal.SIGKILL, parent)
     try:
         status, model, stats = _solve_in_process(CNF.from_flat(flat, num_vars), backend, None)
         sender.send(("ok", status.value, model, stats))
