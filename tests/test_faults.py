@@ -616,3 +616,94 @@ def _name(process) -> str:
         return process.name()
     except Exception:
         return ""
+
+
+# ---------------------------------------------------------------------------------------
+# 7. T bounds the pipeline for big boards too
+
+
+def empty_board_file(folder: Path, order: int) -> Path:
+    from sudosat.board import Board
+
+    return write_lines(folder / f"empty{order}.txt", [Board.empty(order).to_line()])
+
+
+def test_fault7_order7_at_300ms_times_out_up_front(tmp_path, capsys):
+    instances = empty_board_file(tmp_path, 7)
+    started = time.perf_counter()
+    code, out, err = run_cli(capsys, "solve", instances, "-o", tmp_path / "o.txt", "-T", "300",
+                             "--no-progress")
+    took_ms = (time.perf_counter() - started) * 1000
+    assert code == 0, err
+    assert (tmp_path / "o.txt").read_text() == "7 TIMEOUT\n"
+    assert took_ms < 400, took_ms
+    import csv
+
+    (row,) = csv.DictReader((tmp_path / "o.results.csv").open())
+    assert row["status"] == "TIMEOUT" and "takes at least" in row["error"]
+    assert row["clauses"] == "11296705"
+
+
+def test_fault7_encoding_stops_at_the_deadline(tmp_path):
+    from sudosat.board import Board
+    from sudosat.pipeline import solve_instance
+
+    started = time.perf_counter()
+    outcome = solve_instance(Board.empty(6), "cdcl", "course", 250)  # passes the estimate
+    took_ms = (time.perf_counter() - started) * 1000
+    assert outcome.status == "TIMEOUT", outcome.row["error"]
+    assert outcome.row["error"] == "the time limit ran out while encoding"
+    assert took_ms < 250 + 100, took_ms
+
+
+def test_fault7_encode_check_hook_stops_the_build():
+    from sudosat.board import Board
+    from sudosat.encoding import encode
+
+    calls = []
+
+    def stop_after_ten():
+        calls.append(1)
+        if len(calls) > 10:
+            raise TimeoutError
+
+    with pytest.raises(TimeoutError):
+        encode(Board.empty(4), "course", check=stop_after_ten)
+    assert len(calls) == 11
+    full = encode(Board.empty(3), "course", check=lambda: None)
+    assert full.cnf.flat == encode(Board.empty(3), "course").cnf.flat
+
+
+def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
+    from sudosat.board import Board
+    from sudosat.encoding import encode
+    from sudosat.result import Status
+    from sudosat.solvers.external import solve_exec
+
+    if shutil.which("minisat") is None:
+        pytest.skip("minisat is not on PATH (apt-get install -y minisat)")
+    cnf = encode(Board.empty(5), "course").cnf
+    for limit in (10, 100):
+        started = time.perf_counter()
+        result = solve_exec(cnf, program="minisat", time_limit_ms=limit)
+        took_ms = (time.perf_counter() - started) * 1000
+        assert result.status is Status.UNKNOWN
+        assert took_ms < limit + 60, (limit, took_ms)
+
+
+def test_fault7_written_cnf_is_the_strict_text():
+    import io
+
+    from sudosat.board import Board
+    from sudosat.cnf import CNF
+    from sudosat.encoding import encode
+    from sudosat.errors import DimacsError
+    from sudosat.solvers.base import Deadline
+    from sudosat.solvers.external import _write_dimacs, strict_dimacs
+
+    for cnf in (encode(Board.empty(4), "course").cnf, CNF([[1, -2], [2]], 2)):
+        stream = io.BytesIO()
+        assert _write_dimacs(cnf, stream, Deadline(None))
+        assert stream.getvalue().decode() == strict_dimacs(cnf)
+    with pytest.raises(DimacsError, match="literal 3 is beyond"):
+        _write_dimacs(CNF.from_flat([1, 3, 0], 2), io.BytesIO(), Deadline(None))

@@ -46,6 +46,7 @@ import time
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 from sudosat.cnf import CNF
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
@@ -300,24 +301,55 @@ class _Scratch:
     def __exit__(self, *exc_info: object) -> None:
         self._stack.close()
 
-    def file(self, name: str, text: str = "") -> tuple[Path, object]:
-        """A file holding `text`: (the path the program gets, our open handle)."""
+    def file(self, name: str, text: str = "") -> tuple[Path, BinaryIO]:
+        """A file holding `text`: (the path the program gets, our open binary handle)."""
         if self._folder is not None:
             path = self._folder / name
-            path.write_text(text, encoding="ascii")
-            return path, None
-        stream = self._stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+            stream = self._stack.enter_context(open(path, "w+b"))  # noqa: SIM115
+        else:
+            stream = self._stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+            self.handles.append(stream.fileno())
+            path = Path(f"/dev/fd/{stream.fileno()}")
         stream.write(text.encode("ascii"))
         stream.flush()
-        self.handles.append(stream.fileno())
-        return Path(f"/dev/fd/{stream.fileno()}"), stream
+        return path, stream
 
     @staticmethod
-    def read(path: Path, stream) -> str:
+    def read(stream: BinaryIO) -> str:
         """What the program left in a file of :meth:`file`."""
-        if stream is None:
-            return _read_text(path)
         return _read_back(stream)
+
+
+_WRITE_SLICE = 1 << 16  # literals written between two looks at the clock
+
+
+def _write_dimacs(cnf: CNF, stream: BinaryIO, deadline: Deadline) -> bool:
+    """Write :func:`strict_dimacs` text to `stream` a slice at a time; False once T is out.
+
+    Writing millions of clauses takes a second or more: the deadline is read
+    between slices, so a program's time limit bounds its input's writing too.
+    """
+    if cnf.has_empty_clause:
+        raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
+    flat = cnf.flat
+    stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
+    start, total = 0, len(flat)
+    while start < total:
+        if deadline.expired():
+            return False
+        stop = min(total, start + _WRITE_SLICE)
+        if stop < total:
+            stop = flat.index(0, stop - 1) + 1
+        part = flat[start:stop]
+        top = max(max(part), -min(part))
+        if top > cnf.num_vars:
+            raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
+        # No clause is empty, so " 0 " marks exactly the clause ends.
+        text = " ".join(map(str, part)).replace(" 0 ", " 0\n") + "\n"
+        stream.write(text.encode("ascii"))
+        start = stop
+    stream.flush()
+    return not deadline.expired()
 
 
 def _whole_seconds(time_limit_ms: float | None) -> int | None:
@@ -400,16 +432,22 @@ def strict_dimacs(cnf: CNF, max_line: int | None = None) -> str:
         A literal lies beyond ``cnf.num_vars``, or the formula has an empty
         clause (which zChaff would ignore).
     """
+    _checked_flat(cnf)
+    text = cnf.to_dimacs(comments=())
+    if max_line is not None and len(text) >= max_line and _longest_line(text) >= max_line:
+        text = _wrapped_dimacs(cnf)
+    return text
+
+
+def _checked_flat(cnf: CNF):
+    """The formula's flat array, once it is known to hold no empty clause and no stray literal."""
     flat = cnf.flat
     if cnf.has_empty_clause:
         raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
     if flat and max(max(flat), -min(flat)) > cnf.num_vars:
         top = max(max(flat), -min(flat))
         raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
-    text = cnf.to_dimacs(comments=())
-    if max_line is not None and len(text) >= max_line and _longest_line(text) >= max_line:
-        text = _wrapped_dimacs(cnf)
-    return text
+    return flat
 
 
 def _longest_line(text: str) -> int:
@@ -496,6 +534,8 @@ def solve_zchaff(
     if cnf.has_empty_clause:
         return _unsat_without_asking(started, "zchaff")
     text = strict_dimacs(cnf, max_line=ZCHAFF_MAX_LINE)
+    if deadline.expired():
+        return _unknown(started, "zchaff", process_ms=0.0)
     seconds = _whole_seconds(time_limit_ms)
     with _Scratch("zchaff") as scratch:
         path, _ = scratch.file("input.cnf", text)
@@ -768,13 +808,14 @@ def solve_exec(
     convention = convention_for(words[0])
     if cnf.has_empty_clause:
         return _unsat_without_asking(started, name)
-    text = strict_dimacs(cnf)
     with _Scratch("exec") as scratch:
-        cnf_path, _ = scratch.file("input.cnf", text)
+        cnf_path, cnf_file = scratch.file("input.cnf")
+        if not _write_dimacs(cnf, cnf_file, deadline):
+            return _unknown(started, name, process_ms=0.0)
         result_path, result_file = scratch.file("result.txt")
         argv = convention.argv(words, cnf_path, result_path, _whole_seconds(time_limit_ms), seed)
         run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
-        result_text = scratch.read(result_path, result_file) if convention.result_file else None
+        result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:
         return _unknown(started, name, process_ms=run.wall_ms)
     if result_text is not None:
