@@ -8,6 +8,7 @@ nothing else was lost or touched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -562,18 +563,23 @@ def test_fault5_killed_sat_with_exec_leaves_no_solver(tmp_path, sig):
     program = slow_solver(tmp_path / "bin")
     (tmp_path / "f.cnf").write_text("p cnf 2 2\n1 2 0\n-1 2 0\n")
     process, scratch = start_cli(["sat", "f.cnf", "--solver", f"exec:{program}"], tmp_path)
+    out_of_reach = []
     try:
         family = descendants_when_busy(process, programs=2)  # the solver and its grandchild
         if sig == signal.SIGKILL:
             # SIGKILL runs nothing of ours: the kernel kills the program itself (its
             # parent-death signal); its own children are out of our reach then.
-            family = [p for p in family if not _cmdline_has(p, "import time")]
+            out_of_reach = [p for p in family if _cmdline_has(p, "import time")]
+            family = [p for p in family if p not in out_of_reach]
         process.send_signal(sig)
         process.wait(timeout=30)
         assert_all_gone(family)
     finally:
         process.kill()
         process.wait()
+        for grandchild in out_of_reach:  # the test's own leftovers, by pid
+            with contextlib.suppress(Exception):
+                grandchild.kill()
     assert list(scratch.iterdir()) == []
 
 
@@ -707,3 +713,28 @@ def test_fault7_written_cnf_is_the_strict_text():
         assert stream.getvalue().decode() == strict_dimacs(cnf)
     with pytest.raises(DimacsError, match="literal 3 is beyond"):
         _write_dimacs(CNF.from_flat([1, 3, 0], 2), io.BytesIO(), Deadline(None))
+
+
+def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
+    psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds descendants")
+    script = (
+        "from sudosat.formulas import pigeonhole\n"
+        "from sudosat.solvers.external import solve_pysat\n"
+        "solve_pysat(pigeonhole(14, 13), backend='minisat22', worker=True)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script],
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        parent = psutil.Process(process.pid)
+        deadline = time.monotonic() + 30
+        while not parent.children() and time.monotonic() < deadline:
+            assert process.poll() is None
+            time.sleep(0.02)
+        family = parent.children(recursive=True)
+        assert family, "the pysat worker never started"
+        process.kill()
+        process.wait(timeout=30)
+        assert_all_gone(family)
+    finally:
+        process.kill()
+        process.wait()
