@@ -31,6 +31,19 @@ from collections.abc import Iterator
 __all__ = ["die_with_parent", "kill_tracked_groups", "killing_groups_on_sigterm", "track_group"]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _find_prctl():
+    """libc's prctl, looked up once here: a forked child must not load libraries."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _find_prctl()
 _GROUPS: set[int] = set()
 _GROUPS_LOCK = threading.Lock()
 
@@ -56,13 +69,9 @@ def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> boo
     Meant for a child's first moments (a ``preexec_fn`` or a worker's
     initializer): the signal fires when the *thread* that started us exits.
     """
-    if not sys.platform.startswith("linux"):
+    if _PRCTL is None:
         return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        done = libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    done = _PRCTL(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
     if done and parent is not None and os.getppid() != parent:
         os._exit(128 + int(sig))  # our parent died before we asked: follow it now
     return done

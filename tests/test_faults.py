@@ -738,3 +738,33 @@ def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+def test_fault5_tracked_groups_are_killed_on_the_way_out():
+    from sudosat.processes import kill_tracked_groups, track_group, untrack_group
+
+    sleeper = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    track_group(sleeper.pid)
+    try:
+        kill_tracked_groups()  # what the atexit hook and the SIGTERM handler call
+        assert sleeper.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        untrack_group(sleeper.pid)
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_fault5_parent_death_signal_is_set():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    code = (
+        "import ctypes, signal, sys\n"
+        "from sudosat.processes import die_with_parent\n"
+        "assert die_with_parent(signal.SIGTERM)\n"
+        "value = ctypes.c_int()\n"
+        "ctypes.CDLL(None).prctl(2, ctypes.byref(value), 0, 0, 0)\n"  # PR_GET_PDEATHSIG
+        "print(value.value)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    assert done.stdout.strip() == str(int(signal.SIGTERM))
