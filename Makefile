@@ -9,7 +9,9 @@ STAMP  := $(VENV)/.installed
 # Overridable report parameters: make report INSTANCES=path T=ms
 INSTANCES ?= data/instances.txt
 T ?= 10000
-REPORT_ARGS := --instances $(INSTANCES) --time-limit-ms $(T)
+# Recipes get them single-quoted (a ' inside becomes '\''): blanks and shell characters stay text.
+quote = '$(subst ','\'',$(1))'
+REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quote,$(T))
 
 PYTEST_ARGS ?=
 
@@ -51,10 +53,10 @@ bench: $(STAMP)
 
 # The course's two orchestrations (SPEC §4), with the same T: make solve-own INSTANCES=f T=ms
 solve-own: $(STAMP)
-	scripts/solve-own $(INSTANCES) $(T) results
+	scripts/solve-own $(call quote,$(INSTANCES)) $(call quote,$(T)) results
 
 solve-zchaff: $(STAMP)
-	scripts/solve-zchaff $(INSTANCES) $(T) results
+	scripts/solve-zchaff $(call quote,$(INSTANCES)) $(call quote,$(T)) results
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import io
 import json
 import multiprocessing
 import os
 import signal
+import stat
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SudosatError
+from sudosat.processes import die_with_parent
 
 Row = dict[str, Any]
 Work = Callable[[Any], Any]
@@ -71,14 +74,26 @@ class SerialExecutor:
         return None
 
     def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
-        """Yield ``(item, fn(item))`` for every item, in order."""
+        """Yield ``(item, fn(item))`` for every item, in order (the exception if it raised)."""
         for item in items:
-            yield item, fn(item)
+            try:
+                outcome = fn(item)
+            except Exception as exc:  # like a worker's crash: that item only, never the rest
+                outcome = exc
+            yield item, outcome
 
 
-def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle; it stops the workers itself."""
+def _start_worker(parent: int) -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle; die with the parent.
+
+    The parent stops its workers itself after Ctrl-C or SIGTERM. If it is
+    killed outright (SIGKILL), the kernel sends each worker SIGTERM, which
+    kills the worker and the process group of any solver program it runs
+    (:mod:`sudosat.processes`); the resource tracker then sees every end of
+    its pipe closed and exits too.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(signal.SIGTERM, parent)
 
 
 class ProcessExecutor:
@@ -114,7 +129,10 @@ class ProcessExecutor:
     def _new_pool(self) -> ProcessPoolExecutor:
         self._stop_pool(terminate=True)
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=self.context, initializer=_ignore_interrupts
+            self.workers,
+            mp_context=self.context,
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         )
         return self._pool
 
@@ -296,19 +314,32 @@ class ResultsLog:
     columns : sequence of str
         The columns, in order.
     rows : sequence of dict
-        Rows to start with (those kept by a resumed run). The file is first
-        rewritten atomically with just the header and these rows, which also
-        drops a last row that a kill cut short.
+        Rows to start with (those kept by a resumed run). A regular file is
+        first rewritten atomically with just the header and these rows, which
+        also drops a last row that a kill cut short; a special file (a FIFO, a
+        character device) is written in place through one handle.
+    lock : ResultsLock, optional
+        The lock this run holds on `path`; it moves with the atomic rewrite.
     """
 
     def __init__(
-        self, path: str | os.PathLike, columns: Sequence[str], rows: Sequence[Row] = ()
+        self,
+        path: str | os.PathLike,
+        columns: Sequence[str],
+        rows: Sequence[Row] = (),
+        *,
+        lock: ResultsLock | None = None,
     ) -> None:
         self.path = Path(path)
         self.columns = tuple(columns)
         self.format = results_format(self.path)
-        write_results(self.path, self.columns, rows)
-        self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115 (kept open)
+        target = output_target(self.path)
+        if file_kind(target) in SPECIAL_KINDS:
+            self._file = open(target, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            self._file.write(_table_text(self.path, self.columns, rows))
+        else:
+            write_results(self.path, self.columns, rows, lock=lock)
+            self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
         self._csv = csv.DictWriter(
             self._file, self.columns, extrasaction="ignore", lineterminator="\n"
         )
@@ -335,8 +366,7 @@ def _csv_ready(row: Row) -> Row:
     return {key: "" if value is None else value for key, value in row.items()}
 
 
-def write_results(path: str | os.PathLike, columns: Sequence[str], rows: Iterable[Row]) -> None:
-    """Write a whole results table atomically (a temporary file, then ``os.replace``)."""
+def _table_text(path: str | os.PathLike, columns: Sequence[str], rows: Iterable[Row]) -> str:
     buffer = io.StringIO()
     if results_format(path) == "csv":
         writer = csv.DictWriter(buffer, list(columns), extrasaction="ignore", lineterminator="\n")
@@ -344,31 +374,309 @@ def write_results(path: str | os.PathLike, columns: Sequence[str], rows: Iterabl
         writer.writerows(_csv_ready(row) for row in rows)
     else:
         buffer.writelines(json.dumps({c: row.get(c) for c in columns}) + "\n" for row in rows)
-    write_atomically(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
-def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Replace `path` by `text` all at once: readers see the old file or the new, never half."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-    )
+def write_results(
+    path: str | os.PathLike,
+    columns: Sequence[str],
+    rows: Iterable[Row],
+    *,
+    lock: ResultsLock | None = None,
+) -> None:
+    """Write a whole results table at once (see :func:`write_atomically`)."""
+    write_atomically(path, _table_text(path, columns, rows), lock=lock)
+
+
+# ---------------------------------------------------------------------------------------
+# writing files that may not be ordinary
+
+SPECIAL_KINDS = frozenset({"character device", "FIFO"})
+"""Kinds of file written in place (a rename would replace the device or pipe itself)."""
+_WRITABLE_KINDS = SPECIAL_KINDS | {"regular file", "missing"}
+_TEMPORARY_PREFIX = ".sudosat-"  # short: a name of 255 bytes still gets a temporary beside it
+
+
+def file_kind(path: str | os.PathLike) -> str:
+    """``regular file``, ``missing``, ``directory``, ``character device``, ``FIFO``, ...
+
+    Symlinks are followed; a dangling one is ``missing``.
+    """
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    for test, kind in (
+        (stat.S_ISREG, "regular file"),
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+def output_target(path: str | os.PathLike) -> Path:
+    """Where writing `path` lands: symlinks followed to their target (even a missing one)."""
+    return Path(os.path.realpath(path))
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # elsewhere: the classic set-and-restore
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(
+    path: str | os.PathLike, text: str, *, lock: ResultsLock | None = None
+) -> None:
+    """Replace `path` by `text` all at once: readers see the old file or the new, never half.
+
+    Only a regular (or new) file is replaced: a symlink is followed and its
+    target written; a character device or FIFO is written in place (replacing
+    it by a file would destroy it, as it did ``/dev/null``); anything else is
+    refused. The new file keeps the old one's permissions, or gets those the
+    umask gives a new file. With `lock`, the lock moves to the new file before
+    it takes the old one's place.
+
+    Raises
+    ------
+    SudosatError
+        The file cannot be written (the message names it and says why).
+    """
+    target = output_target(path)
+    kind = file_kind(target)
+    if kind in SPECIAL_KINDS:
+        _write_in_place(target, text)
+        return
+    if kind not in _WRITABLE_KINDS:
+        raise SudosatError(f"cannot write a {kind}", file=str(path))
+    mode = stat.S_IMODE(os.stat(target).st_mode) if kind == "regular file" else 0o666 & ~_umask()
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=target.parent
+        )
+    except OSError as exc:
+        raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
+    try:
+        os.fchmod(handle, mode)
+        with open(handle, "w", encoding="utf-8", newline="", closefd=False) as stream:
             stream.write(text)
+        if lock is not None:
+            lock.move_to(handle)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
+        os.close(handle)
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
         raise
+    if lock is None or not lock.owns(handle):
+        os.close(handle)
+
+
+def _write_in_place(target: Path, text: str) -> None:
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+    except OSError as exc:
+        raise SudosatError(f"cannot write: {exc.strerror}", file=str(target)) from None
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Refuse, before any work, an output path that cannot be written.
+
+    Checks the kind of file (a folder, a socket or a block device is refused),
+    the length of its name, and that its folder (or the nearest existing
+    parent, when folders are to be created) takes a new file, by creating and
+    removing one: permission bits alone do not tell (root, read-only mounts).
+
+    Raises
+    ------
+    SudosatError
+        One line naming the path and the reason.
+    """
+    target = output_target(path)
+    folder = target.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise SudosatError(f"{folder} is not a folder", file=str(path))
+    length, limit = len(os.fsencode(target.name)), _name_max(folder)
+    if length > limit:
+        raise SudosatError(
+            f"the file name is {length} bytes long; the limit here is {limit}", file=str(path)
+        )
+    kind = file_kind(target)
+    if kind.startswith("unreadable"):
+        raise SudosatError(f"cannot be examined: {kind}", file=str(path))
+    if kind not in _WRITABLE_KINDS:
+        what = "a folder" if kind == "directory" else f"a {kind}"
+        raise SudosatError(f"is {what}, not a file that can be written", file=str(path))
+    if kind in SPECIAL_KINDS:
+        if not os.access(target, os.W_OK):
+            raise SudosatError(f"the {kind} is not writable", file=str(path))
+        return
+    if kind == "regular file" and not os.access(target, os.W_OK):
+        raise SudosatError("the file is read-only", file=str(path))
+    try:
+        handle, probe = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise SudosatError(
+            f"cannot write in the folder {folder}: {exc.strerror}", file=str(path)
+        ) from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def same_file(first: str | os.PathLike, second: str | os.PathLike) -> bool:
+    """True when both paths name one file (after symlinks, or the same inode)."""
+    if output_target(first) == output_target(second):
+        return True
+    try:
+        a, b = os.stat(first), os.stat(second)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+# ---------------------------------------------------------------------------------------
+# one run per results file
+
+
+class ResultsInUse(SudosatError, RuntimeError):
+    """Another run holds the lock on the results file."""
+
+
+class ResultsLock:
+    """An exclusive lock (``flock``) on a results file, held for the whole run.
+
+    A second run on the same file is refused with :class:`ResultsInUse`,
+    naming the other run's PID where Linux tells it (``/proc/locks``). The
+    lock belongs to the file's inode; :func:`write_atomically` moves it to the
+    new inode before the rename, so there is no moment when the path is
+    unlocked. A special file (FIFO, character device) is not locked: it keeps
+    no rows to lose.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "r.csv")
+    >>> with ResultsLock(path):
+    ...     ResultsLock(path).acquire()
+    Traceback (most recent call last):
+    ...
+    sudosat.batch.ResultsInUse: ...r.csv: in use by another run (PID ...); ...
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._handle: int | None = None
+
+    def acquire(self) -> ResultsLock:
+        target = output_target(self.path)
+        if file_kind(target) in SPECIAL_KINDS:
+            return self
+        while self._handle is None:
+            handle = self._open(target)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _lock_holder(handle)
+                os.close(handle)
+                pid = f"PID {holder}" if holder else "PID unknown"
+                raise ResultsInUse(
+                    f"in use by another run ({pid}); wait for it to finish or choose "
+                    "another --results",
+                    file=str(self.path),
+                ) from None
+            if _same_inode(handle, target):
+                self._handle = handle
+            else:  # replaced between our open and our lock: lock the new one
+                os.close(handle)
+        return self
+
+    def _open(self, target: Path) -> int:
+        try:
+            return os.open(target, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as exc:
+            raise SudosatError(f"cannot open: {exc.strerror}", file=str(self.path)) from None
+
+    def move_to(self, handle: int) -> None:
+        """Lock `handle` (the file about to replace ours) and let the old lock go."""
+        if self._handle is None:
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(self._handle)
+        self._handle = handle
+
+    def owns(self, handle: int) -> bool:
+        return self._handle == handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            os.close(self._handle)  # closing the last handle releases the flock
+            self._handle = None
+
+    def __enter__(self) -> ResultsLock:
+        return self.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+def _same_inode(handle: int, target: Path) -> bool:
+    try:
+        here, there = os.fstat(handle), os.stat(target)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _lock_holder(handle: int) -> int | None:
+    """The PID holding a lock on the file of `handle`, from ``/proc/locks`` (Linux)."""
+    info = os.fstat(handle)
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        text = Path("/proc/locks").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        fields = line.split()
+        if "->" in fields or len(fields) < 6:
+            continue
+        if fields[5] == where and fields[4].isdigit():
+            return int(fields[4])
+    return None
 
 
 def read_results(path: str | os.PathLike) -> list[Row]:
     """The rows of a results file (CSV or JSONL), as dicts; ``[]`` when it does not exist.
 
-    A last line without its line end was cut short by a kill and is skipped.
-    CSV values come back as strings (empty for a missing value); JSONL values
-    keep their types.
+    A last line without its line end was cut short by a kill and is skipped;
+    so is any row that cannot be read (a CSV row with the wrong number of
+    fields or a field beyond the csv module's limit, a line that is not a JSON
+    object). Bytes that are not UTF-8 become U+FFFD, which no row of ours
+    holds, so such a row fails any check a caller makes. CSV values come back
+    as strings (empty for a missing value); JSONL values keep their types.
 
     Examples
     --------
@@ -376,7 +684,7 @@ def read_results(path: str | os.PathLike) -> list[Row]:
     []
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes().decode("utf-8", errors="replace")
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -384,11 +692,34 @@ def read_results(path: str | os.PathLike) -> list[Row]:
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
     if results_format(path) == "csv":
-        return list(csv.DictReader(io.StringIO(text)))
+        return _csv_rows(text)
     rows = []
     for line in text.splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
             value = json.loads(line)
             if isinstance(value, dict):
                 rows.append(value)
     return rows
+
+
+def _csv_rows(text: str) -> list[Row]:
+    reader = csv.reader(io.StringIO(text))
+    header = _next_csv_row(reader)
+    rows = []
+    while header:
+        fields = _next_csv_row(reader)
+        if fields is None:
+            break
+        if len(fields) == len(header):
+            rows.append(dict(zip(header, fields, strict=True)))
+    return rows
+
+
+def _next_csv_row(reader) -> list[str] | None:
+    """The next row; ``[]`` for one that cannot be read (the reader goes on after it)."""
+    try:
+        return next(reader)
+    except StopIteration:
+        return None
+    except csv.Error:
+        return []

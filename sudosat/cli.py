@@ -60,8 +60,8 @@ def _read_text(path: str) -> str:
 
 def _instance_line(path: str, number: int):
     """Parse line `number` (1-based) of the instance file `path` into a Board."""
-    from sudosat.board import Board
     from sudosat.lines import split_lines
+    from sudosat.pipeline import parse_line
 
     source = "<stdin>" if path == "-" else path
     lines = split_lines(_read_text(path))
@@ -69,7 +69,7 @@ def _instance_line(path: str, number: int):
         raise InstanceError(
             f"there is no line {number}: the file has {len(lines)} lines", file=source
         )
-    return Board.parse(lines[number - 1], source=source, line=number)
+    return parse_line(lines[number - 1], source=source, line=number)
 
 
 def _write_output(text: str, target: str | None) -> None:
@@ -632,8 +632,11 @@ The results table (one row per line and solver: status, valid, stage times in
 ms, variables, clauses, solver counters, the reason a line was not solved, the
 output line) is appended row by row to --results (default <OUT or FILE
 stem>.results.csv; a .jsonl name gives JSON lines), so an interrupted run loses
-nothing finished: the same command with --resume completes it. A bad line
-becomes an ERROR line and row; the others go on.
+nothing finished: the same command with --resume completes it, keeping only
+rows that match this input line and these options (and whose boards check
+again). One run at a time per results table; a second is refused. A bad line
+becomes an ERROR line and row; the others go on. Every output path is checked
+before the first line is solved; a FIFO or a device is written in place.
 
 Exit 0 when every line was answered (solved, UNSAT or TIMEOUT); 1 when some
 line ended in ERROR, each such line named on standard error as FILE:LINE.""",

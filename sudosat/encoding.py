@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 
@@ -336,8 +336,14 @@ class Encoded:
 # -- building --------------------------------------------------------------------
 
 
-def encode(board: Board, encoding: str = "course") -> Encoded:
+def encode(
+    board: Board, encoding: str = "course", *, check: Callable[[], None] | None = None
+) -> Encoded:
     """Encode `board` as CNF with the named encoding.
+
+    `check`, when given, is called before each at-most-one group is written
+    (N^2 literals at most); whatever it raises stops the build (a caller's
+    deadline, say: big orders take seconds to encode).
 
     Inconsistent givens are encoded too: the formula is then unsatisfiable
     (the course encoding's unit clauses contradict its validity clauses; a
@@ -356,17 +362,18 @@ def encode(board: Board, encoding: str = "course") -> Encoded:
     """
     spec = get_encoding(encoding)
     if spec.reduced:
-        return _encode_reduced(board, spec)
-    return _encode_full(board, spec)
+        return _encode_reduced(board, spec, check)
+    return _encode_full(board, spec, check)
 
 
 class _Writer:
     """A flat clause array with its family counts and its highest variable."""
 
-    def __init__(self, top: int) -> None:
+    def __init__(self, top: int, check: Callable[[], None] | None = None) -> None:
         self.flat = array("i")
         self.counts: dict[str, int] = {}
         self.top = top
+        self.check = check
 
     def at_least_one(self, family: str, lits: Sequence[Lit]) -> None:
         self.flat.extend(lits)
@@ -374,6 +381,8 @@ class _Writer:
         self.counts[family] += 1
 
     def at_most_one(self, family: str, lits: Sequence[Lit], method: str) -> None:
+        if self.check is not None:  # the families of pairs are where the time goes
+            self.check()
         clauses, self.top = amo(self.flat, lits, method, self.top)
         self.counts[family] += clauses
 
@@ -388,9 +397,9 @@ def _unit_bases(order: int, size: int) -> list[list[int]]:
     return [[cell * size for cell in cells] for _, _, cells in units(order)]
 
 
-def _encode_full(board: Board, spec: EncodingSpec) -> Encoded:
+def _encode_full(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     order, size = board.order, board.size
-    writer = _Writer(top=size**3)
+    writer = _Writer(top=size**3, check=check)
     for family in spec.families:
         writer.counts[family] = 0
         _write_full_family(writer, family, board, spec.amo)
@@ -487,7 +496,7 @@ def _unit_groups(board: Board, cand: _Candidates) -> list[list[list[int]]]:
     return groups
 
 
-def _encode_reduced(board: Board, spec: EncodingSpec) -> Encoded:
+def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     size = board.size
     cand = _candidates(board)
     pairs = zip(cand.open_cells, cand.symbols, strict=True)
@@ -500,7 +509,7 @@ def _encode_reduced(board: Board, spec: EncodingSpec) -> Encoded:
     for symbols in cand.symbols:
         cell_groups.append(range(first, first + len(symbols)))
         first += len(symbols)
-    writer = _Writer(top=num_open)
+    writer = _Writer(top=num_open, check=check)
     for family in spec.families:
         writer.counts[family] = 0
         _write_reduced_family(writer, family, cell_groups, groups, cand, spec.amo)

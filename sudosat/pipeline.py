@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import re
 import statistics
 import sys
@@ -67,12 +68,18 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.batch import (
+    SPECIAL_KINDS,
     DaskExecutor,
     ProcessExecutor,
+    ResultsLock,
     ResultsLog,
     Row,
     SerialExecutor,
+    check_writable,
+    file_kind,
+    output_target,
     read_results,
+    same_file,
     write_atomically,
     write_results,
 )
@@ -80,6 +87,7 @@ from sudosat.board import Board, check_solution
 from sudosat.cnf import CNF
 from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
 from sudosat.errors import InstanceError, SudosatError
+from sudosat.lines import read_text, split_lines
 from sudosat.result import Status
 from sudosat.solvers.base import Deadline, get_solver, solve
 
@@ -89,11 +97,15 @@ __all__ = [
     "BatchSummary",
     "InstanceOutcome",
     "SolverSummary",
+    "check_paths",
+    "line_hash",
     "output_paths",
+    "parse_line",
     "probe_solver",
     "read_results",
     "results_path",
     "run_batch",
+    "run_hash",
     "safe_name",
     "solve_instance",
     "solve_line",
@@ -118,8 +130,15 @@ COLUMNS: tuple[str, ...] = (
     "propagations",
     "error",
     "output",
+    "line_hash",
+    "run_hash",
 )
-"""The results table's columns: DESIGN.md's, then the output line."""
+"""The results table's columns: DESIGN.md's, the output line, then what ``resume`` checks.
+
+``line_hash`` fingerprints the input line a row answers and ``run_hash`` the
+parameters that shape its answer (solver, encoding, T, seed, memory limit):
+a resumed run keeps a row only when both match (see :func:`run_batch`).
+"""
 
 STATUSES = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
 """The values of the ``status`` column."""
@@ -241,8 +260,16 @@ def _stages(
     options: dict[str, Any],
 ) -> InstanceOutcome:
     started = time.perf_counter()
-    check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
-    encoded = encode(board, encoding)
+    size = check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+    too_slow = _cannot_encode_in_time(size, deadline)
+    if too_slow:
+        row.update(variables=size["variables"], clauses=size["clauses"])
+        return _timed_out(row, too_slow, deadline, board)
+    try:
+        encoded = encode(board, encoding, check=functools.partial(_stop_if_expired, deadline))
+    except _OutOfTime:
+        row["encode_ms"] = _ms_since(started)
+        return _timed_out(row, "the time limit ran out while encoding", deadline, board)
     row["encode_ms"] = _ms_since(started)
     row.update(variables=encoded.num_vars, clauses=encoded.num_clauses)
     if deadline.expired():
@@ -270,6 +297,38 @@ def _stages(
     row.update(status="SAT", valid=True, total_ms=_round(deadline.elapsed_ms()))
     row["output"] = solution.to_line()
     return InstanceOutcome(row, solution, row["output"], board)
+
+
+ENCODE_ENTRIES_PER_MS = 50_000
+"""A fast rate of building clauses (literals plus clause ends per millisecond).
+
+Measured at 11,000-14,000 for every encoding at orders 4-6 (2026, a shared
+2-core machine); the up-front refusal uses about four times that, so it only
+turns away a build that surely cannot fit in T. The deadline checks during
+the build stop the rest.
+"""
+
+
+class _OutOfTime(Exception):
+    """Raised inside the encoder when T runs out; caught by :func:`_stages`."""
+
+
+def _stop_if_expired(deadline: Deadline) -> None:
+    if deadline.expired():
+        raise _OutOfTime
+
+
+def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:
+    """Why the encoding cannot be built within what is left of T (None when it may be)."""
+    entries = size["literals"] + size["clauses"]
+    least_ms = entries / ENCODE_ENTRIES_PER_MS
+    left = deadline.remaining_ms()
+    if least_ms <= left:
+        return None
+    return (
+        f"the encoding ({size['clauses']:,} clauses) takes at least {least_ms:.0f} ms "
+        f"to build, more than the {left:.0f} ms left of the time limit"
+    )
 
 
 def _unsat(row: Row, deadline: Deadline, board: Board) -> InstanceOutcome:
@@ -320,10 +379,45 @@ def solve_line(
     'ERROR order 3 needs 81 symbols, got 2'
     """
     try:
-        board = Board.parse(text, source=source, line=line)
+        board = parse_line(text, source=source, line=line)
     except InstanceError as exc:
         return _failed(_new_row(line, solver, encoding, None), exc.reason, None, None)
-    return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+    try:
+        return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+    except Exception as exc:  # nothing one line does may stop the others
+        row = _new_row(line, solver, encoding, board)
+        return _failed(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
+
+
+def parse_line(text: str, *, source: str | None = None, line: int | None = None) -> Board:
+    """:meth:`Board.parse`, with every failure an :class:`InstanceError` naming the line.
+
+    The readers raise InstanceError for what they foresee; anything else they
+    raise (Python's limit on the digits of an integer, say) is still one bad
+    line, never a crash of the batch or the command.
+
+    Examples
+    --------
+    >>> try:
+    ...     parse_line("2 " + "9" * 5000 + " 0", line=2)
+    ... except InstanceError as exc:
+    ...     print(exc)
+    line 2: order 2 needs 16 numbers, got 2
+    """
+    try:
+        return Board.parse(text, source=source, line=line)
+    except InstanceError:
+        raise
+    except (ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        huge = next((token for token in text.split() if len(token) > _MAX_TOKEN), None)
+        if huge is not None:
+            reason = f"the token {huge[:12]}... ({len(huge):,} characters) is not a Sudoku value"
+        else:
+            reason = _one_line(f"cannot read the line: {type(exc).__name__}: {exc}")[:300]
+        raise InstanceError(reason, file=source, line=line) from None
+
+
+_MAX_TOKEN = 4300  # Python's default limit on the digits of int(str)
 
 
 def _ms_since(started: float) -> float:
@@ -487,10 +581,16 @@ class BatchSummary:
     results: Path
     resumed: int = 0
     new_rows: int = 0
+    discarded: int = 0
 
     def __str__(self) -> str:
         lines = [str(summary) for summary in self.solvers.values()]
         note = f" ({self.resumed} rows kept from the earlier run)" if self.resumed else ""
+        if self.discarded:
+            note += (
+                f" ({self.discarded} rows of the earlier run did not match this input "
+                "and these options, or did not check, and were solved again)"
+            )
         lines.append(f"results: {self.results}{note}")
         return "\n".join(lines)
 
@@ -575,26 +675,61 @@ def run_batch(
     lines = _read_lines(instances)
     outputs = output_paths(instances, output, solvers)
     results = Path(results) if results is not None else results_path(instances, output)
+    roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
+    check_paths(instances, [*roles, (results, "the results table")])  # before any work
     options = _options(solvers, seed, zchaff, solver_options)
     job = _Job(encoding, time_limit_ms, str(instances), options, max_bytes)
     tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
     runner = _make_executor(executor, jobs, scheduler)  # bad options fail before any file changes
-    kept = _kept_rows(results, encoding, len(lines)) if resume else []
-    done = {(int(row["line"]), row["solver"]) for row in kept if row["solver"] in outputs}
-    todo = [task for task in tasks if (task[0], task[2]) not in done]
-    summary = BatchSummary(
-        {s: SolverSummary(s, outputs[s]) for s in solvers}, results, resumed=len(done)
-    )
-    rows = {(int(row["line"]), row["solver"]): row for row in kept}
     _ensure_parent(results)
-    with ResultsLog(results, COLUMNS, kept) as log:
-        _execute(job, todo, runner, _show_progress(progress), (log, rows, summary))
-    for row in rows.values():
-        if row["solver"] in summary.solvers:
-            summary.solvers[row["solver"]].add(row)
-    write_results(results, COLUMNS, sorted(rows.values(), key=_order_key(solvers)))
-    _write_outputs(outputs, rows, len(lines))
+    special = file_kind(output_target(results)) in SPECIAL_KINDS
+    with ResultsLock(results) as lock:
+        found = read_results(results) if resume and not special else []
+        kept = _kept_rows(found, lines, job, solvers)
+        done = {(int(row["line"]), row["solver"]) for row in kept if row["solver"] in outputs}
+        todo = [task for task in tasks if (task[0], task[2]) not in done]
+        summary = BatchSummary(
+            {s: SolverSummary(s, outputs[s]) for s in solvers},
+            results,
+            resumed=len(done),
+            discarded=len(found) - len(kept),
+        )
+        rows = {(int(row["line"]), row["solver"]): row for row in kept}
+        with ResultsLog(results, COLUMNS, kept, lock=lock) as log:
+            _execute(job, todo, runner, _show_progress(progress), (log, rows, summary))
+        for row in rows.values():
+            if row["solver"] in summary.solvers:
+                summary.solvers[row["solver"]].add(row)
+        if not special:
+            ordered = sorted(rows.values(), key=_order_key(solvers))
+            write_results(results, COLUMNS, ordered, lock=lock)
+        _write_outputs(outputs, rows, len(lines))
     return summary
+
+
+def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]) -> None:
+    """Refuse outputs that cannot be written, or that would overwrite the input or each other.
+
+    `outputs` pairs each path with what it holds (``the results table``). Run
+    before any line is solved, so that a bad path costs nothing. Two outputs
+    may share a character device (``-o /dev/null --results /dev/null``):
+    writing it destroys nothing.
+
+    Raises
+    ------
+    SudosatError
+        One line naming the path and why.
+    """
+    seen: list[tuple[str | Path, str]] = []
+    for path, role in outputs:
+        if same_file(path, instances):
+            raise SudosatError(f"{role} would overwrite the instance file", file=str(path))
+        shared_device = file_kind(output_target(path)) == "character device"
+        for other, other_role in seen:
+            if same_file(path, other) and not shared_device:
+                raise SudosatError(f"{role} would overwrite {other_role}", file=str(path))
+        seen.append((path, role))
+        check_writable(path)
 
 
 def _options(
@@ -613,17 +748,14 @@ def _options(
 def _read_lines(path: str | Path) -> list[str]:
     """The file's lines (a final line end does not start another line)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            text = stream.read()
+        text = read_text(path)  # no newline translation: a lone CR stays inside its line
     except FileNotFoundError:
         raise InstanceError("no such file", file=str(path)) from None
     except IsADirectoryError:
         raise InstanceError("is a directory", file=str(path)) from None
     except OSError as exc:
         raise InstanceError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    if not text:
-        return []
-    return text.removesuffix("\n").split("\n")
+    return split_lines(text)
 
 
 def _ensure_parent(path: Path) -> None:
@@ -635,28 +767,79 @@ def _ensure_parent(path: Path) -> None:
         ) from None
 
 
-def _kept_rows(results: Path, encoding: str, num_lines: int) -> list[Row]:
-    """Rows of an earlier run worth keeping: well formed and for this file's lines.
+def _kept_rows(found: list[Row], lines: list[str], job: _Job, solvers: list[str]) -> list[Row]:
+    """Rows of an earlier run that answer this run: nothing else is trusted.
 
-    Rows for other solvers are kept (the table holds them all); rows for
-    another encoding are dropped, as they would not answer this run.
+    A row is kept when its line exists and its ``line_hash`` matches that line
+    (a table of another input keeps nothing), and, for a solver of this run,
+    its ``run_hash`` matches this run's parameters and its answer holds up:
+    a SAT board is checked again against the puzzle, an UNSAT or TIMEOUT line
+    must name the puzzle's order. Rows of solvers not in this run stay in the
+    table when their line matches. Everything else is solved again.
     """
     kept: dict[Key, Row] = {}
-    for row in read_results(results):
-        try:
-            number = int(row.get("line") or 0)
-        except (TypeError, ValueError):
+    puzzles: dict[int, Board | None] = {}
+    for row in found:
+        number = _line_number(row.get("line"), len(lines))
+        solver = row.get("solver")
+        if number is None or not isinstance(solver, str):
             continue
-        ok = (
-            1 <= number <= num_lines
-            and row.get("status") in STATUSES
-            and row.get("encoding") == encoding
-            and isinstance(row.get("output"), str)
-            and row["output"] != ""
-        )
-        if ok:
-            kept[(number, row["solver"])] = row
+        if row.get("line_hash") != line_hash(lines[number - 1]):
+            continue
+        if solver in solvers:
+            if row.get("run_hash") != run_hash(job, solver):
+                continue
+            if number not in puzzles:
+                puzzles[number] = _puzzle_or_none(lines[number - 1])
+            if not _answer_holds(row, puzzles[number]):
+                continue
+        kept[(number, solver)] = row
     return list(kept.values())
+
+
+def line_hash(text: str) -> str:
+    """A fingerprint of one input line (16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def run_hash(job: _Job, solver: str) -> str:
+    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits."""
+    seed = job.options.get(solver, {}).get("seed")
+    parts = [solver, job.encoding, job.time_limit_ms, seed, job.max_bytes]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _line_number(value: Any, num_lines: int) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if 1 <= number <= num_lines else None
+
+
+def _puzzle_or_none(text: str) -> Board | None:
+    try:
+        return parse_line(text)
+    except InstanceError:
+        return None
+
+
+def _answer_holds(row: Row, puzzle: Board | None) -> bool:
+    """Whether a kept row's status and output line agree with its puzzle."""
+    status, output = row.get("status"), row.get("output")
+    if status not in STATUSES or not isinstance(output, str) or "\n" in output:
+        return False
+    if status == "ERROR":
+        return output.startswith("ERROR ")
+    if puzzle is None:
+        return False
+    if status in ("UNSAT", "TIMEOUT"):
+        return output == f"{puzzle.order} {status}"
+    try:
+        solved = Board.parse(output)
+    except Exception:  # whatever a tampered row holds, it is only not kept
+        return False
+    return check_solution(puzzle, solved) is None and solved.to_line() == output
 
 
 def _order_key(solvers: Sequence[str]):
@@ -694,10 +877,17 @@ def _execute(job: _Job, todo: list[Task], runner: Any, show: bool, recorder_part
         missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
         for task in todo:
             if task[2] in missing:  # a solver that cannot run here: say why, skip the encoding
-                recorder.take(_failed_row(job, task, missing[task[2]]))
+                recorder.take(_stamped(job, task, _failed_row(job, task, missing[task[2]])))
         ready = [task for task in todo if task[2] not in missing]
         for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
-            recorder.take(outcome if isinstance(outcome, dict) else _failed_row(job, task, outcome))
+            row = outcome if isinstance(outcome, dict) else _failed_row(job, task, outcome)
+            recorder.take(_stamped(job, task, row))
+
+
+def _stamped(job: _Job, task: Task, row: Row) -> Row:
+    """`row` with the fingerprints of its line and its run (what a resumed run checks)."""
+    row.update(line_hash=line_hash(task[1]), run_hash=run_hash(job, task[2]))
+    return row
 
 
 def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:
@@ -716,14 +906,10 @@ def _probe_task(job: _Job, solver: str) -> str | None:
 
 def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
     """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
-    number, text, solver = task
-    try:
-        board: Board | None = Board.parse(text)
-    except InstanceError:
-        board = None
-    row = _new_row(number, solver, job.encoding, board)
+    number, _, solver = task  # the line is not read again here: it may be what failed
+    row = _new_row(number, solver, job.encoding, None)
     reason = error if isinstance(error, str) else _reason(error)
-    return _failed(row, reason, None, board).row
+    return _failed(row, reason, None, None).row
 
 
 def _reason(error: BaseException) -> str:
@@ -750,10 +936,7 @@ def _write_outputs(outputs: dict[str, Path], rows: dict[Key, Row], num_lines: in
     for solver, path in outputs.items():
         text = "".join(rows[(k, solver)]["output"] + "\n" for k in range(1, num_lines + 1))
         _ensure_parent(path)
-        try:
-            write_atomically(path, text)
-        except OSError as exc:
-            raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
+        write_atomically(path, text)
 
 
 def probe_solver(solver: str, **options: Any) -> str | None:

@@ -43,13 +43,14 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 from sudosat.cnf import CNF
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
+from sudosat.processes import die_with_parent, killing_groups_on_sigterm, track_group, untrack_group
 from sudosat.result import Result, Status
 from sudosat.solvers.base import Deadline, verify_result
 
@@ -109,14 +110,37 @@ class ProcessOutput:
         return self.exit_code is None
 
 
-def run_program(argv: list[str], workdir: Path, deadline: Deadline, label: str) -> ProcessOutput:
+def run_program(
+    argv: list[str],
+    workdir: Path | None,
+    deadline: Deadline,
+    label: str,
+    *,
+    pass_fds: tuple[int, ...] = (),
+) -> ProcessOutput:
     """Run `argv` in `workdir` until it exits or `deadline` passes.
 
-    The program gets no standard input; its output goes to files in `workdir`
-    (no pipe can fill up or be held open by a grandchild). It leads its own
-    process group, which is killed with SIGKILL when the program exits or the
-    deadline passes, whichever comes first, so none of its descendants survive
-    (except one that deliberately leaves the group).
+    The program gets no standard input; its output goes to anonymous files
+    (no pipe can fill up or be held open by a grandchild, and no file is left
+    behind however we end). It leads its own process group, which is killed
+    with SIGKILL when the program exits or the deadline passes, whichever
+    comes first, so none of its descendants survive (except one that
+    deliberately leaves the group). It never outlives us either: it gets
+    SIGKILL from the kernel if we die (:func:`sudosat.processes.die_with_parent`),
+    and its group is killed if we are stopped by SIGTERM or exit
+    (:mod:`sudosat.processes`).
+
+    Parameters
+    ----------
+    argv : list of str
+    workdir : Path or None
+        Its working folder (None: the root folder, where it can write nothing).
+    deadline : Deadline
+    label : str
+        The name error messages give it.
+    pass_fds : tuple of int
+        Open files the program inherits under the same numbers (see
+        :func:`_fd_path`).
 
     Raises
     ------
@@ -125,29 +149,39 @@ def run_program(argv: list[str], workdir: Path, deadline: Deadline, label: str) 
     SolverError
         The program cannot be started (e.g. not a binary or a script).
     """
-    out_path, err_path = workdir / "stdout.txt", workdir / "stderr.txt"
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        process = _start(argv, workdir, out, err, label)
-        finished = False
-        try:
-            finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
-        finally:
-            _kill_group(process)
+        with killing_groups_on_sigterm():
+            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            finished = False
+            try:
+                finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
+            finally:
+                _kill_group(process)
         wall_ms = (time.perf_counter() - started) * 1000.0
-    exit_code = process.returncode if finished else None
-    return ProcessOutput(_read_text(out_path), _read_text(err_path), exit_code, wall_ms)
+        exit_code = process.returncode if finished else None
+        return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms)
 
 
-def _start(argv: list[str], workdir: Path, out, err, label: str) -> subprocess.Popen:
+def _read_back(stream) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", errors="replace")
+
+
+def _start(
+    argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen:
+    parent = os.getpid()
     try:
-        return subprocess.Popen(
+        process = subprocess.Popen(
             argv,
             cwd=workdir,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group: killable as a whole
+            pass_fds=pass_fds,
+            preexec_fn=functools.partial(die_with_parent, signal.SIGKILL, parent),
         )
     except FileNotFoundError:
         raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
@@ -157,6 +191,8 @@ def _start(argv: list[str], workdir: Path, out, err, label: str) -> subprocess.P
         ) from None
     except OSError as exc:
         raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
+    track_group(process.pid)
+    return process
 
 
 def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:
@@ -196,6 +232,7 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     _await_group_end(process.pid)
+    untrack_group(process.pid)
 
 
 def _await_group_end(group: int, patience_s: float = 2.0) -> None:
@@ -239,14 +276,80 @@ def _read_text(path: Path) -> str:
         return ""
 
 
-@contextlib.contextmanager
-def _private_dir(label: str) -> Iterator[Path]:
-    """A fresh folder only we can read (mode 0700), removed however the block ends."""
-    path = Path(tempfile.mkdtemp(prefix=f"sudosat-{label}-"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+class _Scratch:
+    """The files a program reads and writes, with no name on disk.
+
+    Each file is anonymous (deleted as soon as made), open here, and handed to
+    the program as ``/dev/fd/N`` (an inherited descriptor): whatever stops us,
+    even SIGKILL, leaves no file or folder behind. Where ``/dev/fd`` is
+    missing, the files live in a private folder (mode 0700) removed when the
+    block ends.
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._stack = contextlib.ExitStack()
+        self._folder: Path | None = None
+        self.handles: list[int] = []
+
+    def __enter__(self) -> _Scratch:
+        if not os.path.isdir("/dev/fd"):
+            self._folder = Path(tempfile.mkdtemp(prefix=f"sudosat-{self.label}-"))
+            self._stack.callback(shutil.rmtree, self._folder, True)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    def file(self, name: str, text: str = "") -> tuple[Path, BinaryIO]:
+        """A file holding `text`: (the path the program gets, our open binary handle)."""
+        if self._folder is not None:
+            path = self._folder / name
+            stream = self._stack.enter_context(open(path, "w+b"))  # noqa: SIM115
+        else:
+            stream = self._stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+            self.handles.append(stream.fileno())
+            path = Path(f"/dev/fd/{stream.fileno()}")
+        stream.write(text.encode("ascii"))
+        stream.flush()
+        return path, stream
+
+    @staticmethod
+    def read(stream: BinaryIO) -> str:
+        """What the program left in a file of :meth:`file`."""
+        return _read_back(stream)
+
+
+_WRITE_SLICE = 1 << 16  # literals written between two looks at the clock
+
+
+def _write_dimacs(cnf: CNF, stream: BinaryIO, deadline: Deadline) -> bool:
+    """Write :func:`strict_dimacs` text to `stream` a slice at a time; False once T is out.
+
+    Writing millions of clauses takes a second or more: the deadline is read
+    between slices, so a program's time limit bounds its input's writing too.
+    """
+    if cnf.has_empty_clause:
+        raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
+    flat = cnf.flat
+    stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
+    start, total = 0, len(flat)
+    while start < total:
+        if deadline.expired():
+            return False
+        stop = min(total, start + _WRITE_SLICE)
+        if stop < total:
+            stop = flat.index(0, stop - 1) + 1
+        part = flat[start:stop]
+        top = max(max(part), -min(part))
+        if top > cnf.num_vars:
+            raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
+        # No clause is empty, so " 0 " marks exactly the clause ends.
+        text = " ".join(map(str, part)).replace(" 0 ", " 0\n") + "\n"
+        stream.write(text.encode("ascii"))
+        start = stop
+    stream.flush()
+    return not deadline.expired()
 
 
 def _whole_seconds(time_limit_ms: float | None) -> int | None:
@@ -329,16 +432,22 @@ def strict_dimacs(cnf: CNF, max_line: int | None = None) -> str:
         A literal lies beyond ``cnf.num_vars``, or the formula has an empty
         clause (which zChaff would ignore).
     """
+    _checked_flat(cnf)
+    text = cnf.to_dimacs(comments=())
+    if max_line is not None and len(text) >= max_line and _longest_line(text) >= max_line:
+        text = _wrapped_dimacs(cnf)
+    return text
+
+
+def _checked_flat(cnf: CNF):
+    """The formula's flat array, once it is known to hold no empty clause and no stray literal."""
     flat = cnf.flat
     if cnf.has_empty_clause:
         raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
     if flat and max(max(flat), -min(flat)) > cnf.num_vars:
         top = max(max(flat), -min(flat))
         raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
-    text = cnf.to_dimacs(comments=())
-    if max_line is not None and len(text) >= max_line and _longest_line(text) >= max_line:
-        text = _wrapped_dimacs(cnf)
-    return text
+    return flat
 
 
 def _longest_line(text: str) -> int:
@@ -425,12 +534,13 @@ def solve_zchaff(
     if cnf.has_empty_clause:
         return _unsat_without_asking(started, "zchaff")
     text = strict_dimacs(cnf, max_line=ZCHAFF_MAX_LINE)
+    if deadline.expired():
+        return _unknown(started, "zchaff", process_ms=0.0)
     seconds = _whole_seconds(time_limit_ms)
-    with _private_dir("zchaff") as workdir:
-        path = workdir / "input.cnf"
-        path.write_text(text, encoding="ascii")
+    with _Scratch("zchaff") as scratch:
+        path, _ = scratch.file("input.cnf", text)
         argv = [binary, str(path)] + ([] if seconds is None else [str(seconds)])
-        run = run_program(argv, workdir, deadline, "zChaff")
+        run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
         return _unknown(started, "zchaff", process_ms=run.wall_ms)
     result = parse_zchaff_output(run.stdout, run.stderr, run.exit_code, cnf.num_vars)
@@ -698,13 +808,14 @@ def solve_exec(
     convention = convention_for(words[0])
     if cnf.has_empty_clause:
         return _unsat_without_asking(started, name)
-    text = strict_dimacs(cnf)
-    with _private_dir("exec") as workdir:
-        cnf_path, result_path = workdir / "input.cnf", workdir / "result.txt"
-        cnf_path.write_text(text, encoding="ascii")
+    with _Scratch("exec") as scratch:
+        cnf_path, cnf_file = scratch.file("input.cnf")
+        if not _write_dimacs(cnf, cnf_file, deadline):
+            return _unknown(started, name, process_ms=0.0)
+        result_path, result_file = scratch.file("result.txt")
         argv = convention.argv(words, cnf_path, result_path, _whole_seconds(time_limit_ms), seed)
-        run = run_program(argv, workdir, deadline, label)
-        result_text = _read_text(result_path) if convention.result_file else None
+        run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
+        result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:
         return _unknown(started, name, process_ms=run.wall_ms)
     if result_text is not None:
@@ -1066,7 +1177,9 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
     context = multiprocessing.get_context(method)
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(
-        target=_worker_main, args=(sender, backend, cnf.flat, cnf.num_vars), daemon=True
+        target=_worker_main,
+        args=(sender, backend, cnf.flat, cnf.num_vars, os.getpid()),
+        daemon=True,
     )
     process.start()
     sender.close()
@@ -1091,8 +1204,12 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
     return Status(word), model, stats
 
 
-def _worker_main(sender, backend: str, flat, num_vars: int) -> None:
-    """The worker: solve without a limit (the parent kills it at the deadline), send the outcome."""
+def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None:
+    """The worker: solve without a limit (the parent kills it at the deadline), send the outcome.
+
+    It dies with its parent, whatever kills the parent (even SIGKILL).
+    """
+    die_with_parent(signal.SIGKILL, parent)
     try:
         status, model, stats = _solve_in_process(CNF.from_flat(flat, num_vars), backend, None)
         sender.send(("ok", status.value, model, stats))
