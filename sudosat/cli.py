@@ -336,7 +336,20 @@ def _add_sat_parser(subparsers) -> None:
     )
     parser.add_argument("--heuristic", metavar="NAME", help="branching heuristic for dpll")
     parser.add_argument(
-        "--noise", type=float, metavar="P", help="noise probability for walksat/gsat"
+        "--noise", type=_probability, metavar="P", help="walksat/gsat: noise probability (0.5)"
+    )
+    parser.add_argument(
+        "--max-flips",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: flips per try before a restart (walksat 100000, gsat 20000)",
+    )
+    parser.add_argument(
+        "--max-tries",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: tries before answering unknown (default: restart until -T runs "
+        "out; 10 without -T)",
     )
     parser.add_argument(
         "--proof", metavar="FILE", help="cdcl only: write a DRAT proof of an UNSAT answer"
@@ -362,8 +375,7 @@ def _run_sat(args: argparse.Namespace) -> int:
     options = _solver_options(args, args.solver)
     if args.heuristic:
         options["heuristic"] = args.heuristic
-    if args.noise is not None:
-        options["noise"] = args.noise
+    options.update(_local_search_options(args))
     wants_proof = bool(args.proof or args.certify)
     if wants_proof:
         if args.solver != "cdcl":
@@ -380,6 +392,26 @@ def _run_sat(args: argparse.Namespace) -> int:
         args.output,
     )
     return result.status.exit_code
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError("a probability: 0 <= P <= 1")
+    return value
+
+
+def _local_search_options(args: argparse.Namespace) -> dict:
+    """--noise, --max-flips, --max-tries as solver options; refused for other solvers."""
+    names = {"noise": "--noise", "max_flips": "--max-flips", "max_tries": "--max-tries"}
+    given = {key: getattr(args, key) for key in names if getattr(args, key) is not None}
+    if given and args.solver not in ("walksat", "gsat"):
+        flags = ", ".join(names[key] for key in given)
+        raise SudosatError(f"{flags}: only for --solver walksat or gsat, not {args.solver!r}")
+    return given
 
 
 def _read_sat_input(path: str) -> str:
