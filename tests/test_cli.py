@@ -9,7 +9,7 @@ import pytest
 
 from sudosat.assignment import read_assignment
 from sudosat.cli import main, sat_sn_main
-from sudosat.cnf import parse_dimacs, parse_solution
+from sudosat.cnf import parse_dimacs
 from sudosat.result import Status
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 

@@ -1,4 +1,4 @@
-"""The VU "SAT -Sn" assignment end to end (issue 12): its rules file, our rcv units, .out, decode."""
+"""The VU "SAT -Sn" assignment end to end (issue 12): its rules, our rcv units, .out, decode."""
 
 from __future__ import annotations
 
