@@ -72,7 +72,11 @@ CPU second); GSAT with its defaults solved 14 of 20 (many restarts of 20,000
 flips worked better than a few long tries; noise 0.3 solved none). The
 complete solvers (``cdcl``, ``dpll``) are one to two orders of magnitude
 faster on Sudoku; local search is here for the course's GSAT/WalkSAT
-assignment and for comparison. On an unsatisfiable formula local search
+assignment and for comparison. On the 35 hard puzzles of ``damnhard.sdk.txt``,
+``sudosat sat --solver walksat -T 30000`` (defaults, restarting until T)
+solved 16, median 11.5 s wall / 4.4 s CPU for those, on a machine so shared
+that 30 s of wall time gave the solver 6-15 s of CPU (benchmarks/local_search.py,
+issue 12). On an unsatisfiable formula local search
 spends its whole budget (``max_flips * max_tries`` flips, or the time limit)
 and answers UNKNOWN.
 
@@ -364,7 +368,7 @@ def _search(
     deadline: Deadline,
     stats: dict,
 ) -> list[int] | None:
-    """Run up to `max_tries` tries (``inf``: until the deadline); the satisfying ``truth``, or None."""
+    """Run up to `max_tries` tries (``inf``: until the deadline); the model's ``truth`` or None."""
     if not clauses:
         return []
     state = _State(clauses, num_vars, gsat)
