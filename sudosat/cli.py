@@ -180,10 +180,10 @@ def _add_encode_parser(subparsers) -> None:
 
 
 def _run_encode(args: argparse.Namespace) -> int:
-    from sudosat.encoding import ENCODINGS
+    from sudosat.encoding import ENCODINGS, FORMAT_ENCODINGS
 
     if args.list:
-        for name, spec in ENCODINGS.items():
+        for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items():
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
     problem = _encode_usage_problem(args)

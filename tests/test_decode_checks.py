@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from sudosat.board import Board
 from sudosat.cli import main
 from sudosat.cnf import CNF, format_solution
-from sudosat.encoding import ENCODINGS, decode_model, encode, encode_numbered
+from sudosat.encoding import (
+    ENCODINGS,
+    FORMAT_ENCODINGS,
+    decode_model,
+    encode,
+    encode_numbered,
+    get_encoding,
+)
 from sudosat.errors import DecodeError
 from sudosat.generate import pattern_solution
 from sudosat.numbering import get_numbering
@@ -173,7 +180,7 @@ def refused(model: list[int], order: int, **options) -> bool:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=puzzles(), encoding=st.sampled_from(list(ENCODINGS)))
+@given(case=puzzles(), encoding=st.sampled_from([*ENCODINGS, *FORMAT_ENCODINGS]))
 def test_decode_of_every_encoding_is_the_solution_and_other_readings_are_refused(case, encoding):
     solution, puzzle = case
     order = puzzle.order
@@ -181,7 +188,7 @@ def test_decode_of_every_encoding_is_the_solution_and_other_readings_are_refused
     fixed = [var for i, j, d in solution.givens()
              if (var := encoded.variable(i, j, d)) is not None]
     model = solved_model(encoded.cnf, fixed)
-    reduced = ENCODINGS[encoding].reduced
+    reduced = get_encoding(encoding).reduced
     instance = puzzle if reduced else None
     options = {"encoding": encoding, "instance": instance}
     assert decode_model(model, order, **options) == solution
@@ -197,7 +204,7 @@ def test_decode_of_every_encoding_is_the_solution_and_other_readings_are_refused
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=puzzles(), encoding=st.sampled_from(
-    [name for name, spec in ENCODINGS.items() if not spec.reduced]))
+    [name for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items() if not spec.reduced]))
 def test_rcv_models_decode_only_in_the_rcv_numbering_and_order(case, encoding):
     solution, puzzle = case
     order = puzzle.order
