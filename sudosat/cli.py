@@ -190,6 +190,8 @@ def _run_encode(args: argparse.Namespace) -> int:
     if problem:
         print(f"sudosat encode: usage error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    if args.output and args.output.endswith(("/", os.sep)):
+        Path(args.output).mkdir(parents=True, exist_ok=True)  # "-o DIR/" names a directory
     if args.output and Path(args.output).is_dir():
         return _encode_lines_to_directory(args)
     line = args.line or 1
@@ -260,8 +262,9 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
             continue
         _write_output(text, str(Path(args.output) / f"{stem}-{number}.cnf"))
         written += 1
-    print(f"{written} files written to {args.output}" + (f"; {failed} lines failed" if failed
-                                                        else ""), file=sys.stderr)
+    failures = f"; {failed} line{'s' * (failed != 1)} not encoded" if failed else ""
+    print(f"{written} file{'s' * (written != 1)} written to {args.output}{failures}",
+          file=sys.stderr)
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
 

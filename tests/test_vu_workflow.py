@@ -135,3 +135,11 @@ def test_vu_format_refuses_the_course_numbering(example_file, capsys):
     code, _, err = run(["encode", "--format", "vu", "--numbering", "course", example_file],
                        capsys)
     assert code == 2 and "rcv" in err
+
+
+def test_output_ending_in_a_slash_is_a_directory_made_on_demand(example_file, tmp_path, capsys):
+    target = tmp_path / "new" / "cnfs"
+    code, _, err = run(["encode", example_file, "--numbering", "rcv", "-o", f"{target}/"], capsys)
+    assert code == 0, err
+    assert "1 file written" in err
+    assert parse_dimacs((target / "example-1.cnf").read_text()).num_vars == 999
