@@ -946,9 +946,10 @@ def _reduced_cells(encoded: Encoded, values: dict[int, bool]) -> list[list[int]]
     size = encoded.board.size
     cells: list[list[int]] = [[value] if value else [] for value in encoded.board.cells]
     for var in range(1, encoded.num_cell_vars + 1):
-        if values[var]:
-            cell, d = divmod(encoded._origin[var - 1] - 1, size)
-            cells[cell].append(d + 1)
+        meaning = encoded.meaning(var)
+        if values[var] and meaning is not None:
+            i, j, d = meaning
+            cells[i * size + j].append(d)
     return cells
 
 
