@@ -218,50 +218,146 @@ def _add_encode_parser(subparsers) -> None:
         help="translate a Sudoku instance into DIMACS CNF",
         description="Translate one instance line into a DIMACS CNF formula. With the course "
         "encoding, variable x(i,j,d) ('cell (i,j) holds d', 0-based i and j) is numbered "
-        "i*N^4 + j*N^2 + d.",
+        "i*N^4 + j*N^2 + d; with --numbering rcv it is named by the digits row, column, value "
+        "(111..999 for 9x9; (N^2+1)^2*r + (N^2+1)*c + v from order 4). With -o DIR (an existing "
+        "directory) every line of FILE (or --line K) becomes DIR/<stem>-<K>.cnf.",
         epilog=_EPILOG_FORMATS
-        + "\nexample:\n  sudosat encode data/course-example.txt -o example.cnf",
+        + "\noutput formats (--format):\n"
+        "  dimacs     a complete DIMACS file (default)\n"
+        "  vu         the 'SAT -Sn' assignment's puzzle file: the givens as unit clauses in rcv\n"
+        "             numbering, no header, to append to its sudoku-rules-9x9.txt; --with-rules\n"
+        "             writes our rules too (extended encoding: the same clauses as that file)\n"
+        "  dartmouth  Dartmouth's format (rules + givens, one clause per line of rcv names,\n"
+        "             '-' negates, no header, no 0); default encoding 'dartmouth' (its rules.cnf)\n"
+        "\nexamples:\n  sudosat encode data/course-example.txt -o example.cnf\n"
+        "  sudosat encode puzzles.sdk --format vu -o puzzles/    # one file per line\n"
+        "  cat sudoku-rules-9x9.txt puzzles/puzzles-1.cnf > in.cnf && SAT -S2 in.cnf",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="instance file ('-' for standard input)")
     parser.add_argument(
         "--line",
         type=_positive_int,
-        default=1,
         metavar="K",
-        help="which line of FILE to encode (1-based, default 1)",
+        help="which line of FILE to encode (1-based; default 1, or every line with -o DIR)",
     )
     parser.add_argument(
         "--encoding",
-        default="course",
         type=_encoding_name,
         metavar="NAME",
-        help="encoding name (default course; 'sudosat encode --list' shows all)",
+        help="encoding name (default course; extended for --format vu --with-rules, dartmouth "
+        "for --format dartmouth; 'sudosat encode --list' shows all)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("dimacs", "vu", "dartmouth"),
+        default="dimacs",
+        help="output format (default dimacs; see below)",
+    )
+    parser.add_argument(
+        "--numbering",
+        choices=("course", "rcv"),
+        help="variable numbering (default course; rcv for --format vu and dartmouth)",
+    )
+    parser.add_argument(
+        "--with-rules", action="store_true", help="--format vu: write the rules, not only givens"
     )
     parser.add_argument("--list", action="store_true", help="list the encodings and exit")
     parser.add_argument(
-        "-o", "--output", metavar="OUT.cnf", help="write here instead of standard output"
+        "-o", "--output", metavar="OUT", help="write here (a file, or an existing directory)"
     )
     _add_memory_option(parser)
 
 
 def _run_encode(args: argparse.Namespace) -> int:
-    from sudosat.encoding import ENCODINGS, encode
+    from sudosat.encoding import ENCODINGS, FORMAT_ENCODINGS
 
     if args.list:
-        for name, spec in ENCODINGS.items():
+        for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items():
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
-    board = _instance_line(args.file, args.line)
-    _check_encoding_memory(board, args, args.file, args.line)
+    problem = _encode_usage_problem(args)
+    if problem:
+        print(f"sudosat encode: usage error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output and args.output.endswith(("/", os.sep)):
+        Path(args.output).mkdir(parents=True, exist_ok=True)  # "-o DIR/" names a directory
+    if args.output and Path(args.output).is_dir():
+        return _encode_lines_to_directory(args)
+    line = args.line or 1
+    _write_output(_encoded_text(_instance_line(args.file, line), args, line), args.output)
+    return EXIT_OK
+
+
+def _encode_usage_problem(args: argparse.Namespace) -> str | None:
+    """Why these encode options do not go together, or None; fills the format's defaults."""
+    if args.format != "dimacs" and args.numbering == "course":
+        return f"--format {args.format} names variables rcv; drop --numbering course"
+    if args.with_rules and args.format != "vu":
+        return "--with-rules is for --format vu (dimacs and dartmouth always hold the rules)"
+    if args.format == "vu" and not args.with_rules and args.encoding:
+        return "--format vu without --with-rules writes only the givens: --encoding needs " \
+            "--with-rules"
+    defaults = {"dimacs": "course", "vu": "extended", "dartmouth": "dartmouth"}
+    args.encoding = args.encoding or defaults[args.format]
+    args.numbering = args.numbering or ("course" if args.format == "dimacs" else "rcv")
+    return None
+
+
+def _encoded_text(board, args: argparse.Namespace, line: int) -> str:
+    """The text `encode` writes for one board in the chosen format."""
+    from sudosat.dartmouth import to_dartmouth
+    from sudosat.encoding import ENCODINGS, encode, encode_numbered
+    from sudosat.numbering import get_numbering
+
+    if args.encoding in ENCODINGS:
+        _check_encoding_memory(board, args, args.file, line)
+    if args.format == "vu" and not args.with_rules:
+        number = get_numbering("rcv", board.order)
+        return "".join(f"{number.variable(i, j, d)} 0\n" for i, j, d in board.givens())
+    if args.format == "dartmouth":
+        return to_dartmouth(encode_numbered(board, args.encoding, "rcv"))
+    if args.numbering != "course":
+        cnf = encode_numbered(board, args.encoding, args.numbering)
+        comments = [f"sudosat encode {args.file} line {line}", *cnf.comments]
+        return cnf.to_dimacs(comments)
     encoded = encode(board, args.encoding)
     comments = [
-        f"sudosat encoding '{encoded.encoding}' of {args.file} line {args.line}",
+        f"sudosat encoding '{encoded.encoding}' of {args.file} line {line}",
         f"order {board.order}, {board.num_givens} givens",
         *(f"{family}: {count} clauses" for family, count in encoded.family_counts.items()),
     ]
-    _write_output(encoded.cnf.to_dimacs(comments), args.output)
-    return EXIT_OK
+    return encoded.cnf.to_dimacs(comments)
+
+
+def _encode_lines_to_directory(args: argparse.Namespace) -> int:
+    """One file per instance line in the directory args.output; a bad line never stops the rest."""
+    from sudosat.board import Board
+
+    source = "<stdin>" if args.file == "-" else args.file
+    stem = "stdin" if args.file == "-" else Path(args.file).name.split(".")[0]
+    lines = _read_text(args.file).splitlines()
+    numbers = [args.line] if args.line else range(1, len(lines) + 1)
+    written = failed = 0
+    for number in numbers:
+        if number > len(lines):
+            raise InstanceError(f"there is no line {number}: the file has {len(lines)} lines",
+                                file=source)
+        if not lines[number - 1].strip():
+            continue  # blank lines (a file's last) are no instance
+        try:
+            board = Board.parse(lines[number - 1], source=source, line=number)
+            text = _encoded_text(board, args, number)
+        except SudosatError as exc:
+            print(f"sudosat: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        _write_output(text, str(Path(args.output) / f"{stem}-{number}.cnf"))
+        written += 1
+    failures = f"; {failed} line{'s' * (failed != 1)} not encoded" if failed else ""
+    print(f"{written} file{'s' * (written != 1)} written to {args.output}{failures}",
+          file=sys.stderr)
+    return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
 # ---------------------------------------------------------------------------------------
@@ -273,12 +369,15 @@ def _add_decode_parser(subparsers) -> None:
         "decode",
         help="turn a SAT solution back into a board line",
         description="Read a solution (the course's 's cnf R V' format, the SAT competition's "
-        "'s SATISFIABLE' / 'v ...' format, or a DIMACS file of unit clauses) and print the board "
-        "it encodes as an instance line. Without --instance the course numbering is used; "
-        "with it, the instance is encoded again with --encoding and its decoder is used, and the "
-        "board is checked against the givens.",
-        epilog="example:\n  sudosat sat example.cnf -o example.sol\n"
-        "  sudosat decode example.sol --order 3 --instance data/course-example.txt --line 1",
+        "'s SATISFIABLE' / 'v ...' format, a DIMACS file of unit clauses such as a 'SAT -Sn' "
+        ".out, or with --format dartmouth one literal per line) and print the board it encodes "
+        "as an instance line. The model must fit the order, --encoding and --numbering: a model "
+        "over other variables, a cell with no symbol or two, a board that breaks a rule or "
+        "(with --instance) a given is refused with exit 1, never printed. The optimised "
+        "encodings number only the candidates the givens leave open, so they need --instance.",
+        epilog="examples:\n  sudosat sat example.cnf -o example.sol\n"
+        "  sudosat decode example.sol --order 3 --instance data/course-example.txt --line 1\n"
+        "  SAT -S2 sudoku.cnf && sudosat decode sudoku.cnf.out --order 3 --numbering rcv",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("solution", help="solution file ('-' for standard input)")
@@ -293,10 +392,20 @@ def _add_decode_parser(subparsers) -> None:
     )
     parser.add_argument(
         "--encoding",
-        default="course",
         type=_encoding_name,
         metavar="NAME",
-        help="the encoding used (default course)",
+        help="the encoding used (default course; the optimised ones need --instance)",
+    )
+    parser.add_argument(
+        "--numbering",
+        choices=("course", "rcv"),
+        help="the variable numbering (default course; rcv with --format dartmouth)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("auto", "dartmouth"),
+        default="auto",
+        help="solution format (default auto: course, competition or DIMACS units)",
     )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write here instead of standard output"
@@ -305,35 +414,38 @@ def _add_decode_parser(subparsers) -> None:
 
 
 def _run_decode(args: argparse.Namespace) -> int:
-    from sudosat.board import Board, check_solution
-    from sudosat.cnf import parse_solution
-    from sudosat.encoding import decode_course, encode
+    from sudosat.assignment import read_assignment
+    from sudosat.encoding import ENCODINGS, decode_model, get_encoding, model_size
     from sudosat.result import Status
 
+    encoding = args.encoding = get_encoding(args.encoding or "course").name
+    if get_encoding(encoding).reduced and not args.instance:
+        print(f"sudosat decode: usage error: --encoding {encoding} needs --instance FILE "
+              "[--line K]: that encoding numbers only the candidates the givens leave open, "
+              "so its variables mean nothing without the puzzle", file=sys.stderr)
+        return EXIT_USAGE
+    numbering = args.numbering or ("rcv" if args.format == "dartmouth" else "course")
     source = "<stdin>" if args.solution == "-" else args.solution
     _check_board_memory(args.order, args)
-    solution = parse_solution(_read_text(args.solution), source, max_bytes=args.max_memory)
-    if solution.status is not Status.SAT:
-        word = "UNSAT" if solution.status is Status.UNSAT else "TIMEOUT"
-        _write_output(f"{args.order} {word}\n", args.output)
-        return EXIT_OK
-    if args.instance:
-        puzzle = _instance_line(args.instance, args.line)
-        if puzzle.order != args.order:
-            raise InstanceError(
-                f"the instance has order {puzzle.order}, not {args.order}",
-                file=args.instance,
-                line=args.line,
-            )
-        _check_encoding_memory(puzzle, args, args.instance, args.line)
-        board = encode(puzzle, args.encoding).decode(solution.model)
-        problem = check_solution(puzzle, board)
-        if problem:
-            raise InstanceError(f"the decoded board is not a solution: {problem}", file=source)
-    else:
-        board = decode_course(solution.model, args.order)
-        if not isinstance(board, Board):
-            raise InstanceError("the model does not describe a board", file=source)
+    answer = read_assignment(_read_text(args.solution), source, args.format, args.max_memory)
+    instance = _instance_line(args.instance, args.line) if args.instance else None
+    if instance is not None and encoding in ENCODINGS:
+        _check_encoding_memory(instance, args, args.instance, args.line)
+    try:
+        if answer.status is not Status.SAT:
+            # An answer without a model still has to be about this encoding.
+            expected = model_size(args.order, encoding, numbering, instance)
+            if answer.num_vars is not None and answer.num_vars != expected:
+                raise SudosatError(f"the answer is over {answer.num_vars} variables; an order-"
+                                   f"{args.order} {encoding} model in the {numbering} numbering "
+                                   f"has {expected} (wrong --order, --numbering or --encoding?)")
+            word = "UNSAT" if answer.status is Status.UNSAT else "TIMEOUT"
+            _write_output(f"{args.order} {word}\n", args.output)
+            return EXIT_OK
+        board = decode_model(answer.values, args.order, encoding=encoding, numbering=numbering,
+                             instance=instance, num_vars=answer.num_vars)
+    except SudosatError as exc:
+        raise exc.at(file=source) from None
     _write_output(board.to_line() + "\n", args.output)
     return EXIT_OK
 
@@ -432,9 +544,10 @@ def _add_sat_parser(subparsers) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("course", "competition"),
+        choices=("course", "competition", "dartmouth"),
         default="course",
-        help="solution format (default course)",
+        help="solution format (default course); dartmouth: the input is in Dartmouth's CNF "
+        "format (one clause per line, no header, no 0), the answer in the course format",
     )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write the solution here instead of standard output"
@@ -443,7 +556,20 @@ def _add_sat_parser(subparsers) -> None:
         "--heuristic", type=_heuristic_name, metavar="NAME", help="branching heuristic for dpll"
     )
     parser.add_argument(
-        "--noise", type=_probability, metavar="P", help="noise probability for walksat/gsat"
+        "--noise", type=_probability, metavar="P", help="walksat/gsat: noise probability (0.5)"
+    )
+    parser.add_argument(
+        "--max-flips",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: flips per try before a restart (walksat 100000, gsat 20000)",
+    )
+    parser.add_argument(
+        "--max-tries",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: tries before answering unknown (default: restart until -T runs "
+        "out; 10 without -T)",
     )
     parser.add_argument(
         "--proof", metavar="FILE", help="cdcl only: write a DRAT proof of an UNSAT answer"
@@ -466,12 +592,17 @@ def _run_sat(args: argparse.Namespace) -> int:
     from sudosat.solvers import solve
 
     source = "<stdin>" if args.file == "-" else args.file
-    cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
+    if args.format == "dartmouth":
+        from sudosat.dartmouth import parse_dartmouth
+
+        cnf = parse_dartmouth(_read_sat_input(args.file), source)
+        args.format = "course"
+    else:
+        cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
     options = _solver_options(args, args.solver)
     if args.heuristic:
         options["heuristic"] = args.heuristic
-    if args.noise is not None:
-        options["noise"] = args.noise
+    options.update(_local_search_options(args))
     wants_proof = bool(args.proof or args.certify)
     if wants_proof:
         if args.solver != "cdcl":
@@ -488,6 +619,26 @@ def _run_sat(args: argparse.Namespace) -> int:
         args.output,
     )
     return result.status.exit_code
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError("a probability: 0 <= P <= 1")
+    return value
+
+
+def _local_search_options(args: argparse.Namespace) -> dict:
+    """--noise, --max-flips, --max-tries as solver options; refused for other solvers."""
+    names = {"noise": "--noise", "max_flips": "--max-flips", "max_tries": "--max-tries"}
+    given = {key: getattr(args, key) for key in names if getattr(args, key) is not None}
+    if given and args.solver not in ("walksat", "gsat"):
+        flags = ", ".join(names[key] for key in given)
+        raise SudosatError(f"{flags}: only for --solver walksat or gsat, not {args.solver!r}")
+    return given
 
 
 def _read_sat_input(path: str) -> str:
@@ -1047,15 +1198,28 @@ def sat_sn_main(argv: Sequence[str] | None = None) -> int:
 
 def _run_sat_sn(args: argparse.Namespace) -> int:
     from sudosat.cnf import format_solution, parse_dimacs
+    from sudosat.result import Status
     from sudosat.solvers import solve
 
     solver, options = SAT_STRATEGIES[args.strategy]
     cnf = parse_dimacs(_read_sat_input(args.file), args.file, max_bytes=args.max_memory)
     result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
     out_path = f"{args.file}.out"
-    _write_output(format_solution(result.status, result.model, cnf.num_vars, "units"), out_path)
     words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
     print(f"s {words[result.status.value]}")
+    if result.status is Status.UNKNOWN:
+        # No answer must not look like UNSAT (an empty .out): write none, and remove a
+        # previous run's, which would otherwise pass for this formula's answer.
+        removed = Path(out_path).is_file()
+        if removed:
+            Path(out_path).unlink()
+        print(f"SAT: no answer within the time limit: {out_path} not written"
+              + (" (the previous one was removed)" if removed else ""), file=sys.stderr)
+        return EXIT_OK
+    # The assignment names only the variables the formula uses (729 of the rules' 999).
+    used = set(map(abs, cnf.flat))
+    model = [lit for lit in result.model or () if lit in used or -lit in used]
+    _write_output(format_solution(result.status, model, cnf.num_vars, "units"), out_path)
     print(f"c solver {solver}, {result.elapsed_ms:.1f} ms; assignment written to {out_path}")
     return EXIT_OK
 

@@ -534,9 +534,18 @@ def _find_header(text: str, source: str) -> tuple[int, int, int, int]:
         if line.startswith("%"):
             break
         raise DimacsError(
-            f"clause before the 'p cnf' header: {_shorten(line)!r}", file=source, line=number
+            f"clause before the 'p cnf' header: {_shorten(line)!r}{_format_hint(text)}",
+            file=source,
+            line=number,
         )
     raise DimacsError("no 'p cnf' header", file=source, line=None)
+
+
+def _format_hint(text: str) -> str:
+    """'; looks like ...' when headerless text is in the Dartmouth format (issue 12)."""
+    from sudosat.dartmouth import DARTMOUTH_HINT, looks_like_dartmouth  # imports this module
+
+    return f"; {DARTMOUTH_HINT}" if looks_like_dartmouth(text) else ""
 
 
 def _parse_header(line: str, source: str, number: int) -> tuple[int, int]:

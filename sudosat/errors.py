@@ -78,3 +78,7 @@ class SolverNotFoundError(SolverError):
 
 class ResourceLimitError(SudosatError, MemoryError):
     """An instance would need more memory or clauses than the configured limit allows."""
+
+
+class DecodeError(SudosatError, ValueError):
+    """A model cannot be read back as a board: wrong order, numbering or encoding, or a bad cell."""

@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
+from sudosat.assignment import read_assignment
 from sudosat.cli import main, sat_sn_main
-from sudosat.cnf import parse_dimacs, parse_solution
+from sudosat.cnf import parse_dimacs
 from sudosat.result import Status
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 
@@ -213,9 +214,10 @@ def test_sat_sn_on_the_rules_file_and_a_puzzle(tmp_path, capsys, strategy):
         err == f"SAT: warning: {path}:1: header declares 12016 clauses but the file holds 12015\n"
     )
     assert out.startswith("s SATISFIABLE")
-    solution = parse_solution((tmp_path / "sudoku.cnf.out").read_text())
-    assert solution.status is Status.SAT
-    true_cells = sorted(v for v in solution.model if v > 0 and v % 10 and (v // 10) % 10)
+    # The .out names only the 729 variables the formula uses (issue 12), not all 999.
+    solution = read_assignment((tmp_path / "sudoku.cnf.out").read_text())
+    assert solution.status is Status.SAT and len(solution.values) == 729
+    true_cells = sorted(v for v, value in solution.values.items() if value)
     board = ["0"] * 81
     for var in true_cells:
         r, c, value = var // 100, (var // 10) % 10, var % 10

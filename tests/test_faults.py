@@ -95,8 +95,8 @@ def test_fault1_bad_line_in_encode_is_one_line(tmp_path, capsys, big_file):
     code, out, err = run_cli(capsys, "encode", big_file, "--line", "2")
     assert code == 1 and out == ""
     assert error_lines(err) == [
-        f"sudosat: {big_file}:2: value 999999999999999999999... at position 1 is too big for order 2 "
-        "(max 4)"
+        f"sudosat: {big_file}:2: value 999999999999999999999... at position 1 is too big "
+        "for order 2 (max 4)"
     ]
     code, out, _ = run_cli(capsys, "encode", big_file, "--line", "3")
     assert code == 0 and out.count("\n") > 11000
