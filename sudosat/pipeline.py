@@ -772,6 +772,7 @@ def probe_solver(solver: str, **options: Any) -> str | None:
     >>> probe_solver("no-such-solver").startswith("unknown solver")
     True
     """
+    options.pop("incremental", None)  # a pipeline mode, not a solver option
     try:
         solve(CNF([[1]], 1), solver, time_limit_ms=10_000, **options)
     except SudosatError as exc:

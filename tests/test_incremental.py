@@ -212,3 +212,157 @@ def test_fault8_long_clause():
     assert time.monotonic() - started < 4.0
     tautology = CNF([[*clause, -clause[-1]]], n)
     assert cdcl.solve(tautology).is_sat
+
+
+# -- the wrong-model guard of repeated checks -------------------------------------------------
+
+
+def test_a_wrong_model_fails_loudly_on_later_calls_too(monkeypatch):
+    solver = Solver(CNF([[1, 2], [-1, 2], [3, 4, 5]]))
+    assert solver.solve().is_sat  # the first check scans the formula in C
+    assert solver.solve([1]).is_sat  # later ones use the index
+
+    def all_false(self):
+        return [-v for v in range(1, self.num_vars + 1)]
+
+    monkeypatch.setattr(cdcl.Engine, "model", all_false)
+    with pytest.raises(SolverError, match="wrong model"):
+        solver.solve([2])
+
+
+def test_forget_learnts_keeps_answers():
+    solver = Solver(pigeonhole(5, 4))
+    solver.add_clause([100, 101])
+    assert solver.solve([-100]).is_unsat
+    assert solver.forget_learnts() >= 0
+    assert solver.solve().is_unsat and solver.get_core() == []
+
+
+# -- other solvers behind the same interface ----------------------------------------------------
+
+from sudosat.incremental import (  # noqa: E402
+    count_solutions,
+    incremental_support,
+    is_unique,
+    open_solver,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(lambda n: st.tuples(formulas(n), st.lists(literals(n), max_size=5)))
+)
+def test_pysat_and_one_shot_adapters_agree_with_the_reference(case):
+    clauses, assumptions = case
+    expected = reference(clauses, assumptions)
+    for name in ("pysat:minisat22", "pysat:cadical195", "dpll"):
+        loaded = open_solver(name, CNF(clauses))
+        result = loaded.solve(assumptions)
+        assert result.is_sat is expected, name
+        if expected:
+            assert set(assumptions) <= set(result.model)
+        else:
+            core = loaded.get_core()
+            assert set(core) <= set(assumptions) and not reference(clauses, core)
+        loaded.close()
+
+
+def test_which_solvers_are_incremental():
+    assert incremental_support("cdcl") == (True, "")
+    assert incremental_support("pysat:minisat22") == (True, "")
+    assert not incremental_support("zchaff")[0]
+    assert "one-shot" in incremental_support("exec:minisat")[1]
+    assert not open_solver("dpll", CNF([[1]])).native
+
+
+# -- Sudoku: counting, the pipeline's incremental mode, the command line ---------------------
+
+from sudosat.board import Board  # noqa: E402
+from sudosat.cli import main  # noqa: E402
+from sudosat.pipeline import solve_line  # noqa: E402
+
+EXAMPLE = "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+CLASH = "3 55" + "0" * 79
+
+
+def test_count_solutions_answers_zero_one_and_at_least_k():
+    assert count_solutions(Board.parse(EXAMPLE)) == 1
+    assert count_solutions(Board.parse(CLASH)) == 0
+    assert count_solutions(Board.parse("2 " + "0" * 16), limit=5) == 5
+    assert count_solutions(Board.parse("2 1234" + "0" * 12), limit=100) == 12
+    assert is_unique(Board.parse(EXAMPLE)) and not is_unique(Board.parse("3 " + "0" * 81))
+    # the loaded rules forgot every puzzle's blocking clauses
+    assert count_solutions(Board.parse("2 1234" + "0" * 12), limit=100) == 12
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "pysat:minisat22", "dpll"])
+def test_incremental_line_matches_the_default_line(solver):
+    for text in (EXAMPLE, CLASH, "3 12", "2 1000000000000000"):
+        default = solve_line(text, 1, solver)
+        incremental = solve_line(text, 1, solver, incremental=True)
+        assert incremental.output_line == default.output_line
+        assert incremental.row["status"] == default.row["status"]
+
+
+def test_incremental_unsat_row_names_the_failed_givens():
+    row = solve_line(CLASH, 1, "cdcl", incremental=True).row
+    assert row["status"] == "UNSAT"
+    assert "failed givens: (1, 1)=5 (1, 2)=5" in row["error"]
+
+
+def test_incremental_refuses_an_encoding_built_from_the_givens(tmp_path, capsys):
+    outcome = solve_line(EXAMPLE, 1, "cdcl", "optimised", incremental=True)
+    assert outcome.row["status"] == "ERROR" and "built from the givens" in outcome.row["error"]
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EXAMPLE + "\n")
+    argv = ["solve", str(puzzles), "--incremental", "--encoding", "optimised", "--no-progress"]
+    assert main(argv) == 2
+    assert "built from the givens" in capsys.readouterr().err
+    assert not (tmp_path / "p.cdcl.txt").exists()
+
+
+def test_incremental_with_a_one_shot_solver_says_so(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EXAMPLE + "\n")
+    argv = ["solve", str(puzzles), "--incremental", "--solver", "dpll", "--no-progress"]
+    assert main(argv) == 0
+    assert "dpll has no incremental interface" in capsys.readouterr().err
+    assert (tmp_path / "p.dpll.txt").read_text().startswith("3 8164")
+
+
+def test_cli_count(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{EXAMPLE}\n3 {'0' * 81}\n{CLASH}\n3 12\n")
+    assert main(["count", str(puzzles), "--limit", "3"]) == 1  # the bad line
+    out, err = capsys.readouterr()
+    assert out.split("\n")[:4] == ["1", "at least 3", "0", "ERROR order 3 needs 81 symbols, got 2"]
+    assert f"{puzzles}:4:" in err
+    assert main(["count", str(puzzles), "--encoding", "optimised"]) == 1
+    assert "built from the givens" in capsys.readouterr().err
+
+
+def _solve_both(tmp_path, count: int, capsys) -> None:
+    puzzles = tmp_path / "puzzles.txt"
+    argv = ["generate", "--order", "3", "--alpha", "0.4", "--unique", "--count", str(count),
+            "--seed", "14", "-o", str(puzzles)]
+    assert main(argv) == 0
+    with puzzles.open("a") as stream:
+        stream.write(f"{CLASH}\n3 12\n")
+    for mode in ("default", "incremental"):
+        argv = ["solve", str(puzzles), "-o", str(tmp_path / f"{mode}.txt"), "--no-progress",
+                "--results", str(tmp_path / f"{mode}.csv")]
+        assert main(argv + (["--incremental"] if mode == "incremental" else [])) == 1
+    capsys.readouterr()
+    default = (tmp_path / "default.txt").read_text()
+    assert (tmp_path / "incremental.txt").read_bytes() == (tmp_path / "default.txt").read_bytes()
+    lines = default.split("\n")
+    assert len(lines) == count + 3 and lines[-3] == "3 UNSAT" and lines[-2].startswith("ERROR")
+
+
+def test_incremental_and_default_outputs_are_identical(tmp_path, capsys):
+    _solve_both(tmp_path, 60, capsys)
+
+
+@pytest.mark.slow
+def test_incremental_and_default_outputs_are_identical_on_1000_lines(tmp_path, capsys):
+    _solve_both(tmp_path, 998, capsys)  # 998 generated, one clash and one bad line

@@ -1207,6 +1207,29 @@ class Solver:
         for clause in cnf:
             engine.add_codes(list(map(_code, clause)))
 
+    def forget_learnts(self, keep_lbd: int = 0) -> int:
+        """Delete the learnt clauses (of three literals or more) whose LBD exceeds `keep_lbd`.
+
+        Between unrelated questions on the same clauses (the next puzzle on the
+        same rules) the learnt clauses of the last one are valid but mostly
+        useless, and each costs watch visits: on hard 9×9 puzzles, keeping them
+        all made the search about 1.7 times slower. Returns how many went.
+        """
+        engine = self._engine
+        engine.cancel_until(0)
+        dead = set()
+        keep, keep_lbd_list = [], []
+        for clause, lbd in zip(engine.learnts, engine.lbd, strict=True):
+            if lbd > keep_lbd:
+                dead.add(id(clause))
+                engine.delete_clause(clause)
+            else:
+                keep.append(clause)
+                keep_lbd_list.append(lbd)
+        engine.unwatch(dead, engine.learnts)
+        engine.learnts, engine.lbd = keep, keep_lbd_list
+        return len(dead)
+
     # -- solving -------------------------------------------------------------------
 
     def solve(self, assumptions=(), time_limit_ms: float | None = None) -> Result:
@@ -1372,7 +1395,7 @@ class _ModelChecker:
 def _shared_prefix(old: list[Lit], new: list[Lit]) -> int:
     """How many assumptions the two lists share from the start."""
     k = 0
-    for a, b in zip(old, new):
+    for a, b in zip(old, new, strict=False):
         if a != b:
             break
         k += 1
