@@ -1075,8 +1075,8 @@ class Engine:
         val = self.val
         return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
 
-    def stats(self, cpu_started: float) -> dict[str, float]:
-        """The counters as ``Result.stats``."""
+    def counters(self) -> dict[str, float]:
+        """The counters since the engine was made."""
         return {
             "decisions": self.decisions,
             "propagations": self.propagations,
@@ -1084,8 +1084,11 @@ class Engine:
             "restarts": self.restarts,
             "learnt": self.learnt_count,
             "deleted": self.deleted,
-            "solver_cpu_s": time.process_time() - cpu_started,
         }
+
+    def stats(self, cpu_started: float) -> dict[str, float]:
+        """The counters as ``Result.stats``."""
+        return {**self.counters(), "solver_cpu_s": time.process_time() - cpu_started}
 
     def proof_text(self, inputs: set | None = None) -> str:
         """The DRAT proof so far as text, ending with the empty clause.
@@ -1255,7 +1258,7 @@ class Solver:
             engine.grow(abs(lit))
         self._formula.num_vars = engine.num_vars
         codes = list(map(_code, assumptions))
-        before = engine.stats(cpu_started)
+        before = engine.counters()
         engine.deadline = (
             float("inf") if time_limit_ms is None else time.monotonic() + time_limit_ms / 1000
         )
@@ -1270,7 +1273,7 @@ class Solver:
                 engine.cancel_until(min(keep, len(engine.trail_lim)))
         finally:
             engine.deadline = float("inf")
-        stats = {k: v - before[k] for k, v in engine.stats(cpu_started).items()}
+        stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
         stats["solver_cpu_s"] = time.process_time() - cpu_started
         result = Result(status, model, stats, 0.0, "cdcl")
         self._model = model
