@@ -366,3 +366,22 @@ def test_incremental_and_default_outputs_are_identical(tmp_path, capsys):
 @pytest.mark.slow
 def test_incremental_and_default_outputs_are_identical_on_1000_lines(tmp_path, capsys):
     _solve_both(tmp_path, 998, capsys)  # 998 generated, one clash and one bad line
+
+
+def test_drat_proof_of_clashing_givens_on_loaded_sudoku_rules_verifies():
+    from sudosat.incremental import givens_as_assumptions, rules
+
+    solver = Solver(rules(3, "course").cnf, proof=True)
+    assert solver.solve(givens_as_assumptions(Board.parse(EXAMPLE))).is_sat
+    assert solver.solve(givens_as_assumptions(Board.parse("3 " + "0" * 81))).is_sat
+    # no unit holds a symbol twice, yet cell (1, 9) needs the 9 that column 9 already has
+    hidden = Board.parse("3 123456780" + "000000009" + "0" * 63)
+    assert hidden.is_consistent()
+    result = solver.solve(givens_as_assumptions(hidden))
+    assert result.is_unsat and 9 * 9 + 8 * 9 + 9 in solver.get_core()
+    ok, why = certify(solver.proof_formula(), result.proof)
+    assert ok, why
+    result = solver.solve(givens_as_assumptions(Board.parse(CLASH)))
+    assert result.is_unsat and solver.get_core() == [5, 14]
+    ok, why = certify(solver.proof_formula(), result.proof)
+    assert ok, why
