@@ -385,3 +385,24 @@ def test_drat_proof_of_clashing_givens_on_loaded_sudoku_rules_verifies():
     assert result.is_unsat and solver.get_core() == [5, 14]
     ok, why = certify(solver.proof_formula(), result.proof)
     assert ok, why
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6))
+def test_calls_sharing_a_prefix_of_assumptions_keep_agreeing(seed):
+    """Consecutive calls re-decide only from the first differing assumption: still exact."""
+    import random
+
+    rng = random.Random(seed)
+    n = 14
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(50)]
+    solver = Solver(CNF(clauses), restart_first=3)
+    prefix = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 6)]
+    for _ in range(10):
+        cut = rng.randint(0, len(prefix))
+        assumptions = prefix[:cut] + [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 2)]
+        check_answer(clauses, assumptions, solver.solve(assumptions), solver)
+        if rng.random() < 0.2:
+            extra = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
+            solver.add_clause(extra)
+            clauses.append(extra)
