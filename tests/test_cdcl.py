@@ -322,3 +322,17 @@ def test_solves_a_16x16_course_encoding():
     encoded = encoding.encode(board, "course")
     result = base.solve(encoded.cnf, "cdcl")
     assert board_module.check_solution(board, encoded.decode(result.model)) is None
+
+
+def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
+    """A big run of binary clauses met again is added from a memo (issue 14): same lists."""
+    rng = random.Random(14)
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(3000)]
+    cnf = CNF([[1, 2, 3], *clauses, [4, 5, 6]], 300)
+    loaded = []
+    for _ in range(4):  # seen, grouped, then twice from the memo
+        solver = cdcl.Engine(300, cdcl._settings({}))
+        solver.load(cnf.flat)
+        loaded.append((solver.bins, solver.used))
+    assert all(entry == loaded[0] for entry in loaded[1:])
+    assert loaded[0][0] == _reference_load(cnf)[0]

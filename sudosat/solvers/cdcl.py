@@ -124,6 +124,31 @@ def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
     return start + 3 * known
 
 
+# Memo of big runs of binary clauses (see Engine._add_binaries): run -> what it adds.
+# A run is remembered as seen the first time and grouped the second time, so a
+# formula loaded once pays only for hashing it. Both tables stay small.
+_MEMO_MIN_RUN = 1024
+_MEMO_SIZE = 8
+_RUN_SEEN: dict[tuple, bool] = {}
+_RUN_MEMO: dict[tuple, tuple[list, list[int]]] = {}
+
+
+def _remember(table: dict, key: tuple, value) -> None:
+    """Store `value` under `key`, dropping the oldest entry beyond :data:`_MEMO_SIZE`."""
+    if len(table) >= _MEMO_SIZE:
+        del table[next(iter(table))]
+    table[key] = value
+
+
+def _group_run(firsts: list[Lit], seconds: list[Lit]) -> tuple[list, list[int]]:
+    """Per implication list, the literals the run {firsts[i], seconds[i]} appends, in order."""
+    groups: dict[Lit, list[Lit]] = {}
+    for a, b in zip(firsts, seconds, strict=True):
+        groups.setdefault(a ^ 1, []).append(b)
+        groups.setdefault(b ^ 1, []).append(a)
+    return list(groups.items()), sorted({lit >> 1 for lit in (*firsts, *seconds)})
+
+
 def luby(y: float, x: int) -> float:
     """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
 
@@ -372,17 +397,44 @@ class Engine:
             units.append(a)
 
     def _add_binaries(self, firsts: list[Lit], seconds: list[Lit], units: list[Lit]) -> None:
-        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`)."""
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`).
+
+        A run met for the third time (the same Sudoku rules, instance after
+        instance) is added from a memo: per implication list, the literals the
+        run appends, in the same order, so each list grows by one ``extend``
+        instead of one ``append`` per clause (see :data:`_RUN_MEMO`).
+        """
+        key = None
+        if len(firsts) >= _MEMO_MIN_RUN:
+            key = (tuple(firsts), tuple(seconds))
+            memo = _RUN_MEMO.get(key)
+            if memo is not None:
+                self._add_memo(*memo)
+                return
         if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
                 self._add_binary(a, b, units)
             return
+        if key is not None and _RUN_SEEN.get(key):
+            memo = _group_run(firsts, seconds)
+            _remember(_RUN_MEMO, key, memo)
+            self._add_memo(*memo)
+            return
+        if key is not None:
+            _remember(_RUN_SEEN, key, True)
         bins, used = self.bins, self.used
         for a, b in zip(firsts, seconds, strict=True):
             bins[a ^ 1].append(b)
             bins[b ^ 1].append(a)
         for lit in {*firsts, *seconds}:
             used[lit >> 1] = True
+
+    def _add_memo(self, groups: list[tuple[Lit, list[Lit]]], variables: list[int]) -> None:
+        bins, used = self.bins, self.used
+        for p, implied in groups:
+            bins[p].extend(implied)
+        for v in variables:
+            used[v] = True
 
     def _add_long(self, clause: Clause, units: list[Lit]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
@@ -1471,6 +1523,19 @@ def solve(
     """
     started = time.perf_counter()
     cpu_started = time.process_time()
+    # The collector stays paused until the solver is gone: re-enabled earlier, its
+    # next pass would scan every clause list just loaded (tens of ms on 16x16).
+    with _collector_paused():
+        result = _one_shot(cnf, time_limit_ms, seed, proof, tunables, cpu_started)
+    result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+    return result
+
+
+def _one_shot(
+    cnf: CNF, time_limit_ms: float | None, seed: int, proof: bool, tunables: dict,
+    cpu_started: float,
+) -> Result:
+    """The body of :func:`solve`: one Solver, loaded under the deadline, one call."""
     solver = Solver(seed=seed, proof=proof, **tunables)
     engine = solver._engine
     if time_limit_ms is not None:
@@ -1478,14 +1543,12 @@ def solve(
     try:
         solver.append_formula(cnf)
     except _Timeout:
-        elapsed = (time.perf_counter() - started) * 1000.0
-        return Result(Status.UNKNOWN, None, engine.stats(cpu_started), elapsed, "cdcl")
+        return Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
     limit = None
     if time_limit_ms is not None:
         limit = max(0.0, (engine.deadline - time.monotonic()) * 1000)
     result = solver.solve((), limit)
     result.stats["solver_cpu_s"] = time.process_time() - cpu_started  # loading included
-    result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
 
 
