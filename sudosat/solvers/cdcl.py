@@ -26,6 +26,11 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   false literals.
 * Optional DRAT proof logging (text), checked by :func:`certify` with the
   independent ``dratify`` checker.
+* Incremental use (:class:`Solver`, PySAT's shape): clauses added between
+  calls, assumptions decided first, one level each (MiniSat's ``solve(assumps)``),
+  the failed subset from final conflict analysis (``analyzeFinal``); the
+  assumption levels a next call shares are kept, not decided again.
+  :func:`solve` is one call on a fresh :class:`Solver`.
 
 Examples
 --------
@@ -1304,6 +1309,9 @@ class Solver:
         started = time.perf_counter()
         cpu_started = time.process_time()
         engine = self._engine
+        if engine is None:
+            raise SolverError("cdcl: this solver was deleted")
+        assumptions = list(assumptions)
         for lit in assumptions:
             if not isinstance(lit, int) or lit == 0:
                 raise SolverError(f"cdcl: an assumption must be a non-zero integer, got {lit!r}")
