@@ -1306,8 +1306,11 @@ class Solver:
             a DRAT proof of the clauses added so far plus the core as unit
             clauses (check it with :func:`certify` on :meth:`proof_formula`).
         """
+        return self._solve(assumptions, time_limit_ms, time.process_time())
+
+    def _solve(self, assumptions, time_limit_ms: float | None, cpu_started: float) -> Result:
+        """:meth:`solve`, the CPU clock read by the caller (``solver_cpu_s`` counts from it)."""
         started = time.perf_counter()
-        cpu_started = time.process_time()
         engine = self._engine
         if engine is None:
             raise SolverError("cdcl: this solver was deleted")
@@ -1555,9 +1558,7 @@ def _one_shot(
     limit = None
     if time_limit_ms is not None:
         limit = max(0.0, (engine.deadline - time.monotonic()) * 1000)
-    result = solver.solve((), limit)
-    result.stats["solver_cpu_s"] = time.process_time() - cpu_started  # loading included
-    return result
+    return solver._solve((), limit, cpu_started)  # solver_cpu_s includes loading
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:
