@@ -702,9 +702,8 @@ def _add_generate_parser(subparsers) -> None:
     parser.add_argument(
         "--alpha",
         type=_fraction,
-        required=True,
         metavar="A",
-        help="fraction of the cells given, 0 <= A <= 1",
+        help="fraction of the cells given, 0 <= A <= 1 (required unless --minimal)",
     )
     parser.add_argument(
         "--count", type=_positive_int, default=1, metavar="K", help="how many boards (default 1)"
@@ -716,6 +715,11 @@ def _add_generate_parser(subparsers) -> None:
         "--unique",
         action="store_true",
         help="empty a cell only while the puzzle keeps exactly one solution",
+    )
+    parser.add_argument(
+        "--minimal",
+        action="store_true",
+        help="unique, and no given can go without losing uniqueness (alpha 0 unless given)",
     )
     parser.add_argument(
         "--method",
@@ -745,19 +749,96 @@ def _add_generate_parser(subparsers) -> None:
 def _run_generate(args: argparse.Namespace) -> int:
     from sudosat.generate import generate_many
 
+    if args.alpha is None and not args.minimal:
+        print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
+        return EXIT_USAGE
     _check_board_memory(args.order, args, args.count)
     boards = generate_many(
         args.order,
-        args.alpha,
+        0.0 if args.alpha is None else args.alpha,
         args.count,
         seed=args.seed,
-        unique=args.unique,
+        unique=args.unique or args.minimal,
+        minimal=args.minimal,
         method=args.method,
         base=args.base,
         solver=args.solver,
     )
     _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------
+# sudosat count
+
+
+def _add_count_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "count",
+        help="count the solutions of every instance of a file, up to a limit",
+        description="""\
+For each line of FILE, one output line: the number of solutions that keep its
+givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
+-T ran out first, 'ERROR <reason>' for a line that cannot be read. One
+incremental solver per line: solve, forbid that solution, solve again.
+Exit 0, or 1 when a line was an ERROR.""",
+        epilog=_EPILOG_FORMATS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="instance file, one board per line ('-': standard input)")
+    parser.add_argument(
+        "--limit",
+        "--count-solutions",
+        dest="limit",
+        type=_positive_int,
+        default=2,
+        metavar="K",
+        help="stop counting at K solutions (default 2: is it unique?)",
+    )
+    parser.add_argument(
+        "--solver", default="cdcl", metavar="NAME", help="which solver (default cdcl)"
+    )
+    parser.add_argument(
+        "--encoding",
+        default="extended",
+        metavar="NAME",
+        help="a full encoding (default extended, the fastest here; not the optimised ones)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of standard output"
+    )
+    _add_solver_options(parser)
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from sudosat.board import Board
+    from sudosat.incremental import check_encoding, count_solutions
+
+    check_encoding(args.encoding)
+    source = "<stdin>" if args.file == "-" else args.file
+    answers, failed = [], False
+    lines = _read_text(args.file).split("\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the final line end starts no line
+    for number, text in enumerate(lines, 1):
+        text = text.removesuffix("\r")
+        try:
+            board = Board.parse(text, source=source, line=number)
+            found = count_solutions(
+                board, args.limit, solver=args.solver, encoding=args.encoding,
+                time_limit_ms=args.time_limit_ms, seed=args.seed,
+            )
+        except SudosatError as exc:
+            print(f"sudosat: {exc}", file=sys.stderr)
+            answers.append(f"ERROR {' '.join(str(exc.reason).split())}")
+            failed = True
+            continue
+        if found is None:
+            answers.append("TIMEOUT")
+        else:
+            answers.append(f"at least {found}" if found >= args.limit else str(found))
+    _write_output("".join(line + "\n" for line in answers), args.output)
+    return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
 # ---------------------------------------------------------------------------------------
@@ -859,6 +940,13 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         default=None,
         help="progress bar (default: when standard error is a terminal)",
     )
+    parser.add_argument(
+        "--incremental",
+        action="store_true",
+        help="load the rules once per worker and solve each line with its givens as "
+        "assumptions (cdcl, pysat:NAME; others run one-shot; not the optimised encodings; "
+        "fastest with --encoding extended)",
+    )
     _add_solver_options(parser)
 
 
@@ -905,11 +993,15 @@ def _run_solve(args: argparse.Namespace) -> int:
 
     solvers = args.solvers or ["cdcl"]
     instances = _solve_input(args)
+    extra = _incremental_options(solvers, args.encoding) if args.incremental else None
+    if extra is not None and not extra:
+        return EXIT_USAGE
     try:
         summary = run_batch(
             instances,
             args.output,
             solvers=solvers,
+            solver_options=extra,
             encoding=args.encoding,
             time_limit_ms=args.time_limit_ms,
             results=args.results,
@@ -945,6 +1037,23 @@ def _solve_input(args: argparse.Namespace) -> str:
     if not args.output:
         raise _UsageError("solve: reading standard input ('-') needs -o OUT to name the output")
     return "/dev/stdin"
+
+
+def _incremental_options(solvers: list[str], encoding: str) -> dict:
+    """``solver_options`` for ``solve --incremental``; empty (after a message) when refused."""
+    from sudosat.errors import EncodingError
+    from sudosat.incremental import check_encoding, incremental_support
+
+    try:
+        check_encoding(encoding)
+    except EncodingError as exc:
+        print(f"sudosat: --incremental: {exc}", file=sys.stderr)
+        return {}
+    for solver in solvers:
+        native, why = incremental_support(solver)
+        if not native:
+            print(f"sudosat: note: --incremental: {why}", file=sys.stderr)
+    return {solver: {"incremental": True} for solver in solvers}
 
 
 def _report_error_lines(summary, source: str, most: int = 10) -> int:
@@ -1030,6 +1139,7 @@ def build_parser() -> argparse.ArgumentParser:
         (_add_check_parser, _run_check),
         (_add_solvers_parser, _run_solvers),
         (_add_generate_parser, _run_generate),
+        (_add_count_parser, _run_count),
         (_add_solve_parser, _run_solve),
     ]
     for add_parser, run in registered:

@@ -22,7 +22,16 @@ Two methods, both deterministic for a seed (all randomness comes from one
     ``base="auto"`` uses the solver up to :data:`SOLVER_MAX_ORDER` and the
     pattern beyond. With ``unique=True`` a cell is emptied only while the
     puzzle keeps exactly one solution; emptying stops early (more givens than
-    asked) when no further cell can go.
+    asked) when no further cell can go. ``minimal=True`` tries every cell:
+    the puzzle is unique and no given can go without losing uniqueness (one
+    pass suffices: a cell that could not go cannot go later either, since
+    fewer givens never mean fewer solutions).
+
+    Uniqueness checks up to :data:`SOLVER_MAX_ORDER` run on one incremental
+    solver per board (:mod:`sudosat.incremental`): the rules and the clause
+    "not this solution" are loaded once, and each check solves with the
+    remaining givens as assumptions. An UNSAT answer's core (the givens that
+    sufficed) also settles, without a solver call, every later cell outside it.
 
 ``naive``
     The original experiment's "random consistent fill": cells in a seeded
@@ -68,6 +77,7 @@ def generate(
     method: str = "solution",
     base: str = "auto",
     solver: str = "cdcl",
+    minimal: bool = False,
 ) -> Board:
     """One board of order `order` with a fraction `alpha` of its cells given.
 
@@ -90,6 +100,9 @@ def generate(
         Where the complete solution of ``method="solution"`` comes from.
     solver : str
         Registered solver name for the base solution and the uniqueness checks.
+    minimal : bool
+        Unique, and every cell is tried: no given can be removed without
+        losing uniqueness (`alpha` is then ignored).
 
     Returns
     -------
@@ -109,7 +122,9 @@ def generate(
     >>> generate(3, 1.0, seed=1).is_complete()
     True
     """
-    target = _check_arguments(order, alpha, method, base, unique)
+    target = _check_arguments(order, alpha, method, base, unique or minimal)
+    if minimal:
+        unique, target = True, 0
     rng = random.Random(seed)
     if method == "naive":
         return _naive_fill(order, target, rng)
@@ -130,6 +145,7 @@ def generate_many(
     method: str = "solution",
     base: str = "auto",
     solver: str = "cdcl",
+    minimal: bool = False,
 ) -> list[Board]:
     """`count` boards; board k is ``generate(order, alpha, seed=seed + k, ...)``.
 
@@ -141,7 +157,9 @@ def generate_many(
     """
     if count < 0:
         raise InstanceError(f"count must be >= 0, got {count}")
-    options = {"unique": unique, "method": method, "base": base, "solver": solver}
+    options = {
+        "unique": unique, "method": method, "base": base, "solver": solver, "minimal": minimal
+    }
     return [generate(order, alpha, seed=seed + k, **options) for k in range(count)]
 
 
@@ -274,18 +292,80 @@ def _empty_keeping_unique(solution: Board, target: int, rng: random.Random, solv
     """
     cells = list(solution.cells)
     givens = len(cells)
-    for index in _removal_order(solution.size, rng):
-        if givens <= target:
-            break
-        value = cells[index]
-        cells[index] = 0
-        if _candidates(cells, solution.order, index) == [value] or not _has_other_solution(
-            Board(solution.order, cells), index, value, solver
-        ):
-            givens -= 1
-        else:
-            cells[index] = value
+    order = _removal_order(solution.size, rng)
+    checker = (
+        _UniquenessChecker(solution, solver, order) if solution.order <= SOLVER_MAX_ORDER else None
+    )
+    try:
+        for index in order:
+            if givens <= target:
+                break
+            value = cells[index]
+            cells[index] = 0
+            if _candidates(cells, solution.order, index) == [value] or (
+                checker.unique(cells, index) if checker is not None
+                else not _has_other_solution(Board(solution.order, cells), index, value, solver)
+            ):
+                givens -= 1
+            else:
+                cells[index] = value
+    finally:
+        if checker is not None:
+            checker.close()
     return Board(solution.order, cells)
+
+
+class _UniquenessChecker:
+    """Is a puzzle whose givens agree with `solution` still unique? One solver for many asks.
+
+    The solver holds the rules and the clause that forbids `solution`; a puzzle
+    is unique exactly when its givens, assumed, leave that formula
+    unsatisfiable. The core of the last UNSAT answer is kept: any puzzle that
+    still holds all of its givens is unique too, with no solver call.
+
+    The givens are assumed in a fixed order, those already kept for good
+    first (in removal order), then the untried ones (latest to be tried
+    first): consecutive calls then share a long prefix of assumptions, which
+    the solver does not decide and propagate again.
+    """
+
+    ENCODING = "extended"  # coverage clauses let propagation see a symbol's last place
+
+    def __init__(self, solution: Board, solver: str, order: list[int]) -> None:
+        from sudosat.incremental import givens_as_assumptions, open_solver, rules
+
+        self.solver_name = solver
+        # A SAT answer only keeps a given (a wrong one could never make a puzzle
+        # non-unique), and its model is never read: cdcl need not check it.
+        options = {"check_model": 0} if solver == "cdcl" else {}
+        self.solver = open_solver(solver, rules(solution.order, self.ENCODING).cnf, **options)
+        self.solver.add_clause([-lit for lit in givens_as_assumptions(solution)])
+        self.size = solution.size
+        self.position = {cell: k for k, cell in enumerate(order)}
+        self.core: set[int] = set()
+
+    def unique(self, cells: Sequence[int], trying: int) -> bool:
+        """True when `cells` (cell `trying` just emptied) still has exactly one solution."""
+        size, position = self.size, self.position
+        now = position[trying]
+
+        def key(cell: int) -> tuple[int, int]:
+            return (0, position[cell]) if position[cell] < now else (1, -position[cell])
+
+        given = sorted((cell for cell, value in enumerate(cells) if value), key=key)
+        assumptions = [cell * size + cells[cell] for cell in given]
+        if self.core and self.core.issubset(assumptions):
+            return True
+        result = self.solver.solve(assumptions)
+        if result.is_unknown:
+            raise SolverError(f"{self.solver_name} gave no answer on a uniqueness check")
+        if result.is_sat:
+            return False
+        self.core = set(self.solver.get_core() or [])
+        return True
+
+    def close(self) -> None:
+        self.solver.close()
 
 
 def _has_other_solution(puzzle: Board, index: int, value: int, solver: str) -> bool:

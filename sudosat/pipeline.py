@@ -212,7 +212,9 @@ def solve_instance(
         The memory guard's limit (:func:`sudosat.encoding.check_resources`;
         default its own): a bigger formula is an ERROR row, never built.
     **options
-        Passed to the solver (``seed``, ``zchaff`` ...).
+        Passed to the solver (``seed``, ``zchaff`` ...); ``incremental=True``
+        solves with the rules loaded once per process and the givens as
+        assumptions (:func:`sudosat.incremental.solve_instance`).
 
     Returns
     -------
@@ -220,6 +222,12 @@ def solve_instance(
         Never raises for a bad instance, an unavailable or crashing solver, or
         a refused encoding: those become an ERROR row whose ``error`` says why.
     """
+    if options.pop("incremental", False):  # rules loaded once per process (issue 14)
+        from sudosat.incremental import solve_instance as solve_incrementally
+
+        return solve_incrementally(
+            board, solver, encoding, time_limit_ms, line=line, max_bytes=max_bytes, **options
+        )
     _import_solver(solver)
     deadline = Deadline(time_limit_ms)
     row = _new_row(line, solver, encoding, board)
@@ -947,6 +955,7 @@ def probe_solver(solver: str, **options: Any) -> str | None:
     >>> probe_solver("no-such-solver").startswith("unknown solver")
     True
     """
+    options.pop("incremental", None)  # a pipeline mode, not a solver option
     try:
         solve(CNF([[1]], 1), solver, time_limit_ms=10_000, **options)
     except SudosatError as exc:

@@ -1190,7 +1190,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
 def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[str, pd.DataFrame]:
     """Run our CDCL solver on `cnf` and record its decisions and conflicts.
 
-    The solver is the real one (:class:`sudosat.solvers.cdcl.Solver`), with two
+    The solver is the real one (:class:`sudosat.solvers.cdcl.Engine`), with two
     methods wrapped to write down what they did: each decision (literal and
     new level) and each conflict (the learnt clause and the level the search
     jumps back to).
@@ -1222,7 +1222,7 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
         if len(events) < limit:
             events.append({"step": len(events) + 1, **event})
 
-    class Tracing(cdcl.Solver):
+    class Tracing(cdcl.Engine):
         def pick_branch_lit(self) -> int:
             code = super().pick_branch_lit()
             if code >= 0:

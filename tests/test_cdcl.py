@@ -134,7 +134,7 @@ def test_loader_reads_runs_of_binary_clauses_like_one_clause_at_a_time(case):
     """Runs of binary clauses are read by slicing: same lists, same order, same units."""
     num_vars, clauses = case
     cnf = CNF(clauses, num_vars)
-    solver = cdcl.Solver(num_vars, cdcl._settings({}))
+    solver = cdcl.Engine(num_vars, cdcl._settings({}))
     solver.load(cnf.flat)
     bins, units = _reference_load(cnf)
     assert solver.bins == bins
@@ -235,14 +235,14 @@ def test_a_wrong_model_fails_loudly_in_base_solve(monkeypatch):
     def all_false(self):
         return [-v for v in range(1, self.num_vars + 1)]
 
-    monkeypatch.setattr(cdcl.Solver, "model", all_false)
+    monkeypatch.setattr(cdcl.Engine, "model", all_false)
     with pytest.raises(SolverError, match="wrong model"):
         base.solve(CNF([[1, 2], [-1, 2]]), "cdcl", check_model=0)
 
 
 def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
     # The search claims SAT without assigning anything.
-    monkeypatch.setattr(cdcl.Solver, "solve", lambda self: Status.SAT)
+    monkeypatch.setattr(cdcl.Engine, "solve", lambda self, assumptions=(): Status.SAT)
     with pytest.raises(SolverError, match="falsifies clause 2"):
         solve(CNF([[1], [2, 3], [-1, 3]]))
 
@@ -322,3 +322,17 @@ def test_solves_a_16x16_course_encoding():
     encoded = encoding.encode(board, "course")
     result = base.solve(encoded.cnf, "cdcl")
     assert board_module.check_solution(board, encoded.decode(result.model)) is None
+
+
+def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
+    """A big run of binary clauses met again is added from a memo (issue 14): same lists."""
+    rng = random.Random(14)
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(3000)]
+    cnf = CNF([[1, 2, 3], *clauses, [4, 5, 6]], 300)
+    loaded = []
+    for _ in range(4):  # seen, grouped, then twice from the memo
+        solver = cdcl.Engine(300, cdcl._settings({}))
+        solver.load(cnf.flat)
+        loaded.append((solver.bins, solver.used))
+    assert all(entry == loaded[0] for entry in loaded[1:])
+    assert loaded[0][0] == _reference_load(cnf)[0]

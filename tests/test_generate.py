@@ -234,3 +234,43 @@ def test_unique_order_four_board_has_one_solution():
     board = generate(4, 0.5, seed=1, unique=True)
     assert board.num_givens == 128
     assert count_solutions(board, limit=2) == 1
+
+
+# ---------------------------------------------------------------------------------------
+# minimal puzzles (issue 14): unique, and no given can go
+
+
+@pytest.mark.parametrize("order, seed", [(2, 3), (3, 5), (3, 6)])
+def test_minimal_boards_are_unique_and_lose_uniqueness_without_any_given(order, seed):
+    _needs_our_solver()
+    board = generate(order, 0.9, seed=seed, minimal=True)  # alpha is ignored
+    assert count_solutions(board, limit=2) == 1
+    for i, j, _ in board.givens():
+        assert count_solutions(board.with_value(i, j, 0), limit=2) == 2, (i, j)
+
+
+def test_minimal_is_unique_with_every_cell_tried():
+    _needs_our_solver()
+    assert generate(3, 0.0, seed=2, minimal=True) == generate(3, 0.0, seed=2, unique=True)
+
+
+def test_uniqueness_checks_on_pysat_give_the_same_boards():
+    _needs_our_solver()
+    # the pattern base: the complete solution does not depend on the solver
+    ours = generate(3, 0.3, seed=8, unique=True, base="pattern")
+    assert generate(3, 0.3, seed=8, unique=True, base="pattern", solver="pysat:minisat22") == ours
+
+
+def test_uniqueness_checks_through_the_one_shot_fallback_give_the_same_boards():
+    _needs_our_solver()
+    ours = generate(2, 0.0, seed=4, minimal=True, base="pattern")
+    assert generate(2, 0.0, seed=4, minimal=True, base="pattern", solver="dpll") == ours
+
+
+def test_cli_minimal_needs_no_alpha_and_alpha_is_needed_otherwise(capsys):
+    assert main(["generate", "--order", "2", "--minimal", "--count", "2", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.split()
+    boards = [Board.parse(f"2 {cells}") for cells in lines[1::2]]
+    assert len(boards) == 2 and all(count_solutions(b, limit=2) == 1 for b in boards)
+    assert main(["generate", "--order", "2"]) == 2
+    assert "--alpha is required" in capsys.readouterr().err

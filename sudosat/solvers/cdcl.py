@@ -26,6 +26,11 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   false literals.
 * Optional DRAT proof logging (text), checked by :func:`certify` with the
   independent ``dratify`` checker.
+* Incremental use (:class:`Solver`, PySAT's shape): clauses added between
+  calls, assumptions decided first, one level each (MiniSat's ``solve(assumps)``),
+  the failed subset from final conflict analysis (``analyzeFinal``); the
+  assumption levels a next call shares are kept, not decided again.
+  :func:`solve` is one call on a fresh :class:`Solver`.
 
 Examples
 --------
@@ -41,6 +46,7 @@ from __future__ import annotations
 import gc
 import time
 from array import array
+from contextlib import contextmanager
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 from operator import xor
@@ -85,6 +91,8 @@ TUNABLES: dict[str, Tunable] = {
 
 # A unique object propagate returns when the deadline has passed.
 _TIMEOUT: Clause = []
+# What next_assumption returns when an assumption is false (not a literal code).
+_FAILED = -2
 
 class _Timeout(Exception):
     """Raised inside the loader when the deadline passes (never leaves this module)."""
@@ -121,6 +129,31 @@ def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
     return start + 3 * known
 
 
+# Memo of big runs of binary clauses (see Engine._add_binaries): run -> what it adds.
+# A run is remembered as seen the first time and grouped the second time, so a
+# formula loaded once pays only for hashing it. Both tables stay small.
+_MEMO_MIN_RUN = 1024
+_MEMO_SIZE = 8
+_RUN_SEEN: dict[tuple, bool] = {}
+_RUN_MEMO: dict[tuple, tuple[list, list[int]]] = {}
+
+
+def _remember(table: dict, key: tuple, value) -> None:
+    """Store `value` under `key`, dropping the oldest entry beyond :data:`_MEMO_SIZE`."""
+    if len(table) >= _MEMO_SIZE:
+        del table[next(iter(table))]
+    table[key] = value
+
+
+def _group_run(firsts: list[Lit], seconds: list[Lit]) -> tuple[list, list[int]]:
+    """Per implication list, the literals the run {firsts[i], seconds[i]} appends, in order."""
+    groups: dict[Lit, list[Lit]] = {}
+    for a, b in zip(firsts, seconds, strict=True):
+        groups.setdefault(a ^ 1, []).append(b)
+        groups.setdefault(b ^ 1, []).append(a)
+    return list(groups.items()), sorted({lit >> 1 for lit in (*firsts, *seconds)})
+
+
 def luby(y: float, x: int) -> float:
     """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
 
@@ -151,8 +184,12 @@ def _settings(tunables: dict) -> dict[str, float]:
     return settings
 
 
-class Solver:
-    """One CDCL search over one formula (create, :meth:`load`, then :meth:`solve`).
+class Engine:
+    """The CDCL search state (create, :meth:`load`, then :meth:`solve`, again and again).
+
+    :class:`Solver` is the public, DIMACS-speaking face of it; this class works
+    in literal codes and keeps everything between calls: clauses (input and
+    learnt), activities, saved phases, level-0 facts, the proof log.
 
     Parameters
     ----------
@@ -217,6 +254,39 @@ class Solver:
         self.lit_str: list[str] = []
         if proof:
             self.lit_str = ["0", "0"] + [s for v in range(1, n + 1) for s in (str(v), str(-v))]
+        # Incremental solving (MiniSat's solve(assumps)): the assumptions of the
+        # current call are decided first, one decision level each; `core` is the
+        # failed subset after an UNSAT answer under assumptions.
+        self.assumptions: list[Lit] = []
+        self.core: list[Lit] | None = None
+        self.started = False  # activities are initialised by the first solve only
+        self.heap_stale = False  # variables became used since the heap was built
+        self.next_reduce = settings["reduce_first"]
+        self.reduce_interval = settings["reduce_first"]
+
+    def grow(self, num_vars: int) -> None:
+        """Make room for variables up to `num_vars` (new ones unused, unassigned, inactive).
+
+        Pre: decision level 0. Post: every per-variable and per-literal table
+        covers 1..num_vars.
+        """
+        old = self.num_vars
+        if num_vars <= old:
+            return
+        extra = num_vars - old
+        self.num_vars = num_vars
+        self.val += [0] * (2 * extra)
+        for table, fill in (
+            (self.level, 0), (self.seen, 0), (self.activity, 0.0), (self.heap_key, -1.0),
+            (self.used, False),
+        ):
+            table += [fill] * extra
+        self.reason += [None] * extra
+        self.polarity += [1 - int(self.settings["initial_phase"])] * extra
+        for table in (self.bins, self.terns, self.watches):
+            table += [[] for _ in range(2 * extra)]
+        if self.proof is not None:
+            self.lit_str += [s for v in range(old + 1, num_vars + 1) for s in (str(v), str(-v))]
 
     # -- loading ------------------------------------------------------------------
 
@@ -236,6 +306,7 @@ class Solver:
         if codes and codes[-1] != 0:
             codes.append(0)
         used, clauses = self.used, self.clauses
+        first_new = len(clauses)
         units = []
         add_ternary = self.add_ternary
         index = codes.index
@@ -272,6 +343,8 @@ class Solver:
                     self._add_long([a, b, c], units)
             elif length > 3:
                 self._add_long(codes[start:end], units)
+                if length > 0x3FFF and time.monotonic() >= deadline:
+                    raise _Timeout  # a huge clause alone can take a while (issue 17, fault 8)
             elif length == 1:
                 units.append(codes[start])
             else:
@@ -287,7 +360,37 @@ class Solver:
                 self.ok = False
             elif value == 0:
                 self.assign(lit, None)
-        self.watch_all(clauses)
+        self.watch_all(clauses[first_new:])
+        self.heap_stale = True
+
+    def add_codes(self, clause: Clause) -> None:
+        """Add one input clause between solves, against what level 0 already knows.
+
+        Pre: decision level 0 (its trail may still await propagation). Post: a
+        clause satisfied at level 0 is dropped, its false literals are removed;
+        what remains is stored like a loaded clause (a unit goes on the trail,
+        an empty clause sets ``ok`` False). Watches never sit on false literals.
+        """
+        val = self.val
+        if any(val[q] == 1 for q in clause):
+            return
+        rest = [q for q in clause if not val[q]]
+        units: list[Lit] = []
+        if not rest:
+            self.ok = False
+        elif len(rest) == 1:
+            units.append(rest[0])
+        elif len(rest) == 2:
+            self._add_binary(rest[0], rest[1], units)
+        else:
+            before = len(self.clauses)
+            self._add_long(rest, units)
+            self.watch_all(self.clauses[before:])
+        for lit in units:
+            self.used[lit >> 1] = True
+            if not val[lit]:
+                self.assign(lit, None)
+        self.heap_stale = True
 
     def _add_binary(self, a: Lit, b: Lit, units: list[Lit]) -> None:
         """Add the input clause {a, b}: a unit when a == b, nothing when a tautology."""
@@ -299,11 +402,31 @@ class Solver:
             units.append(a)
 
     def _add_binaries(self, firsts: list[Lit], seconds: list[Lit], units: list[Lit]) -> None:
-        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`)."""
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`).
+
+        A run met for the third time (the same Sudoku rules, instance after
+        instance) is added from a memo: per implication list, the literals the
+        run appends, in the same order, so each list grows by one ``extend``
+        instead of one ``append`` per clause (see :data:`_RUN_MEMO`).
+        """
+        key = None
+        if len(firsts) >= _MEMO_MIN_RUN:
+            key = (tuple(firsts), tuple(seconds))
+            memo = _RUN_MEMO.get(key)
+            if memo is not None:
+                self._add_memo(*memo)
+                return
         if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
                 self._add_binary(a, b, units)
             return
+        if key is not None and _RUN_SEEN.get(key):
+            memo = _group_run(firsts, seconds)
+            _remember(_RUN_MEMO, key, memo)
+            self._add_memo(*memo)
+            return
+        if key is not None:
+            _remember(_RUN_SEEN, key, True)
         bins, used = self.bins, self.used
         for a, b in zip(firsts, seconds, strict=True):
             bins[a ^ 1].append(b)
@@ -311,14 +434,25 @@ class Solver:
         for lit in {*firsts, *seconds}:
             used[lit >> 1] = True
 
+    def _add_memo(self, groups: list[tuple[Lit, list[Lit]]], variables: list[int]) -> None:
+        bins, used = self.bins, self.used
+        for p, implied in groups:
+            bins[p].extend(implied)
+        for v in variables:
+            used[v] = True
+
     def _add_long(self, clause: Clause, units: list[Lit]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
-        if len(set(clause)) != len(clause):
+        present = set(clause)
+        if len(present) != len(clause):
             clause = list(dict.fromkeys(clause))
+        # A set, not the list: `in` on a list made one clause of 100,000 literals
+        # cost 66 s (issue 17, fault 8); this is linear.
+        if any(lit ^ 1 in present for lit in clause):
+            return
+        used = self.used
         for lit in clause:
-            if lit ^ 1 in clause:
-                return
-            self.used[lit >> 1] = True
+            used[lit >> 1] = True
         if len(clause) == 2:
             self._add_binary(*clause, units)
         elif len(clause) == 1:
@@ -895,42 +1029,111 @@ class Solver:
                 self.next_reduce += self.reduce_interval
                 self.reduce_interval += self.settings["reduce_inc"]
                 self.reduce_db()
-            lit = self.pick_branch_lit()
+            lit = self.next_assumption() if len(self.trail_lim) < len(self.assumptions) else -1
+            if lit == _FAILED:
+                return Status.UNSAT
             if lit < 0:
-                return Status.SAT
-            self.decisions += 1
+                lit = self.pick_branch_lit()
+                if lit < 0:
+                    return Status.SAT
+                self.decisions += 1
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
 
-    def solve(self) -> Status:
-        """Restart loop (Luby). Pre: loaded. Post: SAT, UNSAT or UNKNOWN."""
+    def next_assumption(self) -> Lit:
+        """The next assumption to decide, -1 when all hold, or _FAILED (``core`` set).
+
+        Pre: every decision level so far holds one assumption (MiniSat's order:
+        assumption k is decided at level k + 1). An assumption already true
+        gets an empty level of its own; a false one ends the call.
+        """
+        assumptions, val, trail_lim = self.assumptions, self.val, self.trail_lim
+        while len(trail_lim) < len(assumptions):
+            p = assumptions[len(trail_lim)]
+            if val[p] == 1:
+                trail_lim.append(len(self.trail))
+            elif val[p]:
+                self.core = self.analyze_final(p)
+                return _FAILED
+            else:
+                return p
+        return -1
+
+    def analyze_final(self, p: Lit) -> list[Lit]:
+        """The assumptions that force `p` false (MiniSat's analyzeFinal), `p` included.
+
+        Pre: ``val[p]`` is false; every decision on the trail is an assumption.
+        Post: returns the failed subset of the assumptions in their given order;
+        ``seen`` is all zero again. Their conjunction with the clauses is
+        unsatisfiable, and unit propagation alone shows it.
+        """
+        core = {p}
+        seen, level, reason, trail = self.seen, self.level, self.reason, self.trail
+        if level[p >> 1] and self.trail_lim:
+            seen[p >> 1] = 1
+            for i in range(len(trail) - 1, self.trail_lim[0] - 1, -1):
+                x = trail[i] >> 1
+                if not seen[x]:
+                    continue
+                seen[x] = 0
+                r = reason[x]
+                if r is None:
+                    core.add(trail[i])  # a decision: one of the assumptions
+                    continue
+                for q in (r,) if r.__class__ is int else r[1:]:
+                    if level[q >> 1]:
+                        seen[q >> 1] = 1
+        return [q for q in dict.fromkeys(self.assumptions) if q in core]
+
+    def solve(self, assumptions: list[Lit] | tuple = ()) -> Status:
+        """Restart loop (Luby), under `assumptions` (literal codes, decided first).
+
+        Pre: level 0, loaded. Post: SAT (the trail is a full assignment, to be
+        read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
+        clauses alone are unsatisfiable, else ``core`` is the failed subset of
+        the assumptions) or UNKNOWN.
+        """
+        self.core = None
+        self.timed_out = False
         if not self.ok:
+            self.core = []
             return Status.UNSAT
-        self.next_reduce = self.settings["reduce_first"]
-        self.reduce_interval = self.settings["reduce_first"]
-        self.init_heap()
+        if not self.started:
+            self.started = True
+            self.cancel_until(0)
+            self.init_heap()
+        elif self.heap_stale:
+            self.rebuild_heap()
+        self.heap_stale = False
+        if time.monotonic() >= self.deadline:  # the heap of a huge formula takes a while
+            self.timed_out = True
+            return Status.UNKNOWN
+        self.assumptions = list(assumptions)
         unit = self.settings["restart_first"]
+        restarts = 0
         while True:
-            status = self.search(luby(2, self.restarts) * unit)
+            status = self.search(luby(2, restarts) * unit)
             if status is not None:
+                if status is Status.UNSAT and not self.ok:
+                    self.core = []
                 return status
             self.restarts += 1
+            restarts += 1
             if len(self.heap) > 3 * self.num_vars + 100:
                 self.rebuild_heap()  # drop the stale entries lazy re-insertion leaves behind
 
     # -- answers --------------------------------------------------------------------------
 
     def model(self) -> list[int]:
-        """One signed literal per variable; unassigned (unused) variables become false."""
+        """One signed literal per variable; unassigned (unused) variables read as false.
+
+        The values are only read: the solver may go on (incremental use).
+        """
         val = self.val
-        for v in range(1, self.num_vars + 1):
-            if not val[2 * v]:
-                val[2 * v] = -1
-                val[2 * v + 1] = 1
         return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
 
-    def stats(self, cpu_started: float) -> dict[str, float]:
-        """The counters as ``Result.stats``."""
+    def counters(self) -> dict[str, float]:
+        """The counters since the engine was made."""
         return {
             "decisions": self.decisions,
             "propagations": self.propagations,
@@ -938,19 +1141,356 @@ class Solver:
             "restarts": self.restarts,
             "learnt": self.learnt_count,
             "deleted": self.deleted,
-            "solver_cpu_s": time.process_time() - cpu_started,
         }
 
-    def proof_text(self) -> str:
-        """The DRAT proof so far as text, ending with the empty clause."""
+    def stats(self, cpu_started: float) -> dict[str, float]:
+        """The counters as ``Result.stats``."""
+        return {**self.counters(), "solver_cpu_s": time.process_time() - cpu_started}
+
+    def proof_text(self, inputs: set | None = None) -> str:
+        """The DRAT proof so far as text, ending with the empty clause.
+
+        Deletions of a clause whose literal set is in `inputs` are left out.
+        """
         name = self.lit_str.__getitem__
         lines = [
             (" ".join(map(name, step)) if step.__class__ is tuple
              else "d " + " ".join(map(name, step))) + " 0"
             for step in self.proof
+            if step.__class__ is tuple or inputs is None or frozenset(step) not in inputs
         ]
         lines.append("0")
         return "\n".join(lines) + "\n"
+
+
+class Solver:
+    """Our CDCL solver as an object that stays loaded: MiniSat's and PySAT's shape.
+
+    Clauses are added once; each :meth:`solve` may assume literals for that
+    call only. Learnt clauses, VSIDS activities, saved phases and level-0
+    facts carry over from call to call (every learnt clause follows from the
+    clauses alone, never from assumptions, so it stays valid).
+
+    Parameters
+    ----------
+    cnf : CNF, optional
+        Clauses to start with (more with :meth:`add_clause`, :meth:`append_formula`).
+    seed : int
+        Seeds the solver's only random source (0: fully deterministic).
+    proof : bool
+        Log a DRAT proof; an UNSAT :class:`Result` then carries it (see :meth:`solve`).
+    **tunables
+        Any name of :data:`TUNABLES`.
+
+    Raises
+    ------
+    SolverError
+        An unknown or out-of-range tunable.
+
+    Examples
+    --------
+    >>> with Solver(CNF([[1, 2], [-1, 3]])) as s:
+    ...     s.solve([-3]).status, s.get_model()
+    ...     s.solve([1, -3]).status, s.get_core()
+    ...     s.add_clause([-2])
+    ...     s.solve([-3]).status, s.get_core()
+    (<Status.SAT: 'SAT'>, [-1, 2, -3])
+    (<Status.UNSAT: 'UNSAT'>, [1, -3])
+    (<Status.UNSAT: 'UNSAT'>, [-3])
+    """
+
+    def __init__(
+        self, cnf: CNF | None = None, *, seed: int = 0, proof: bool = False, **tunables: float
+    ) -> None:
+        self.settings = _settings(tunables)
+        self._engine = Engine(0, self.settings, seed, float("inf"), proof)
+        self._formula = CNF()  # every clause added, for the model check and the proof filter
+        self._model: list[int] | None = None
+        self._core: list[int] | None = None
+        self._checker: _ModelChecker | None = None
+        self._checks = 0
+        if cnf is not None:
+            self.append_formula(cnf)
+
+    def __enter__(self) -> Solver:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.delete()
+
+    def delete(self) -> None:
+        """Free the solver's tables (PySAT's name); the object is unusable afterwards."""
+        self._engine = None
+
+    # -- clauses ------------------------------------------------------------------
+
+    @property
+    def num_vars(self) -> int:
+        """The highest variable seen in a clause or an assumption."""
+        return self._engine.num_vars
+
+    @property
+    def num_clauses(self) -> int:
+        """Input clauses added so far (learnt clauses not counted)."""
+        return self._formula.num_clauses
+
+    def add_clause(self, clause: list[int] | tuple[int, ...]) -> None:
+        """Add one clause of signed DIMACS literals (it holds for every later call)."""
+        self.append_formula(CNF([list(clause)]))
+
+    def append_formula(self, formula: CNF | list) -> None:
+        """Add every clause of `formula` (a :class:`CNF` or a list of clauses).
+
+        Raises
+        ------
+        ValueError
+            A clause holds the literal 0.
+        """
+        cnf = formula if isinstance(formula, CNF) else CNF(formula)
+        with _collector_paused():
+            self._append(cnf)
+
+    def _append(self, cnf: CNF) -> None:
+        engine = self._engine
+        engine.cancel_until(0)  # clauses are added at level 0 (assumption levels may remain)
+        engine.grow(cnf.num_vars)
+        if not self._formula.num_clauses:
+            self._formula = cnf.copy()
+        else:
+            self._formula.extend(cnf)
+        if self._checker is not None:
+            self._checker.extend(cnf)
+        self._formula.num_vars = engine.num_vars
+        if not engine.trail and not engine.trail_lim:
+            engine.load(cnf.flat)  # nothing decided yet: the bulk loader applies
+            return
+        for clause in cnf:
+            engine.add_codes(list(map(_code, clause)))
+
+    def forget_learnts(self, keep_lbd: int = 0) -> int:
+        """Delete the learnt clauses (of three literals or more) whose LBD exceeds `keep_lbd`.
+
+        Between unrelated questions on the same clauses (the next puzzle on the
+        same rules) the learnt clauses of the last one are valid but mostly
+        useless, and each costs watch visits: on hard 9×9 puzzles, keeping them
+        all made the search about 1.7 times slower. Returns how many went.
+        """
+        engine = self._engine
+        engine.cancel_until(0)
+        dead = set()
+        keep, keep_lbd_list = [], []
+        for clause, lbd in zip(engine.learnts, engine.lbd, strict=True):
+            if lbd > keep_lbd:
+                dead.add(id(clause))
+                engine.delete_clause(clause)
+            else:
+                keep.append(clause)
+                keep_lbd_list.append(lbd)
+        engine.unwatch(dead, engine.learnts)
+        engine.learnts, engine.lbd = keep, keep_lbd_list
+        return len(dead)
+
+    # -- solving -------------------------------------------------------------------
+
+    def solve(self, assumptions=(), time_limit_ms: float | None = None) -> Result:
+        """Decide the clauses with the `assumptions` (signed literals) holding for this call.
+
+        Returns
+        -------
+        Result
+            SAT with a model that satisfies every clause and every assumption
+            (checked unless ``check_model=0``); UNSAT, where :meth:`get_core`
+            names the assumptions that failed (empty: the clauses alone are
+            unsatisfiable); UNKNOWN when `time_limit_ms` ran out. Stats count
+            this call only. With ``proof=True``, an UNSAT result's ``proof`` is
+            a DRAT proof of the clauses added so far plus the core as unit
+            clauses (check it with :func:`certify` on :meth:`proof_formula`).
+        """
+        return self._solve(assumptions, time_limit_ms, time.process_time())
+
+    def _solve(self, assumptions, time_limit_ms: float | None, cpu_started: float) -> Result:
+        """:meth:`solve`, the CPU clock read by the caller (``solver_cpu_s`` counts from it)."""
+        started = time.perf_counter()
+        engine = self._engine
+        if engine is None:
+            raise SolverError("cdcl: this solver was deleted")
+        assumptions = list(assumptions)
+        for lit in assumptions:
+            if not isinstance(lit, int) or lit == 0:
+                raise SolverError(f"cdcl: an assumption must be a non-zero integer, got {lit!r}")
+            engine.grow(abs(lit))
+        self._formula.num_vars = engine.num_vars
+        codes = list(map(_code, assumptions))
+        before = engine.counters()
+        engine.deadline = (
+            float("inf") if time_limit_ms is None else time.monotonic() + time_limit_ms / 1000
+        )
+        try:
+            with _collector_paused():
+                engine.cancel_until(_shared_prefix(engine.assumptions, codes))
+                status = engine.solve(codes)
+                model = engine.model() if status is Status.SAT else None
+                # Keep the assumption levels: the next call re-decides only from the
+                # first assumption that differs (levels 1..k hold assumptions 1..k).
+                keep = len(codes) if status is not Status.UNKNOWN else 0
+                engine.cancel_until(min(keep, len(engine.trail_lim)))
+        finally:
+            engine.deadline = float("inf")
+        stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
+        stats["solver_cpu_s"] = time.process_time() - cpu_started
+        result = Result(status, model, stats, 0.0, "cdcl")
+        self._model = model
+        self._core = None
+        if status is Status.UNSAT:
+            self._core = [_decode(q) for q in engine.core or []]
+            if engine.proof is not None:
+                result.proof = self.proof_text()
+        if model is not None and self.settings["check_model"]:
+            self._check(result, assumptions)
+        result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+        return result
+
+    def _check(self, result: Result, assumptions) -> None:
+        """Fail loudly unless the model satisfies every input clause and every assumption.
+
+        The first check scans the flat formula in C (:func:`verify_result`);
+        from the second on, an index of the formula built once makes each check
+        read only the clauses a true literal could break (see :class:`_ModelChecker`).
+        """
+        model = result.model
+        if self._checker is None and self._checks < 1:
+            verify_result(self._formula, result, "cdcl")
+        else:
+            if self._checker is None:
+                self._checker = _ModelChecker(self._formula)
+            broken = self._checker.first_broken(model)
+            if broken is not None:
+                raise SolverError(f"cdcl returned a wrong model: it falsifies {broken}")
+            result.model_checked = True
+        self._checks += 1
+        broken = [q for q in assumptions if model[abs(q) - 1] != q]
+        if broken:
+            raise SolverError(f"cdcl returned a model that breaks the assumption {broken[0]}")
+
+    def get_model(self) -> list[int] | None:
+        """The last SAT answer's model (one signed literal per variable), else None."""
+        return self._model
+
+    def get_core(self) -> list[int] | None:
+        """After UNSAT: the assumptions (signed, in the given order) that failed; else None.
+
+        Their conjunction with the clauses is unsatisfiable. It is not always
+        the smallest such set (MiniSat's final conflict analysis, no minimisation).
+        """
+        return self._core
+
+    # -- proofs ----------------------------------------------------------------------
+
+    def proof_formula(self) -> CNF:
+        """What the last UNSAT proof refutes: the clauses added so far plus the core as units."""
+        cnf = self._formula.copy()
+        for lit in self._core or []:
+            cnf.add_clause([lit])
+        return cnf
+
+    def proof_text(self) -> str:
+        """The DRAT proof logged so far, ending with the empty clause (``proof=True`` only).
+
+        A learnt clause equal to an input clause is never shown deleted:
+        checkers such as dratify delete every copy, and the input clause may
+        have been added after the learnt one was deleted.
+        """
+        engine = self._engine
+        if engine.proof is None:
+            raise SolverError("cdcl: this solver was made without proof=True")
+        inputs = None
+        if any(step.__class__ is list for step in engine.proof):
+            inputs = {frozenset(map(_code, clause)) for clause in self._formula}
+        return engine.proof_text(inputs)
+
+    def stats(self) -> dict[str, float]:
+        """The solver's counters since it was made (every call together)."""
+        return self._engine.stats(time.process_time())
+
+
+class _ModelChecker:
+    """Checks many models against one formula, reading far less than all of it each time.
+
+    Built from the input clauses alone (never from the solver's tables), so it
+    checks the solver independently. A binary clause {a, b} can only be broken
+    when ¬a or ¬b is true: ``implied[¬a]`` holds b, and a check visits the
+    lists of the model's true literals only (a Sudoku model makes few cell
+    variables true, and those carry the binary clauses). Longer clauses are
+    checked whole, each by one set operation in C.
+    """
+
+    def __init__(self, cnf: CNF) -> None:
+        self.num_vars = 0
+        self.implied: dict[int, list[int]] = {}
+        self.others: list[frozenset[int]] = []
+        self.extend(cnf)
+
+    def extend(self, cnf: CNF) -> None:
+        """Index more clauses."""
+        implied = self.implied
+        for clause in cnf:
+            if len(clause) == 2:
+                a, b = clause
+                implied.setdefault(-a, []).append(b)
+                implied.setdefault(-b, []).append(a)
+            else:
+                self.others.append(frozenset(clause))
+        self.num_vars = max(self.num_vars, cnf.num_vars)
+
+    def first_broken(self, model: list[int]) -> str | None:
+        """None when `model` (one literal per variable, in order) satisfies every clause."""
+        if [abs(q) for q in model] != list(range(1, len(model) + 1)) or len(model) < self.num_vars:
+            return "the rule that every variable gets exactly one value"
+        true = set(model)
+        implied = self.implied
+        for p in model:
+            for q in implied.get(p, ()):
+                if q not in true:
+                    return f"clause [{-p}, {q}]"
+        for clause in self.others:
+            if true.isdisjoint(clause):
+                return f"clause {sorted(clause, key=abs)}"
+        return None
+
+
+def _shared_prefix(old: list[Lit], new: list[Lit]) -> int:
+    """How many assumptions the two lists share from the start."""
+    k = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        k += 1
+    return k
+
+
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector (the solver makes no reference cycles).
+
+    Its passes over the many long-lived clause lists only cost time (about 5 %
+    on 16x16, more with a proof; seconds when a huge formula is loaded).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _code(lit: int) -> Lit:
+    """Signed DIMACS literal -> literal code (2v, or 2v + 1 for -v)."""
+    return 2 * lit if lit > 0 else 1 - 2 * lit
+
+
+def _decode(code: Lit) -> int:
+    return -(code >> 1) if code & 1 else code >> 1
 
 
 def solve(
@@ -961,14 +1501,14 @@ def solve(
     proof: bool = False,
     **tunables: float,
 ) -> Result:
-    """Decide `cnf` with our CDCL solver.
+    """Decide `cnf` with our CDCL solver (one :class:`Solver`, one call).
 
     Parameters
     ----------
     cnf : CNF
         Any formula; unused variables get the value false.
     time_limit_ms : float, optional
-        Wall-clock bound for the call; on expiry the result is UNKNOWN.
+        Wall-clock bound for the call (loading included); on expiry the result is UNKNOWN.
     seed : int
         Seeds the solver's only random source (0: no jitter, fully deterministic).
     proof : bool
@@ -993,40 +1533,32 @@ def solve(
     <Status.SAT: 'SAT'>
     """
     started = time.perf_counter()
-    settings = _settings(tunables)
-    deadline = float("inf") if time_limit_ms is None else time.monotonic() + time_limit_ms / 1000
-    # The solver makes no reference cycles, so the cyclic collector is paused:
-    # its passes over the many long-lived clause lists only cost time (about 5 %
-    # on 16x16, more with a proof). The solver is gone before it resumes.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        result = _run(cnf, settings, seed, deadline, proof)
-    finally:
-        if collecting:
-            gc.enable()
+    cpu_started = time.process_time()
+    # The collector stays paused until the solver is gone: re-enabled earlier, its
+    # next pass would scan every clause list just loaded (tens of ms on 16x16).
+    with _collector_paused():
+        result = _one_shot(cnf, time_limit_ms, seed, proof, tunables, cpu_started)
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
 
 
-def _run(cnf: CNF, settings: dict, seed: int, deadline: float, proof: bool) -> Result:
-    """Load, search, check the model, write the proof: the body of :func:`solve`."""
-    cpu_started = time.process_time()
-    solver = Solver(cnf.num_vars, settings, seed, deadline, proof)
+def _one_shot(
+    cnf: CNF, time_limit_ms: float | None, seed: int, proof: bool, tunables: dict,
+    cpu_started: float,
+) -> Result:
+    """The body of :func:`solve`: one Solver, loaded under the deadline, one call."""
+    solver = Solver(seed=seed, proof=proof, **tunables)
+    engine = solver._engine
+    if time_limit_ms is not None:
+        engine.deadline = time.monotonic() + time_limit_ms / 1000
     try:
-        solver.load(cnf.flat)
-        status = solver.solve()
+        solver.append_formula(cnf)
     except _Timeout:
-        status = Status.UNKNOWN
-    model = None
-    if status is Status.SAT:
-        model = solver.model()
-    result = Result(status, model, solver.stats(cpu_started), 0.0, "cdcl")
-    if settings["check_model"]:
-        verify_result(cnf, result, "cdcl")
-    if status is Status.UNSAT and proof:
-        result.proof = solver.proof_text()
-    return result
+        return Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
+    limit = None
+    if time_limit_ms is not None:
+        limit = max(0.0, (engine.deadline - time.monotonic()) * 1000)
+    return solver._solve((), limit, cpu_started)  # solver_cpu_s includes loading
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:

@@ -1,0 +1,408 @@
+"""Incremental solving (issue 14): cdcl's Solver object, assumptions, cores, proofs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudosat.cnf import CNF
+from sudosat.errors import SolverError
+from sudosat.formulas import pigeonhole
+from sudosat.result import Status
+from sudosat.solvers import cdcl
+from sudosat.solvers.cdcl import Solver, certify
+
+pysat_solvers = pytest.importorskip("pysat.solvers")
+
+
+def reference(clauses: list[list[int]], assumptions: list[int]) -> bool:
+    """PySAT's Minisat22 verdict on the clauses plus the assumptions as unit clauses."""
+    with pysat_solvers.Solver(name="m22", bootstrap_with=clauses) as oracle:
+        for lit in assumptions:
+            oracle.add_clause([lit])
+        return oracle.solve()
+
+
+def literals(num_vars: int):
+    return st.integers(1, num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
+
+
+def formulas(num_vars: int):
+    return st.lists(st.lists(literals(num_vars), min_size=1, max_size=4), max_size=30)
+
+
+def check_answer(clauses, assumptions, result, solver) -> None:
+    """The answer agrees with the reference; a model keeps the assumptions; a core is UNSAT."""
+    expected = reference(clauses, assumptions)
+    assert result.status is (Status.SAT if expected else Status.UNSAT)
+    if expected:
+        model = set(solver.get_model())
+        assert set(assumptions) <= model
+        assert all(any(q in model for q in clause) for clause in clauses)
+        assert solver.get_core() is None
+    else:
+        core = solver.get_core()
+        assert set(core) <= set(assumptions)
+        assert not reference(clauses, core)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(formulas(n), st.lists(literals(n), max_size=6))
+    )
+)
+def test_assumptions_agree_with_units_and_cores_are_unsat(case):
+    clauses, assumptions = case
+    with Solver(CNF(clauses)) as solver:
+        check_answer(clauses, assumptions, solver.solve(assumptions), solver)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(3, 12).flatmap(
+        lambda n: st.lists(
+            st.one_of(
+                st.tuples(st.just("add"), st.lists(literals(n), min_size=1, max_size=4)),
+                st.tuples(st.just("solve"), st.lists(literals(n), max_size=5)),
+            ),
+            min_size=1,
+            max_size=25,
+        )
+    )
+)
+def test_many_calls_on_one_solver_interleaved_with_add_clause(steps):
+    clauses: list[list[int]] = []
+    solver = Solver()
+    for kind, lits in steps:
+        if kind == "add":
+            solver.add_clause(lits)
+            clauses.append(lits)
+        else:
+            check_answer(clauses, lits, solver.solve(lits), solver)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(20, 45))
+def test_calls_on_random_3sat_keep_agreeing(seed, num_clauses):
+    """Bigger formulas (learnt clauses, restarts) and several assumption sets in a row."""
+    import random
+
+    rng = random.Random(seed)
+    n = 12
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
+               for _ in range(num_clauses)]
+    solver = Solver(CNF(clauses), restart_first=2, reduce_first=10)
+    for _ in range(6):
+        assumptions = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), rng.randint(0, 4))]
+        check_answer(clauses, assumptions, solver.solve(assumptions), solver)
+        extra = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
+        solver.add_clause(extra)
+        clauses.append(extra)
+
+
+def test_clashing_assumptions_form_the_core():
+    solver = Solver(CNF([[1, 2]]))
+    assert solver.solve([3, -1, -3]).is_unsat
+    assert solver.get_core() == [3, -3]
+    assert solver.solve([-1, -2]).is_unsat
+    assert solver.get_core() == [-1, -2]
+    assert solver.solve([-1]).is_sat  # the failed calls left nothing behind
+    assert solver.get_model()[:2] == [-1, 2]
+
+
+def test_unsat_clauses_give_an_empty_core_for_good():
+    solver = Solver(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]))
+    assert solver.solve([1]).is_unsat
+    assert solver.get_core() == []
+    assert solver.solve().is_unsat
+
+
+def test_assumptions_on_variables_no_clause_names():
+    solver = Solver(CNF([[1]]))
+    result = solver.solve([-7])
+    assert result.is_sat
+    assert result.model == [1, -2, -3, -4, -5, -6, -7]
+
+
+def test_learnt_clauses_and_activities_carry_over():
+    solver = Solver(pigeonhole(6, 5))
+    first = solver.solve()
+    assert first.is_unsat and first.stats["conflicts"] > 0
+    second = solver.solve()
+    assert second.is_unsat and second.stats["conflicts"] == 0  # the empty clause is known
+
+
+def test_a_timed_out_call_leaves_a_usable_solver():
+    solver = Solver(pigeonhole(10, 9))
+    assert solver.solve(time_limit_ms=100).is_unknown
+    assert solver.solve([1, -1]).is_unsat  # level 0 again: the assumptions clash at once
+    assert set(solver.get_core()) == {1, -1}
+
+
+def test_a_bad_assumption_is_refused():
+    with pytest.raises(SolverError, match="non-zero integer"):
+        Solver(CNF([[1]])).solve([0])
+
+
+def test_one_shot_solve_and_the_object_agree_on_stats():
+    cnf = pigeonhole(6, 5)
+    assert cdcl.solve(cnf).stats["conflicts"] == Solver(cnf).solve().stats["conflicts"]
+
+
+# -- proofs across calls --------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_drat_proofs_after_several_calls_verify(seed):
+    import random
+
+    rng = random.Random(seed)
+    n = 10
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(30)]
+    solver = Solver(CNF(clauses), proof=True, restart_first=2, reduce_first=10)
+    checked = 0
+    for _ in range(8):
+        assumptions = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), rng.randint(0, 4))]
+        result = solver.solve(assumptions)
+        if result.is_unsat:
+            ok, why = certify(solver.proof_formula(), result.proof)
+            assert ok, why
+            checked += 1
+        extra = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
+        solver.add_clause(extra)
+    assert solver.solve([]).status in (Status.SAT, Status.UNSAT)
+
+
+def test_drat_proof_of_pigeonhole_after_earlier_calls_verifies():
+    cnf = pigeonhole(6, 5)
+    solver = Solver(CNF(cnf.clauses[:-3]), proof=True)
+    assert solver.solve([1]).is_sat
+    assert solver.solve([-1, -2]).status is not Status.UNKNOWN
+    solver.append_formula(cnf.clauses[-3:])
+    result = solver.solve()
+    assert result.is_unsat
+    ok, why = certify(solver.proof_formula(), result.proof)
+    assert ok, why
+
+
+def test_proof_text_needs_proof_logging():
+    with pytest.raises(SolverError, match="proof=True"):
+        Solver(CNF([[1]])).proof_text()
+
+
+# -- issue 17, fault 8: one clause of 100,000 literals -------------------------------------
+
+
+def test_fault8_long_clause():
+    """The loader is linear in a clause's length and reads the clock inside a huge one."""
+    import time
+
+    n = 100_000
+    clause = [v if v % 2 else -v for v in range(1, n + 1)]
+    cnf = CNF([clause, [-1], [2]], n)
+    started = time.monotonic()
+    result = cdcl.solve(cnf, time_limit_ms=300)
+    assert time.monotonic() - started < 2.0
+    assert result.status in (Status.SAT, Status.UNKNOWN)
+    result = cdcl.solve(cnf)
+    assert result.is_sat
+    assert time.monotonic() - started < 4.0
+    tautology = CNF([[*clause, -clause[-1]]], n)
+    assert cdcl.solve(tautology).is_sat
+
+
+# -- the wrong-model guard of repeated checks -------------------------------------------------
+
+
+def test_a_wrong_model_fails_loudly_on_later_calls_too(monkeypatch):
+    solver = Solver(CNF([[1, 2], [-1, 2], [3, 4, 5]]))
+    assert solver.solve().is_sat  # the first check scans the formula in C
+    assert solver.solve([1]).is_sat  # later ones use the index
+
+    def all_false(self):
+        return [-v for v in range(1, self.num_vars + 1)]
+
+    monkeypatch.setattr(cdcl.Engine, "model", all_false)
+    with pytest.raises(SolverError, match="wrong model"):
+        solver.solve([2])
+
+
+def test_forget_learnts_keeps_answers():
+    solver = Solver(pigeonhole(5, 4))
+    solver.add_clause([100, 101])
+    assert solver.solve([-100]).is_unsat
+    assert solver.forget_learnts() >= 0
+    assert solver.solve().is_unsat and solver.get_core() == []
+
+
+# -- other solvers behind the same interface ----------------------------------------------------
+
+from sudosat.incremental import (  # noqa: E402
+    count_solutions,
+    incremental_support,
+    is_unique,
+    open_solver,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(lambda n: st.tuples(formulas(n), st.lists(literals(n), max_size=5)))
+)
+def test_pysat_and_one_shot_adapters_agree_with_the_reference(case):
+    clauses, assumptions = case
+    expected = reference(clauses, assumptions)
+    for name in ("pysat:minisat22", "pysat:cadical195", "dpll"):
+        loaded = open_solver(name, CNF(clauses))
+        result = loaded.solve(assumptions)
+        assert result.is_sat is expected, name
+        if expected:
+            assert set(assumptions) <= set(result.model)
+        else:
+            core = loaded.get_core()
+            assert set(core) <= set(assumptions) and not reference(clauses, core)
+        loaded.close()
+
+
+def test_which_solvers_are_incremental():
+    assert incremental_support("cdcl") == (True, "")
+    assert incremental_support("pysat:minisat22") == (True, "")
+    assert not incremental_support("zchaff")[0]
+    assert "one-shot" in incremental_support("exec:minisat")[1]
+    assert not open_solver("dpll", CNF([[1]])).native
+
+
+# -- Sudoku: counting, the pipeline's incremental mode, the command line ---------------------
+
+from sudosat.board import Board  # noqa: E402
+from sudosat.cli import main  # noqa: E402
+from sudosat.pipeline import solve_line  # noqa: E402
+
+EXAMPLE = "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+CLASH = "3 55" + "0" * 79
+
+
+def test_count_solutions_answers_zero_one_and_at_least_k():
+    assert count_solutions(Board.parse(EXAMPLE)) == 1
+    assert count_solutions(Board.parse(CLASH)) == 0
+    assert count_solutions(Board.parse("2 " + "0" * 16), limit=5) == 5
+    assert count_solutions(Board.parse("2 1234" + "0" * 12), limit=100) == 12
+    assert is_unique(Board.parse(EXAMPLE)) and not is_unique(Board.parse("3 " + "0" * 81))
+    # the loaded rules forgot every puzzle's blocking clauses
+    assert count_solutions(Board.parse("2 1234" + "0" * 12), limit=100) == 12
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "pysat:minisat22", "dpll"])
+def test_incremental_line_matches_the_default_line(solver):
+    for text in (EXAMPLE, CLASH, "3 12", "2 1000000000000000"):
+        default = solve_line(text, 1, solver)
+        incremental = solve_line(text, 1, solver, incremental=True)
+        assert incremental.output_line == default.output_line
+        assert incremental.row["status"] == default.row["status"]
+
+
+def test_incremental_unsat_row_names_the_failed_givens():
+    row = solve_line(CLASH, 1, "cdcl", incremental=True).row
+    assert row["status"] == "UNSAT"
+    assert "failed givens: (1, 1)=5 (1, 2)=5" in row["error"]
+
+
+def test_incremental_refuses_an_encoding_built_from_the_givens(tmp_path, capsys):
+    outcome = solve_line(EXAMPLE, 1, "cdcl", "optimised", incremental=True)
+    assert outcome.row["status"] == "ERROR" and "built from the givens" in outcome.row["error"]
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EXAMPLE + "\n")
+    argv = ["solve", str(puzzles), "--incremental", "--encoding", "optimised", "--no-progress"]
+    assert main(argv) == 2
+    assert "built from the givens" in capsys.readouterr().err
+    assert not (tmp_path / "p.cdcl.txt").exists()
+
+
+def test_incremental_with_a_one_shot_solver_says_so(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EXAMPLE + "\n")
+    argv = ["solve", str(puzzles), "--incremental", "--solver", "dpll", "--no-progress"]
+    assert main(argv) == 0
+    assert "dpll has no incremental interface" in capsys.readouterr().err
+    assert (tmp_path / "p.dpll.txt").read_text().startswith("3 8164")
+
+
+def test_cli_count(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{EXAMPLE}\n3 {'0' * 81}\n{CLASH}\n3 12\n")
+    assert main(["count", str(puzzles), "--limit", "3"]) == 1  # the bad line
+    out, err = capsys.readouterr()
+    assert out.split("\n")[:4] == ["1", "at least 3", "0", "ERROR order 3 needs 81 symbols, got 2"]
+    assert f"{puzzles}:4:" in err
+    assert main(["count", str(puzzles), "--encoding", "optimised"]) == 1
+    assert "built from the givens" in capsys.readouterr().err
+
+
+def _solve_both(tmp_path, count: int, capsys) -> None:
+    puzzles = tmp_path / "puzzles.txt"
+    argv = ["generate", "--order", "3", "--alpha", "0.4", "--unique", "--count", str(count),
+            "--seed", "14", "-o", str(puzzles)]
+    assert main(argv) == 0
+    with puzzles.open("a") as stream:
+        stream.write(f"{CLASH}\n3 12\n")
+    for mode in ("default", "incremental"):
+        argv = ["solve", str(puzzles), "-o", str(tmp_path / f"{mode}.txt"), "--no-progress",
+                "--results", str(tmp_path / f"{mode}.csv")]
+        assert main(argv + (["--incremental"] if mode == "incremental" else [])) == 1
+    capsys.readouterr()
+    default = (tmp_path / "default.txt").read_text()
+    assert (tmp_path / "incremental.txt").read_bytes() == (tmp_path / "default.txt").read_bytes()
+    lines = default.split("\n")
+    assert len(lines) == count + 3 and lines[-3] == "3 UNSAT" and lines[-2].startswith("ERROR")
+
+
+def test_incremental_and_default_outputs_are_identical(tmp_path, capsys):
+    _solve_both(tmp_path, 60, capsys)
+
+
+@pytest.mark.slow
+def test_incremental_and_default_outputs_are_identical_on_1000_lines(tmp_path, capsys):
+    _solve_both(tmp_path, 998, capsys)  # 998 generated, one clash and one bad line
+
+
+def test_drat_proof_of_clashing_givens_on_loaded_sudoku_rules_verifies():
+    from sudosat.incremental import givens_as_assumptions, rules
+
+    solver = Solver(rules(3, "course").cnf, proof=True)
+    assert solver.solve(givens_as_assumptions(Board.parse(EXAMPLE))).is_sat
+    assert solver.solve(givens_as_assumptions(Board.parse("3 " + "0" * 81))).is_sat
+    # no unit holds a symbol twice, yet cell (1, 9) needs the 9 that column 9 already has
+    hidden = Board.parse("3 123456780" + "000000009" + "0" * 63)
+    assert hidden.is_consistent()
+    result = solver.solve(givens_as_assumptions(hidden))
+    assert result.is_unsat and 9 * 9 + 8 * 9 + 9 in solver.get_core()
+    ok, why = certify(solver.proof_formula(), result.proof)
+    assert ok, why
+    result = solver.solve(givens_as_assumptions(Board.parse(CLASH)))
+    assert result.is_unsat and solver.get_core() == [5, 14]
+    ok, why = certify(solver.proof_formula(), result.proof)
+    assert ok, why
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6))
+def test_calls_sharing_a_prefix_of_assumptions_keep_agreeing(seed):
+    """Consecutive calls re-decide only from the first differing assumption: still exact."""
+    import random
+
+    rng = random.Random(seed)
+    n = 14
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(50)]
+    solver = Solver(CNF(clauses), restart_first=3)
+    prefix = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 6)]
+    for _ in range(10):
+        cut = rng.randint(0, len(prefix))
+        assumptions = prefix[:cut] + [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 2)]
+        check_answer(clauses, assumptions, solver.solve(assumptions), solver)
+        if rng.random() < 0.2:
+            extra = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
+            solver.add_clause(extra)
+            clauses.append(extra)
