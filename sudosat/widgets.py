@@ -189,6 +189,7 @@ _BOARD_STYLE = (
     "table.sudosat-wb td.given{font-weight:bold}"
     "table.sudosat-wb td.broken{background:#ffe0b3}"
     "table.sudosat-wb td.bad{background:#f99;color:#700}"
+    "table.sudosat-wb td.clash{color:#c00;font-weight:bold}"
     "table.sudosat-wb td.many{font-size:60%;line-height:1}"
     ".sudosat-ok{color:#060;font-weight:bold}.sudosat-no{color:#b00;font-weight:bold}"
     "table.sudosat-counts td,table.sudosat-counts th{padding:1px 8px;text-align:right}"
@@ -201,8 +202,9 @@ def board_html(puzzle: Board, reading: Reading | None = None) -> str:
     """`puzzle` (or the answer `reading` describes) as a table: givens bold, broken units shaded.
 
     Cells of a broken unit are shaded orange and carry ``data-units`` naming
-    their broken units (``box 1`` ...); a cell that holds no symbol, several,
-    or not its given is red. Rows and columns count from 1, as the reader does.
+    their broken units (``box 1`` ...); a symbol repeated in a unit is red; a
+    cell that holds no symbol, several, or not its given is red. Rows and
+    columns count from 1, as the reader does.
     """
     n, size = puzzle.order, puzzle.size
     px = {1: 28, 2: 28, 3: 28, 4: 26, 5: 24}.get(n, 22)
@@ -227,6 +229,8 @@ def board_html(puzzle: Board, reading: Reading | None = None) -> str:
                 attrs = f' data-units="{html.escape(", ".join(broken[cell]))}"'
             if reading is not None and cell in reading.bad_cells:
                 classes.append("bad")
+            if reading is not None and cell in reading.clash_cells:
+                classes.append("clash")
             if len(held) > 1:
                 classes.append("many")
             text = "·".join(map(str, held)) if held else "&nbsp;"
@@ -556,9 +560,12 @@ class Workbench:
             for name in _FAMILY_SWITCHES
         }
         self.switch["coverage"].value = False
-        self.givens = widgets.ToggleButtons(options=list(GIVENS_MODES), description="givens")
+        narrow = {"button_width": "6.5em"}  # three buttons on one line
+        self.givens = widgets.ToggleButtons(
+            options=list(GIVENS_MODES), description="givens", style=narrow
+        )
         self.amo = widgets.ToggleButtons(
-            options=["pairwise", "seq", "product"], description="at-most-one"
+            options=["pairwise", "seq", "product"], description="at-most-one", style=narrow
         )
         # one entry today; another numbering registered in sudosat.workbench appears here
         self.numbering = widgets.Dropdown(options=list(NUMBERINGS), description="numbering")

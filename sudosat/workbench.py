@@ -536,6 +536,8 @@ class Reading:
         Units where some symbol is missing or repeated (kind row/column/box, 1-based).
     bad_cells : set of int
         Cells holding no symbol or several, or not keeping their given.
+    clash_cells : set of int
+        Cells holding a symbol that a unit of theirs holds more than once.
     """
 
     cells: CellSets
@@ -543,6 +545,7 @@ class Reading:
     problems: list[str]
     broken_units: list[tuple[str, int]]
     bad_cells: set[int]
+    clash_cells: set[int] = field(default_factory=set)
 
     @property
     def valid(self) -> bool:
@@ -569,7 +572,7 @@ def read_model(built: Built, model: Iterable[Lit]) -> Reading:
         if given and given not in held:
             bad.add(index)
             problems.append(f"{where} drops the given {given}")
-    broken = []
+    broken, clash = [], set()
     for kind, number, members in units(puzzle.order):
         counts = [0] * (size + 1)
         for c in members:
@@ -577,6 +580,7 @@ def read_model(built: Built, model: Iterable[Lit]) -> Reading:
                 counts[d] += 1
         twice = [d for d in range(1, size + 1) if counts[d] > 1]
         absent = [d for d in range(1, size + 1) if counts[d] == 0]
+        clash.update(c for c in members if any(counts[d] > 1 for d in cells[c]))
         if twice or absent:
             broken.append((kind, number))
             said = []
@@ -587,7 +591,7 @@ def read_model(built: Built, model: Iterable[Lit]) -> Reading:
             problems.append(f"{kind} {number} {' and '.join(said)}")
     exact = all(len(held) == 1 for held in cells)
     board = Board(puzzle.order, [held[0] for held in cells]) if exact else None
-    return Reading(cells, board, problems, broken, bad)
+    return Reading(cells, board, problems, broken, bad, clash)
 
 
 def cnf_excerpt(built: Built) -> list[tuple[str, int, list[tuple[str, str]]]]:

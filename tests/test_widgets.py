@@ -170,6 +170,7 @@ def test_switching_off_box_validity_on_an_empty_board_highlights_a_broken_box(be
     assert "sudosat-invalid" in bench.answer.value
     assert 'data-units="box 1"' in bench.answer.value
     assert "box 1 holds" in bench.answer.value
+    assert reading.clash_cells and " clash" in bench.answer.value  # the repeated symbols in red
 
 
 @pytest.mark.parametrize("amo", ["seq", "product"])
