@@ -311,8 +311,17 @@ def download_html(outcome: Outcome) -> str:
     built = outcome.built
     if built is None:
         return ""
-    text = built.cnf.to_dimacs()
+    cnf = built.cnf
     name = f"sudoku-order{built.board.order}-{built.label}.cnf"
+    # every literal and every closing 0 takes at least two characters: skip writing
+    # a text that is bound to be too large (order 6 runs to tens of megabytes)
+    at_least = 2 * (cnf.num_literals + cnf.num_clauses)
+    text = cnf.to_dimacs() if at_least <= DOWNLOAD_LIMIT else ""
+    if not text:
+        return (
+            f"<p>The DIMACS is at least {at_least / 1e6:.0f} MB, too large to embed here: "
+            "<code>workbench.build(...).cnf.write_dimacs(path)</code> writes it.</p>"
+        )
     if len(text) > DOWNLOAD_LIMIT:
         return (
             f"<p>The DIMACS is {len(text) / 1e6:.0f} MB, too large to embed here: "

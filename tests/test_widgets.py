@@ -11,6 +11,8 @@ import asyncio
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudosat import widgets, workbench
 from sudosat.board import Board, check_solution
@@ -99,6 +101,31 @@ def test_verdict_agrees_with_a_model_count_for_every_switch_combination():
         correct, reason = workbench.verdict(switches)
         models = _count_models(built.cnf, 64, 289)
         assert (models == 288) == correct, (switches, reason, models)
+
+
+SOLVED_2 = Board.parse("2 1234341221434321")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    flags=st.tuples(*[st.booleans()] * 6),
+    givens=st.sampled_from(sorted(workbench.GIVENS_MODES)),
+    amo=st.sampled_from(["pairwise", "seq", "product"]),
+    kept=st.lists(st.booleans(), min_size=16, max_size=16),
+)
+def test_switched_formulas_keep_their_promises(flags, givens, amo, kept):
+    """Sizes add up; a correct combination always yields a valid board; givens modes agree."""
+    puzzle = Board(2, [v if keep else 0 for v, keep in zip(SOLVED_2.cells, kept, strict=True)])
+    switches = workbench.Switches(*flags, givens=givens, amo=amo)
+    built = workbench.build(puzzle, switches)
+    assert sum(f.clauses for f in built.families) == built.cnf.num_clauses
+    assert sum(f.literals for f in built.families) == built.cnf.num_literals
+    result = solve(built.cnf, "cdcl", time_limit_ms=10_000)
+    assert result.is_sat  # the puzzle is a subset of a solution, which satisfies every family
+    reading = workbench.read_model(built, result.model)
+    if workbench.verdict(switches)[0]:
+        assert reading.valid and check_solution(puzzle, reading.board) is None
+    assert all(puzzle.cells[c] in held for c, held in enumerate(reading.cells) if puzzle.cells[c])
 
 
 # -- computing and reading ----------------------------------------------------------
@@ -279,3 +306,14 @@ def test_the_widget_holds_every_control_and_view(bench):
         bench.grid.cells[0],
     ):
         assert id(control) in seen
+
+
+def test_the_download_holds_the_whole_dimacs(bench, monkeypatch):
+    import base64
+    import re
+
+    link = re.search(r"base64,([A-Za-z0-9+/=]+)'", bench.download.value)
+    text = base64.b64decode(link.group(1)).decode()
+    assert "p cnf 729 11772" in text and text.count(" 0\n") == 11_772
+    monkeypatch.setattr(widgets, "DOWNLOAD_LIMIT", 10_000)
+    assert "too large to embed" in widgets.download_html(bench.outcome)
