@@ -171,7 +171,7 @@ def compute(
         return outcome
     outcome.status = str(result.status)
     outcome.stats = {"time (ms)": round(result.elapsed_ms, 2), **result.stats}
-    if result.is_sat:
+    if result.is_sat and result.model is not None:  # solve() checked the model
         outcome.reading = read_model(outcome.built, result.model)
     return outcome
 
@@ -757,10 +757,11 @@ class Workbench:
         self.excerpt.value = excerpt_html(outcome)
         self.download.value = download_html(outcome)
         self.answer.value = answer_html(outcome)
-        if outcome.board is not None and outcome.board.order == self.grid.order:
+        board = outcome.board
+        if board is not None and board.order == self.grid.order:
             reading = outcome.reading
             solution = reading.board if reading is not None and reading.valid else None
-            self._quietly(lambda: self.grid.show(outcome.board, solution))
+            self._quietly(lambda: self.grid.show(board, solution))
         self.status.value = _status(outcome)
         return outcome
 

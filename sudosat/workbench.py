@@ -368,20 +368,20 @@ def family_size(board: Board, switches: Switches) -> dict[str, tuple[int, int, i
     """
     size = board.size
     cells, groups = size * size, size * size  # groups per unit kind: N² units x N² symbols
-    amo_group = amo_size(switches.amo, size)
-    sizes = {}
+    aux, clauses, literals = amo_size(switches.amo, size)
+    sizes: dict[str, tuple[int, int, int]] = {}
     for name in switches.families():
         if name == "completeness":
             sizes[name] = (0, cells, cells * size)
         elif name == "uniqueness":
-            sizes[name] = tuple(cells * part for part in amo_group)
+            sizes[name] = (cells * aux, cells * clauses, cells * literals)
         elif name in _KINDS:
-            sizes[name] = tuple(groups * part for part in amo_group)
+            sizes[name] = (groups * aux, groups * clauses, groups * literals)
         elif name == "coverage":
             sizes[name] = (0, 3 * groups, 3 * groups * size)
         else:
             sizes[name] = (0, board.num_givens, board.num_givens)
-    return sizes  # type: ignore[return-value]
+    return sizes
 
 
 def _switched(board: Board, switches: Switches, first: int) -> Built:
@@ -572,7 +572,8 @@ def read_model(built: Built, model: Iterable[Lit]) -> Reading:
         if given and given not in held:
             bad.add(index)
             problems.append(f"{where} drops the given {given}")
-    broken, clash = [], set()
+    broken: list[tuple[str, int]] = []
+    clash: set[int] = set()
     for kind, number, members in units(puzzle.order):
         counts = [0] * (size + 1)
         for c in members:
