@@ -630,6 +630,10 @@ class Workbench:
     def _on_order(self, change: dict) -> None:
         if self._quiet:
             return
+        # building the grid comes before solving (1,296 cells at order 6): say so at once
+        self.status.value = (
+            f"<span style='color:#a60'>⏳ building the order-{change['new']} board…</span>"
+        )
         self._offer_puzzles(change["new"])
         self.load(self.puzzle.options[0][1])
 

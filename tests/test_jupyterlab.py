@@ -4,7 +4,8 @@ JupyterLab runs from the venv on a loopback port with a throw-away token, over
 a temporary copy of ``notebooks/explore.ipynb`` (the browser may autosave; the
 repository's notebook stays untouched). The test runs all cells, checks that
 the live workbench shows the course example with the course encoding, flips
-switches, edits a cell and types a line, and reads what the page shows.
+switches, edits a cell, types a line key by key (solved once: typing is
+debounced), and reads what the page shows.
 Screenshots go to the test's temporary folder, printed at the end.
 
 Without Chromium or Python Playwright the test skips and says why; it never
@@ -46,6 +47,17 @@ SAW_SOLVING = """() => {
   new MutationObserver(() => {
     const status = document.querySelector('.sudosat-status');
     if (status && status.textContent.includes('solving')) window.sawSolving = true;
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+# Counts how often the status line turns to "solving…".
+COUNT_SOLVES = """() => {
+  window.solves = 0;
+  let was = false;
+  new MutationObserver(() => {
+    const status = document.querySelector('.sudosat-status');
+    const now = !!status && status.textContent.includes('solving');
+    if (now && !was) window.solves += 1;
+    was = now;
   }).observe(document.body, {subtree: true, childList: true, characterData: true});
 }"""
 WAIT_MS = 30_000  # the longest any single step may take (kernel start, run all)
@@ -231,6 +243,17 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
                 "data-total-clauses", "11773"
             )
             expect(live.locator(".sudosat-valid")).to_be_visible()
+
+            # Typing is debounced: a line typed key by key is solved once, and the
+            # order (and the grid) follow it.
+            page.evaluate(COUNT_SOLVES)
+            line.fill("2 ")
+            line.press_sequentially("1000002000300004", delay=40)
+            expect(live.locator(".sudosat-cell input")).to_have_count(16)
+            expect(status).to_contain_text("cdcl: SAT")
+            expect(live.locator(".sudosat-valid")).to_be_visible()
+            page.wait_for_timeout(1000)  # room for a late, unwanted second solve
+            assert page.evaluate("window.solves") == 1
 
             # An empty board without box validity: the solver's board breaks boxes.
             page.evaluate(SAW_SOLVING)
