@@ -1,96 +1,319 @@
-"""The ipywidgets explorer, driven without a front end: set values, read the outputs."""
+"""The encoding workbench, driven without a front end: set values, read the views.
+
+Also the switched formula itself (``sudosat.workbench``): it rebuilds the
+registered encodings clause for clause, and its verdict on every switch
+combination agrees with a model count on the empty 4x4 board.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sudosat import widgets
+from sudosat import widgets, workbench
+from sudosat.board import Board, check_solution
+from sudosat.encoding import encode
+from sudosat.solvers import solve
 
+COURSE = widgets.COURSE_EXAMPLE
 SMALL = "2 1000002000300004"
+EMPTY_3 = "3 " + "0" * 81
 
 
 @pytest.fixture
-def explorer() -> widgets.Explorer:
-    return widgets.Explorer(puzzles={"small one": SMALL}, time_limit_ms=10_000, order=2)
+def bench() -> widgets.Workbench:
+    return widgets.Workbench(solvers=["cdcl", "dpll", "pysat:minisat22"], time_limit_ms=10_000)
 
 
-def test_starts_with_a_puzzle_of_the_chosen_order_solved(explorer):
-    assert explorer.outcome.board.order == 2
-    assert explorer.outcome.status == "SAT"
-    assert "small one" in [label for label, _ in explorer.puzzle.options]
-    assert "sudosat-board" in widgets.output_html(explorer.board)
+# -- the switched formula -------------------------------------------------------------
 
 
-def test_picking_a_puzzle_fills_the_text_and_updates(explorer):
-    explorer.puzzle.value = SMALL
-    assert explorer.text.value == SMALL
-    counts = widgets.output_html(explorer.counts)
-    assert "givens</td><td style='text-align:right'>4<" in counts
-    assert explorer.outcome.family_counts["validity"] == 288
+@pytest.mark.parametrize("name", ["course", "minimal", "extended", "course-seq", "course-product"])
+@pytest.mark.parametrize("line", [SMALL, COURSE])
+def test_switches_rebuild_each_registered_full_encoding_clause_for_clause(name, line):
+    board = Board.parse(line)
+    built = workbench.build(board, workbench.preset(name))
+    encoded = encode(board, name)
+    assert built.cnf == encoded.cnf and built.cnf.num_vars == encoded.num_vars
+    assert built.label == name
+    assert sum(f.clauses for f in built.families) == built.cnf.num_clauses
+    assert sum(f.literals for f in built.families) == built.cnf.num_literals
 
 
-def test_changing_the_encoding_changes_the_counts(explorer):
-    explorer.text.value = SMALL
-    course_clauses = explorer.outcome.num_clauses
-    explorer.encoding.value = "optimised"
-    assert "Encoding optimised" in widgets.output_html(explorer.counts)
-    assert explorer.outcome.num_clauses < course_clauses
-    assert (
-        explorer.outcome.solution.to_line() == "2 1243342121344312"
-        or explorer.outcome.status == "SAT"
+def test_family_sizes_without_building_match_the_built_formula():
+    board = Board.parse(COURSE)
+    for amo in ("pairwise", "seq", "product"):
+        switches = workbench.Switches(coverage=True, amo=amo)
+        built = workbench.build(board, switches)
+        sizes = workbench.family_size(board, switches)
+        assert [(f.auxiliary, f.clauses, f.literals) for f in built.families] == list(
+            sizes.values()
+        )
+
+
+def test_simplified_givens_drop_their_units_and_the_clauses_they_satisfy():
+    board = Board.parse(COURSE)
+    units = workbench.build(board, workbench.Switches())
+    simplified = workbench.build(board, workbench.Switches(givens="simplify"))
+    names = [f.name for f in simplified.families]
+    assert "givens" not in names
+    # 27 givens satisfy their 27 completeness clauses; no at-most-one clause is satisfied
+    assert simplified.cnf.num_clauses == units.cnf.num_clauses - 27 - 27
+    result = solve(simplified.cnf, "cdcl", time_limit_ms=10_000)
+    reading = workbench.read_model(simplified, result.model)
+    assert reading.valid and check_solution(board, reading.board) is None
+
+
+def test_excerpt_names_variables_from_one_and_auxiliaries_apart():
+    built = workbench.build(Board.parse(COURSE), workbench.Switches(amo="seq"))
+    excerpt = dict((name, clauses) for name, _, clauses in workbench.cnf_excerpt(built))
+    assert excerpt["completeness"][0] == (
+        " ∨ ".join(f"x(1,1,{d})" for d in range(1, 10)),
+        "1 2 3 4 5 6 7 8 9 0",
     )
+    assert excerpt["uniqueness"][0] == ("¬x(1,1,1) ∨ aux730", "-1 730 0")
+    assert excerpt["givens"][0] == ("x(1,4,4)", "31 0")
 
 
-def test_changing_the_solver_shows_its_statistics(explorer):
-    explorer.solver.value = "dpll"
-    stats = widgets.output_html(explorer.stats)
-    assert "dpll: SAT" in stats and "decisions" in stats
+def _count_models(cnf, cell_vars: int, limit: int) -> int:
+    """Models of `cnf` that differ on the cell variables, counted up to `limit`."""
+    from pysat.solvers import Solver
+
+    found = 0
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as solver:
+        while found < limit and solver.solve():
+            found += 1
+            model = solver.get_model()
+            solver.add_clause([-lit for lit in model if abs(lit) <= cell_vars])
+    return found
 
 
-def test_changing_the_order_offers_that_order(explorer):
-    explorer.order.value = 3
-    assert explorer.outcome.board.order == 3
-    labels = [label for label, _ in explorer.puzzle.options]
-    assert labels[0] == "course example"
-    assert explorer.outcome.solution is not None and explorer.outcome.solution.is_complete()
+def test_verdict_agrees_with_a_model_count_for_every_switch_combination():
+    pytest.importorskip("pysat")
+    empty = Board.empty(2)  # 288 solutions: a correct encoding has exactly 288 models
+    for values in itertools.product((False, True), repeat=6):
+        switches = workbench.Switches(*values)
+        built = workbench.build(empty, switches)
+        correct, reason = workbench.verdict(switches)
+        models = _count_models(built.cnf, 64, 289)
+        assert (models == 288) == correct, (switches, reason, models)
 
 
-def test_pasting_a_bad_line_shows_the_reason_not_a_traceback(explorer):
-    explorer.text.value = "2 12x"
-    stats = widgets.output_html(explorer.stats)
-    assert "Error:" in stats and "explorer" in stats
-    assert widgets.output_html(explorer.board) == ""
+SOLVED_2 = Board.parse("2 1234341221434321")
 
 
-def test_clashing_givens_show_unsat_and_no_solution(explorer):
-    explorer.text.value = "2 1100000000000000"
-    assert explorer.outcome.status == "UNSAT"
-    assert "no solution (UNSAT)" in widgets.output_html(explorer.board)
+@settings(max_examples=40, deadline=None)
+@given(
+    flags=st.tuples(*[st.booleans()] * 6),
+    givens=st.sampled_from(sorted(workbench.GIVENS_MODES)),
+    amo=st.sampled_from(["pairwise", "seq", "product"]),
+    kept=st.lists(st.booleans(), min_size=16, max_size=16),
+)
+def test_switched_formulas_keep_their_promises(flags, givens, amo, kept):
+    """Sizes add up; a correct combination always yields a valid board; givens modes agree."""
+    puzzle = Board(2, [v if keep else 0 for v, keep in zip(SOLVED_2.cells, kept, strict=True)])
+    switches = workbench.Switches(*flags, givens=givens, amo=amo)
+    built = workbench.build(puzzle, switches)
+    assert sum(f.clauses for f in built.families) == built.cnf.num_clauses
+    assert sum(f.literals for f in built.families) == built.cnf.num_literals
+    result = solve(built.cnf, "cdcl", time_limit_ms=10_000)
+    assert result.is_sat  # the puzzle is a subset of a solution, which satisfies every family
+    reading = workbench.read_model(built, result.model)
+    if workbench.verdict(switches)[0]:
+        assert reading.valid and check_solution(puzzle, reading.board) is None
+    assert all(puzzle.cells[c] in held for c, held in enumerate(reading.cells) if puzzle.cells[c])
 
 
-def test_snapshot_renders_static_html_for_each_setting(explorer):
-    html = widgets.snapshot(explorer, [{"text": SMALL}, {"encoding": "minimal", "solver": "dpll"}])
-    assert html.count("<b>Puzzle</b>") == 2
-    assert "Encoding minimal" in html and "dpll: SAT" in html
-    assert html.count('<table class="sudosat-board') == 4
+# -- computing and reading ----------------------------------------------------------
 
 
-def test_the_widget_holds_every_control_and_output(explorer):
-    box = explorer.widget
-    children = []
-    stack = [box]
-    while stack:
-        node = stack.pop()
-        children.append(node)
-        stack.extend(getattr(node, "children", ()))
-    for part in (
-        explorer.order,
-        explorer.puzzle,
-        explorer.text,
-        explorer.encoding,
-        explorer.solver,
-        explorer.counts,
-        explorer.board,
-        explorer.stats,
+def test_a_time_out_reads_unknown_not_unsat():
+    outcome = widgets.compute(
+        "4 " + "0" * 256, workbench.Switches(), "course", "dpll", time_limit_ms=1
+    )
+    assert outcome.status == "UNKNOWN"
+    assert "not UNSAT" in widgets.answer_html(outcome)
+
+
+def test_the_memory_guard_refuses_before_building():
+    outcome = widgets.compute(
+        "6 " + "0" * 1296, workbench.Switches(), "course", "cdcl", None, max_bytes=50_000_000
+    )
+    assert outcome.built is None and "the limit is 50 MB" in outcome.error
+    assert "Error:" in widgets.answer_html(outcome)
+
+
+def test_debouncer_runs_once_after_typing_pauses():
+    calls = []
+    debounced = widgets.Debouncer(lambda: calls.append(1), delay_s=0.05)
+
+    async def type_three_keys() -> int:
+        for _ in range(3):
+            debounced()
+            await asyncio.sleep(0.01)
+        during = len(calls)
+        await asyncio.sleep(0.15)
+        return during
+
+    assert asyncio.run(type_three_keys()) == 0
+    assert calls == [1]
+    debounced()  # no running loop: at once
+    assert calls == [1, 1]
+
+
+# -- the live widget ------------------------------------------------------------------
+
+
+def test_starts_on_the_course_example_with_the_course_encoding(bench):
+    assert bench.text.value == COURSE and bench.puzzle.value == COURSE
+    assert bench.encoding.value == "course" and bench.order.value == 3
+    assert bench.outcome.reading.valid
+    assert "Formula: course" in bench.counts.value and "11,772" in bench.counts.value
+    assert bench.grid.cells[3].value == "4" and "sudosat-given" in bench.grid.cells[3]._dom_classes
+    assert bench.grid.cells[0].value == "" and bench.grid.cells[0].placeholder == "8"
+    assert "cdcl: SAT" in bench.status.value
+
+
+def test_switching_off_uniqueness_drops_2916_clauses_and_still_solves(bench):
+    before = bench.outcome.built.cnf.num_clauses
+    bench.switch["uniqueness"].value = False
+    assert before - bench.outcome.built.cnf.num_clauses == 2916
+    assert bench.encoding.value == "minimal"  # the switches match a registered encoding
+    assert "2,916 fewer than the course encoding" in bench.counts.value
+    assert "sudosat-valid" in bench.answer.value
+    assert "correct encoding" in bench.verdict.value and "not a" not in bench.verdict.value
+
+
+def test_switching_off_box_validity_on_an_empty_board_highlights_a_broken_box(bench):
+    bench.text.value = EMPTY_3
+    bench.switch["boxes"].value = False
+    assert "not a correct encoding" in bench.verdict.value
+    reading = bench.outcome.reading
+    assert ("box", 1) in reading.broken_units and not reading.valid
+    assert "sudosat-invalid" in bench.answer.value
+    assert 'data-units="box 1"' in bench.answer.value
+    assert "box 1 holds" in bench.answer.value
+    assert reading.clash_cells and " clash" in bench.answer.value  # the repeated symbols in red
+
+
+@pytest.mark.parametrize("amo", ["seq", "product"])
+def test_scalable_at_most_one_shows_auxiliaries_and_still_solves(bench, amo):
+    bench.amo.value = amo
+    built = bench.outcome.built
+    assert bench.encoding.value == f"course-{amo}" and built.auxiliary > 0
+    assert built.cnf.num_clauses < 11_772
+    assert f"{built.auxiliary:,}</b>" in bench.counts.value
+    assert "aux" in bench.excerpt.value
+    assert bench.outcome.reading.valid
+
+
+def test_a_combination_without_a_registered_name_is_custom(bench):
+    bench.switch["coverage"].value = True
+    bench.switch["completeness"].value = False
+    assert bench.encoding.value == "custom"
+    assert "completeness follows from uniqueness and coverage" in bench.verdict.value
+    assert bench.outcome.reading.valid
+
+
+def test_choosing_a_registered_encoding_moves_the_switches(bench):
+    bench.encoding.value = "course-product"
+    assert bench.amo.value == "product" and bench.outcome.built.auxiliary > 0
+    bench.encoding.value = "optimised"
+    assert bench.switch["rows"].disabled
+    assert bench.outcome.built.cnf.num_clauses < 11_772 and bench.outcome.reading.valid
+
+
+def test_editing_a_cell_rewrites_the_line_and_solves_again(bench):
+    bench.grid.cells[0].value = "8"  # the course example's solution has 8 there
+    assert bench.text.value.startswith("3 800400009")
+    assert bench.puzzle.value is None  # no longer an offered puzzle
+    assert "sudosat-given" in bench.grid.cells[0]._dom_classes
+    assert bench.outcome.board.num_givens == 28 and bench.outcome.reading.valid
+    bench.grid.cells[1].value = "8"  # a clash: the formula is unsatisfiable
+    assert bench.outcome.status == "UNSAT"
+
+
+def test_a_bad_cell_is_named_and_nothing_is_solved(bench):
+    line = bench.text.value
+    bench.grid.cells[10].value = "12"
+    assert "cell (2, 2)" in bench.status.value and "outside 1..9" in bench.status.value
+    assert bench.text.value == line
+    assert "sudosat-badcell" in bench.grid.cells[10]._dom_classes
+
+
+def test_the_order_and_the_grid_follow_a_pasted_line(bench):
+    bench.text.value = SMALL
+    assert bench.order.value == 2 and bench.grid.order == 2 and len(bench.grid.cells) == 16
+    assert [c.value for c in bench.grid.cells[:6]] == ["1", "", "", "", "", ""]
+    assert bench.outcome.reading.valid
+    bench.text.value = COURSE
+    assert bench.order.value == 3 and bench.puzzle.value == COURSE
+
+
+def test_changing_the_order_offers_a_puzzle_of_that_order(bench):
+    bench.order.value = 2
+    assert bench.outcome.board.order == 2 and bench.grid.order == 2
+    assert bench.text.value == bench.puzzle.value
+    assert bench.outcome.reading.valid
+
+
+def test_a_bad_line_shows_the_reason_not_a_traceback(bench):
+    bench.text.value = "2 12x"
+    assert "Error:" in bench.answer.value and "workbench" in bench.answer.value
+    assert bench.counts.value == ""
+
+
+def test_every_available_solver_is_offered():
+    offered = widgets.available_solvers()
+    assert offered[:5] == ["cdcl", "dpll", "dp", "walksat", "gsat"]
+    assert any(name.startswith("pysat:") for name in offered)
+
+
+def test_snapshot_is_computed_apart_from_the_live_widget(bench):
+    page = widgets.snapshot_html(
+        [
+            {"text": COURSE, "encoding": "course"},
+            {"text": COURSE, "switches": {"uniqueness": False}},
+            {"text": EMPTY_3, "switches": {"boxes": False}},
+        ]
+    )
+    assert page.count("<b>Puzzle</b>") == 3
+    assert "2,916 fewer" in page and 'data-units="box 1"' in page
+    assert bench.text.value == COURSE and bench.encoding.value == "course"
+
+
+def test_the_widget_holds_every_control_and_view(bench):
+    seen, todo = set(), [bench.widget]
+    while todo:
+        item = todo.pop()
+        seen.add(id(item))
+        todo.extend(getattr(item, "children", ()))
+    for control in (
+        bench.text,
+        bench.order,
+        bench.solver,
+        bench.counts,
+        bench.answer,
+        bench.excerpt,
+        bench.download,
+        bench.verdict,
+        bench.status,
+        *bench.switch.values(),
+        bench.grid.cells[0],
     ):
-        assert part in children
+        assert id(control) in seen
+
+
+def test_the_download_holds_the_whole_dimacs(bench, monkeypatch):
+    import base64
+    import re
+
+    link = re.search(r"base64,([A-Za-z0-9+/=]+)'", bench.download.value)
+    text = base64.b64decode(link.group(1)).decode()
+    assert "p cnf 729 11772" in text and text.count(" 0\n") == 11_772
+    monkeypatch.setattr(widgets, "DOWNLOAD_LIMIT", 10_000)
+    assert "too large to embed" in widgets.download_html(bench.outcome)
