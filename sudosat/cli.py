@@ -135,7 +135,9 @@ def _add_encode_parser(subparsers) -> None:
         + "\nexample:\n  sudosat encode data/course-example.txt -o example.cnf",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", help="instance file ('-' for standard input)")
+    parser.add_argument(
+        "file", nargs="?", help="instance file ('-' for standard input; not needed with --list)"
+    )
     parser.add_argument(
         "--line",
         type=_positive_int,
@@ -162,6 +164,9 @@ def _run_encode(args: argparse.Namespace) -> int:
         for name, spec in ENCODINGS.items():
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
+    if args.file is None:
+        print("sudosat encode: error: FILE is required (or --list)", file=sys.stderr)
+        return EXIT_USAGE
     board = _instance_line(args.file, args.line)
     encoded = encode(board, args.encoding)
     comments = [
