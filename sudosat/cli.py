@@ -234,7 +234,9 @@ def _add_encode_parser(subparsers) -> None:
         "  cat sudoku-rules-9x9.txt puzzles/puzzles-1.cnf > in.cnf && SAT -S2 in.cnf",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", help="instance file ('-' for standard input)")
+    parser.add_argument(
+        "file", nargs="?", help="instance file ('-' for standard input; not needed with --list)"
+    )
     parser.add_argument(
         "--line",
         type=_positive_int,
@@ -276,6 +278,9 @@ def _run_encode(args: argparse.Namespace) -> int:
         for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items():
             print(f"{name:20} {getattr(spec, 'description', '')}")
         return EXIT_OK
+    if args.file is None:
+        print("sudosat encode: error: FILE is required (or --list)", file=sys.stderr)
+        return EXIT_USAGE
     problem = _encode_usage_problem(args)
     if problem:
         print(f"sudosat encode: usage error: {problem}", file=sys.stderr)
