@@ -116,10 +116,17 @@ COLUMNS: tuple[str, ...] = (
     "decisions",
     "conflicts",
     "propagations",
+    "load_ms",
+    "search_ms",
     "error",
     "output",
 )
-"""The results table's columns: DESIGN.md's, then the output line."""
+"""The results table's columns: DESIGN.md's, then the output line.
+
+``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
+this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
+the search itself; empty for the others.
+"""
 
 STATUSES = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
 """The values of the ``status`` column."""
@@ -251,6 +258,7 @@ def _stages(
     result = solve(encoded.cnf, solver, time_limit_ms=deadline.remaining_or_none(), **options)
     row["solve_ms"] = _ms_since(started)
     row.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    row.update({key: _optional_ms(result.stats.get(key)) for key in ("load_ms", "search_ms")})
     if result.status is Status.UNSAT:
         return _unsat(row, deadline, board)
     if result.status is Status.UNKNOWN:
@@ -336,6 +344,10 @@ def _round(ms: float) -> float:
 
 def _count(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _optional_ms(value: Any) -> float | None:
+    return None if value is None else _round(float(value))
 
 
 def _one_line(text: str) -> str:

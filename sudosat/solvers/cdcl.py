@@ -1013,15 +1013,20 @@ def _run(cnf: CNF, settings: dict, seed: int, deadline: float, proof: bool) -> R
     """Load, search, check the model, write the proof: the body of :func:`solve`."""
     cpu_started = time.process_time()
     solver = Solver(cnf.num_vars, settings, seed, deadline, proof)
+    # load and search are timed apart, as for PySAT: the report compares them separately
+    began = loaded = time.perf_counter()
     try:
         solver.load(cnf.flat)
+        loaded = time.perf_counter()
         status = solver.solve()
     except _Timeout:
         status = Status.UNKNOWN
+    searched = time.perf_counter()
     model = None
     if status is Status.SAT:
         model = solver.model()
     result = Result(status, model, solver.stats(cpu_started), 0.0, "cdcl")
+    result.stats.update(load_ms=(loaded - began) * 1000.0, search_ms=(searched - loaded) * 1000.0)
     if settings["check_model"]:
         verify_result(cnf, result, "cdcl")
     if status is Status.UNSAT and proof:
