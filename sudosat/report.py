@@ -776,15 +776,21 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
     """Clauses per family against the order, log scale: formula as lines, built counts as dots."""
     figure, ax = _figure(7.0, 4.4)
     orders = list(table.index)
+    zeros = []
     for k, family in enumerate(("completeness", "uniqueness", "validity")):
         colour = _COLOURS[k]
+        formula = table[f"{family} (formula)"].astype(float)
+        # a log scale has no 0 (order 1 has no pairs): such a count is left out, and said so
+        zeros += [f"{family} at N={order}" for order in formula.index[formula <= 0]]
         ax.plot(
             orders,
-            table[f"{family} (formula)"].astype(float),
+            formula.where(formula > 0),
             color=colour,
+            marker=".",
             label=f"{family} (formula)",
         )
         built = table[f"{family} (built)"].dropna()
+        built = built[built > 0]
         ax.scatter(
             list(built.index),
             built.astype(float),
@@ -801,6 +807,16 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         linestyle="--",
         label="variables (N⁶)",
     )
+    if zeros:
+        ax.text(
+            0.99,
+            0.02,
+            "0 clauses, not drawn on the log scale: " + ", ".join(zeros),
+            transform=ax.transAxes,
+            fontsize=7,
+            ha="right",
+            color="#555",
+        )
     ax.set_yscale("log")
     ax.set_xticks(orders)
     ax.set_xlabel("order N (the board is N² × N²)")
