@@ -1633,16 +1633,17 @@ def search_column(results: pd.DataFrame, solvers: Sequence[str]) -> str:
 def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
     """Median ms of each part of the time, per solver and order, over decided instances.
 
-    Columns: instances, encode, load (into the solver), search, solve (load +
-    search + model check), decode and total; load and search are empty for
-    solvers that run as a separate program.
+    Columns: instances, then the medians ``encode ms``, ``load ms`` (into the
+    solver), ``search ms``, ``solve ms`` (load + search + model check),
+    ``decode ms`` and ``total ms``; load and search are empty for solvers that
+    run as a separate program.
     """
     answered = results[results["status"].isin(DECIDED)]
     columns = ["encode_ms", "load_ms", "search_ms", "solve_ms", "decode_ms", "total_ms"]
     grouped = answered.groupby(["solver", "order"], sort=False)
     table = grouped[columns].median()
     table.insert(0, "instances", grouped.size())
-    table.columns = ["instances", *(f"{_stage_name(c)} (median ms)" for c in columns)]
+    table.columns = ["instances", *(f"{c.removesuffix('_ms')} ms" for c in columns)]
     table = table.reset_index()
     table["order"] = table["order"].astype(int)
     return table
@@ -1687,12 +1688,8 @@ def stage_comment(results: pd.DataFrame) -> str:
     parts = {"encode": "encoding", "load": "loading", "search": "search", "decode": "decoding"}
     sentences = []
     for _, row in table.iterrows():
-        known = {
-            part: row[f"{_stage_name(part + '_ms')} (median ms)"]
-            for part in parts
-            if not pd.isna(row[f"{_stage_name(part + '_ms')} (median ms)"])
-        }
-        total = row[f"{_stage_name('total_ms')} (median ms)"]
+        known = {part: row[f"{part} ms"] for part in parts if not pd.isna(row[f"{part} ms"])}
+        total = row["total ms"]
         if not known or not total:
             continue
         top = max(known, key=lambda part: known[part])

@@ -207,7 +207,7 @@ def execute(name: str, settings: Settings) -> Path:
 
 
 def _kernel_config() -> Any:
-    """The kernel talks to the build over local sockets (IPC), not TCP.
+    """The kernel talks to the build over local sockets (IPC), not TCP, and logs only crashes.
 
     Over TCP ipykernel warns, once per notebook, that the traffic is not
     encrypted; IPC sockets are files only this user can reach.
@@ -216,6 +216,10 @@ def _kernel_config() -> Any:
 
     config = Config()
     config.KernelManager.transport = "ipc"
+    # jupyter_client interrupts a kernel before shutting it down; ipykernel then sometimes
+    # logs "KeyboardInterrupt caught in kernel" on our output. Cell errors still reach us:
+    # papermill reads them from the executed notebook, not from the kernel's log.
+    config.NotebookClient.extra_arguments = ["--IPKernelApp.log_level=CRITICAL"]
     return config
 
 
@@ -537,7 +541,7 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
     changed = sum(1 for path, stamp in figures.items() if figures_before.get(path) != stamp)
     folder = _shown(settings.root / settings.figures)
     say(
-        f"done in {_took(time.perf_counter() - started)}: {len(pages)} pages "
+        f"done in {_took(time.perf_counter() - started)}: {_count(len(pages), 'page')} "
         f"({2 * len(pages)} HTML files) and {index.name} in {_shown(reports)}; "
         f"{len(pdfs)} PDFs; {len(figures)} figure files in {folder}"
         f" ({changed} rewritten with new content)"
@@ -588,6 +592,10 @@ def _figure_files(settings: Settings) -> dict[Path, bytes]:
         for path in sorted(folder.iterdir())
         if path.suffix in (".png", ".svg")
     }
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _took(seconds: float) -> str:

@@ -131,11 +131,25 @@ def test_reduction_page_counts_rows_and_columns_from_one(small_report, browser):
     assert "build_up_to" not in text  # no parameter name in the prose
 
 
+def _many_boards_page(folder: Path) -> None:
+    """A page of board pairs of orders 3 to 5, enough to cross many page breaks."""
+    from sudosat import report
+    from sudosat.generate import generate
+
+    pairs = [
+        report.board_pair_html(generate(n, a, seed=k), generate(n, 1.0, seed=k), f"Line {k + 1}")
+        for k, (n, a) in enumerate([(3, 0.4)] * 9 + [(4, 0.5)] * 3 + [(5, 0.7)] * 2)
+    ]
+    page = f"<html><head></head><body><h1>Boards</h1>{''.join(pairs)}</body></html>"
+    (folder / "boards.html").write_text(reportbuild._printable(page))
+
+
 def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp_path):
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
+    _many_boards_page(small_report)
     checked = 0
-    for name in ("reduction", "solvers", "report"):
+    for name in ("reduction", "solvers", "report", "boards"):
         marked = small_report / f"marked-{name}.html"
         marked.write_text(
             (small_report / f"{name}.html").read_text().replace("</head>", MARKS + "</head>", 1)
@@ -154,7 +168,7 @@ def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp
         for k in pairs:
             assert where.get(("START", k)) == where.get(("END", k)), (name, k, where)
         checked += len(pairs)
-    assert checked >= 3
+    assert checked >= 3 + 14
 
 
 def test_pdfs_are_a4_without_the_navigation_bar(small_report):
