@@ -128,6 +128,8 @@ COLUMNS: tuple[str, ...] = (
     "decisions",
     "conflicts",
     "propagations",
+    "load_ms",
+    "search_ms",
     "error",
     "output",
     "line_hash",
@@ -135,9 +137,12 @@ COLUMNS: tuple[str, ...] = (
 )
 """The results table's columns: DESIGN.md's, the output line, then what ``resume`` checks.
 
-``line_hash`` fingerprints the input line a row answers and ``run_hash`` the
-parameters that shape its answer (solver, encoding, T, seed, memory limit):
-a resumed run keeps a row only when both match (see :func:`run_batch`).
+``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
+this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
+the search itself; empty for the others. ``line_hash`` fingerprints the input
+line a row answers and ``run_hash`` the parameters that shape its answer
+(solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
+both match (see :func:`run_batch`).
 """
 
 STATUSES = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
@@ -286,6 +291,7 @@ def _stages(
     result = solve(encoded.cnf, solver, time_limit_ms=deadline.remaining_or_none(), **options)
     row["solve_ms"] = _ms_since(started)
     row.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    row.update({key: _optional_ms(result.stats.get(key)) for key in ("load_ms", "search_ms")})
     if result.status is Status.UNSAT:
         return _unsat(row, deadline, board)
     if result.status is Status.UNKNOWN:
@@ -438,6 +444,10 @@ def _round(ms: float) -> float:
 
 def _count(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _optional_ms(value: Any) -> float | None:
+    return None if value is None else _round(float(value))
 
 
 def _one_line(text: str) -> str:

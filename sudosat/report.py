@@ -293,7 +293,7 @@ class ReportFigure(Figure):
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=100)
+        self.savefig(buffer, format="png", dpi=100, metadata=FIGURE_METADATA["png"])
         return buffer.getvalue()
 
 
@@ -423,7 +423,7 @@ def plot_scatter(
     ax.set_aspect("equal")
     ax.set_xlabel(f"{reference}: {_stage_name(time_column)} (ms, log scale)")
     ax.set_ylabel(f"{own}: {_stage_name(time_column)} (ms, log scale)")
-    ax.set_title(f"{own} against {reference}, per instance")
+    ax.set_title(f"{own} against {reference}: {_stage_name(time_column)} per instance")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     return figure
@@ -517,18 +517,40 @@ def _stage_name(column: str) -> str:
         "solve_ms": "solve time",
         "encode_ms": "encode time",
         "decode_ms": "decode time",
+        "load_ms": "load time",
+        "search_ms": "search time",
     }.get(column, column)
+
+
+SVG_HASHSALT = "sudosat"
+"""Fixed salt of the ids in SVG files: the same figure gives the same bytes on every build."""
+
+FIGURE_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None, "Creator": None},
+    "pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None},
+}
+"""Metadata left out of saved figures: no date, no tool version (they change with no data)."""
 
 
 def save_figure(
     figure: Figure, name: str, folder: str | os.PathLike[str] = "figures"
 ) -> list[Path]:
-    """Write `figure` as ``<folder>/<name>.png`` and ``.svg``; return the two paths."""
+    """Write `figure` as ``<folder>/<name>.png`` and ``.svg``; return the two paths.
+
+    The files depend on the figure only: SVG ids use :data:`SVG_HASHSALT`
+    and no date or version is written (:data:`FIGURE_METADATA`), so
+    rebuilding a report whose numbers did not change leaves them byte for
+    byte the same.
+    """
+    import matplotlib
+
     target = resolve(folder)
     target.mkdir(parents=True, exist_ok=True)
     paths = [target / f"{name}.png", target / f"{name}.svg"]
-    figure.savefig(paths[0], dpi=110)
-    figure.savefig(paths[1], metadata={"Date": None})
+    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
+        figure.savefig(paths[0], dpi=110, metadata=FIGURE_METADATA["png"])
+        figure.savefig(paths[1], metadata=FIGURE_METADATA["svg"])
     return paths
 
 
@@ -755,15 +777,21 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
     """Clauses per family against the order, log scale: formula as lines, built counts as dots."""
     figure, ax = _figure(7.0, 4.4)
     orders = list(table.index)
+    zeros = []
     for k, family in enumerate(("completeness", "uniqueness", "validity")):
         colour = _COLOURS[k]
+        formula = table[f"{family} (formula)"].astype(float)
+        # a log scale has no 0 (order 1 has no pairs): such a count is left out, and said so
+        zeros += [f"{family} at N={order}" for order in formula.index[formula <= 0]]
         ax.plot(
             orders,
-            table[f"{family} (formula)"].astype(float),
+            formula.where(formula > 0),
             color=colour,
+            marker=".",
             label=f"{family} (formula)",
         )
         built = table[f"{family} (built)"].dropna()
+        built = built[built > 0]
         ax.scatter(
             list(built.index),
             built.astype(float),
@@ -780,6 +808,16 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         linestyle="--",
         label="variables (N⁶)",
     )
+    if zeros:
+        ax.text(
+            0.99,
+            0.02,
+            "0 clauses, not drawn on the log scale: " + ", ".join(zeros),
+            transform=ax.transAxes,
+            fontsize=7,
+            ha="right",
+            color="#555",
+        )
     ax.set_yscale("log")
     ax.set_xticks(orders)
     ax.set_xlabel("order N (the board is N² × N²)")
@@ -809,44 +847,68 @@ def numbering_table(order: int, limit: int = 12) -> pd.DataFrame:
         rows.append(
             {
                 "variable": var,
-                "row i": i,
-                "column j": j,
+                "name": variable_name(var, order),
+                "row r": i + 1,
+                "column c": j + 1,
                 "symbol d": d,
-                "i·N⁴ + j·N² + d": f"{i}·{n4} + {j}·{n2} + {d} = {i * n4 + j * n2 + d}",
+                "(r−1)·N⁴ + (c−1)·N² + d": (
+                    f"{i}·{n4} + {j}·{n2} + {d} = {i * n4 + j * n2 + d}"
+                ),
             }
         )
-    return pd.DataFrame(rows).set_index("variable")
+    return pd.DataFrame(rows)
 
 
-def cnf_listing(cnf: CNF, order: int, per_line: int = 6) -> HTML:
-    """Every clause of a course-encoded CNF in DIMACS, grouped by family, as a compact block.
+def cnf_listing(cnf: CNF, order: int, shown: int = 3) -> HTML:
+    """A short excerpt of a course-encoded CNF, family by family, with a count of the rest.
 
-    Each family gets a heading with its count and a plain-words reading of its
-    first clause; clauses follow, `per_line` to a line, each ending in 0.
+    Each family shows its first `shown` clauses twice: in DIMACS (each clause
+    ending in 0) and read with the variable names x(r,c,d), rows and columns
+    counted from 1; then how many clauses of the family are not shown.
     """
     groups: dict[str, list[list[int]]] = {family: [] for family in (*FAMILIES, "other")}
     for clause in cnf:
         groups[classify_clause(clause, order)].append(list(clause))
-    parts = [f"<p><code>p cnf {cnf.num_vars} {len(cnf)}</code></p>"]
+    rows = []
     for family, clauses in groups.items():
-        if not clauses:
-            continue
-        reading = " ∨ ".join(
-            ("¬" if lit < 0 else "") + variable_name(abs(lit), order) for lit in clauses[0]
-        )
-        parts.append(
-            f"<p><b>{family}</b>: {len(clauses)} clauses; the first reads "
-            f"<code>{html.escape(reading)}</code></p>"
-        )
-        text = "\n".join(
-            "   ".join(" ".join(map(str, c)) + " 0" for c in clauses[k : k + per_line])
-            for k in range(0, len(clauses), per_line)
-        )
-        parts.append(
-            '<pre style="font-size:11px;line-height:1.25;max-height:none">'
-            f"{html.escape(text)}</pre>"
-        )
-    return HTML("".join(parts))
+        for k, clause in enumerate(clauses[:shown]):
+            reading = " ∨ ".join(
+                ("¬" if lit < 0 else "") + variable_name(abs(lit), order) for lit in clause
+            )
+            rows.append(
+                {
+                    "family": family if k == 0 else "",
+                    "DIMACS": " ".join(map(str, clause)) + " 0",
+                    "read as": reading,
+                }
+            )
+        if len(clauses) > shown:
+            rows.append(
+                {"family": "", "DIMACS": f"… and {len(clauses) - shown:,} more", "read as": ""}
+            )
+    header = (
+        f"<p>The header <code>p cnf {cnf.num_vars} {len(cnf)}</code>: "
+        f"{cnf.num_vars:,} variables, {len(cnf):,} clauses.</p>"
+    )
+    return HTML(header + str(table(pd.DataFrame(rows))))
+
+
+def family_sentence(counts: Mapping[str, int]) -> str:
+    """The clauses of each family in words: ``64 completeness, 96 uniqueness, ...``."""
+    return ", ".join(f"{count:,} {family}" for family, count in counts.items())
+
+
+def stats_sentence(stats: Mapping[str, Any]) -> str:
+    """A solver's counters in words (``59 decisions, 12 conflicts, ...``); times in ms."""
+    words = []
+    for key, value in stats.items():
+        if key.endswith("_ms"):
+            words.append(f"{_stage_name(key)} {float(value):.1f} ms")
+        elif key.endswith("_s"):
+            words.append(f"{key.removesuffix('_s').replace('_', ' ')} {float(value):.3f} s")
+        else:
+            words.append(f"{int(value):,} {key.replace('_', ' ')}")
+    return ", ".join(words)
 
 
 def decided_by_propagation(cnf: CNF) -> bool:
@@ -967,17 +1029,172 @@ def read_manifest(results_path: str | os.PathLike[str]) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def html_table(frame: pd.DataFrame, floatfmt: str = ".1f") -> str:
-    """A plain HTML table of `frame` (index included) for places where a Styler is too much."""
-    return frame.to_html(
-        float_format=lambda x: format(x, floatfmt), na_rep="-", border=0, classes="sudosat-table"
+def table(frame: pd.DataFrame, decimals: int | Mapping[str, int] = 1) -> HTML:
+    """A DataFrame as a reader's table: index as ordinary columns, one header row, no ``<NA>``.
+
+    Row labels (the index, named or not) become the first columns; a default
+    0..n index is dropped. Missing values show as an en dash, whole numbers
+    with thousands separators and floats with `decimals` places (a mapping
+    gives them per column).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    decimals : int or mapping of column -> int
+
+    Returns
+    -------
+    HTML
+        Shown as a table in a notebook; ``str()`` gives the markup.
+    """
+    flat = _flat(frame)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in flat.columns)
+    rows = []
+    for values in flat.itertuples(index=False):
+        cells = []
+        for column, value in zip(flat.columns, values, strict=True):
+            places = decimals.get(column, 1) if isinstance(decimals, Mapping) else decimals
+            text, numeric = _cell_text(value, places)
+            align = ' class="num"' if numeric else ""
+            cells.append(f"<td{align}>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return HTML(
+        f'{_TABLE_STYLE}<table class="sudosat-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+_TABLE_STYLE = (
+    "<style>table.sudosat-table{border-collapse:collapse;margin:0.4em 0 1em 0;font-size:90%}"
+    "table.sudosat-table th{border-bottom:2px solid #999;padding:0.25em 0.7em;text-align:left}"
+    "table.sudosat-table td{border-bottom:1px solid #ddd;padding:0.2em 0.7em;text-align:left}"
+    "table.sudosat-table td.num{text-align:right;font-variant-numeric:tabular-nums}</style>"
+)
+
+
+def _flat(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with its index as columns (a plain 0..n index dropped) and one header row."""
+    flat = frame.copy()
+    if isinstance(flat.columns, pd.MultiIndex):
+        flat.columns = [" ".join(str(p) for p in c if str(p)) for c in flat.columns]
+    plain = isinstance(flat.index, pd.RangeIndex) and all(n is None for n in flat.index.names)
+    return flat.reset_index(drop=plain)
+
+
+def _cell_text(value: Any, decimals: int) -> tuple[str, bool]:
+    """How one table cell reads, and whether it is a number (right-aligned)."""
+    if pd.api.types.is_scalar(value) and pd.isna(value):
+        return "–", False
+    if pd.api.types.is_bool(value):
+        return ("yes" if value else "no"), False
+    if pd.api.types.is_integer(value):
+        return f"{int(value):,}", True
+    if pd.api.types.is_float(value):
+        return f"{float(value):,.{decimals}f}", True
+    return str(value), False
+
+
+def html_table(frame: pd.DataFrame, decimals: int = 1) -> str:
+    """The markup of :func:`table` (for pages written without a notebook, as the index)."""
+    return str(table(frame, decimals))
 
 
 # -- the experiment --------------------------------------------------------------------
 
 REFERENCE_FALLBACK = "pysat:minisat22"
 """The reference solver that stands in for zChaff when no zChaff binary is found."""
+
+
+ZCHAFF_NOTE = (
+    "zChaff is not installed on the machine that built this report, so PySAT's MiniSat 2.2 "
+    f"({REFERENCE_FALLBACK}), a CDCL solver of the same family, stands in for it as the "
+    "reference solver. zChaff is in no package registry: to compare with zChaff itself, build "
+    "it from Princeton's sources and give its path, as ZCHAFF=/path/to/zchaff in the "
+    "environment (for example ZCHAFF=/path/to/zchaff make report) or --zchaff /path/to/zchaff "
+    "on the command line."
+)
+"""The plain-words note a page shows (once) when MiniSat stands in for zChaff."""
+
+
+def timing_workers(requested: int | None = None) -> int:
+    """How many processes may time instances at once on this machine.
+
+    One per core at most and never more than the cores minus one, so that
+    every timed process has a core to itself while the notebook's kernel, the
+    operating system and anything else keep one: at least 1.
+
+    Examples
+    --------
+    >>> timing_workers(1)
+    1
+    """
+    cores = os.cpu_count() or 1
+    allowed = max(1, cores - 1)
+    return allowed if requested is None else max(1, min(int(requested), allowed))
+
+
+def machine_facts() -> dict[str, Any]:
+    """The machine a run is timed on: processor, cores, Python, load when the run starts."""
+    import platform
+
+    facts: dict[str, Any] = {
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "processor": _processor_name(),
+    }
+    if hasattr(os, "getloadavg"):
+        facts["load_average"] = round(os.getloadavg()[0], 2)
+    return facts
+
+
+def _processor_name() -> str:
+    """The CPU's model name from ``/proc/cpuinfo`` (Linux), else what platform says."""
+    import platform
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def method_text(manifest: Mapping[str, Any]) -> str:
+    """How the times of a run were taken, in plain words, from its manifest (Markdown)."""
+    machine = manifest.get("machine") or {}
+    workers = manifest.get("jobs", 1)
+    where = (
+        f"{machine.get('processor', 'an unknown processor')}, {machine.get('cores', '?')} "
+        f"cores, {machine.get('system', '')}, {machine.get('implementation', 'Python')} "
+        f"{machine.get('python', '?')}"
+    )
+    load = machine.get("load_average")
+    load_text = (
+        f" The load average when the run started was {load:g}: other programs shared the "
+        "machine, so single times can be inflated; the counters (conflicts, decisions) are not "
+        "affected."
+        if isinstance(load, int | float)
+        else ""
+    )
+    worker_text = (
+        "one worker process, so no two timed runs overlap"
+        if workers == 1
+        else f"{workers} worker processes, one per free core (at most the cores minus one)"
+    )
+    return (
+        f"**Machine.** {where}.{load_text}\n\n"
+        f"**Method.** Every (instance, solver) pair is timed by {worker_text}. The solvers are "
+        "interleaved per instance (line 1 with every solver, then line 2, ...), so a change of "
+        "load hits all of them alike. Times are wall-clock milliseconds: *encode* builds the "
+        "CNF, *solve* runs the solver and checks its model, *decode* reads the board back and "
+        "checks it; *total* is all three. For the solvers that run inside this Python process "
+        "(our `cdcl` and PySAT's solvers) *solve* is split further into *load*, copying the "
+        "clauses into the solver (for PySAT: from Python into C++), and *search*, the solving "
+        "itself. External programs (zChaff, `exec:`) are timed as whole processes."
+    )
 
 
 def split_names(names: str | Sequence[str]) -> list[str]:
@@ -1008,11 +1225,7 @@ def choose_solvers(names: str | Sequence[str]) -> tuple[list[str], list[str]]:
             chosen.append(name)
         elif name == "zchaff":
             chosen.append(REFERENCE_FALLBACK)
-            notes.append(
-                f"zChaff is not available on this machine ({why}); PySAT's Minisat22 "
-                f"({REFERENCE_FALLBACK}), a CDCL solver of the same family, runs in its "
-                "place as the reference solver."
-            )
+            notes.append(ZCHAFF_NOTE)
         else:
             notes.append(f"Solver {name} cannot run here and was left out: {why}.")
     return list(dict.fromkeys(chosen)), notes
@@ -1027,13 +1240,15 @@ def run_experiment(
     *,
     jobs: int = 1,
     notes: Sequence[str] = (),
-    progress: bool = True,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Run every instance with every solver under the same T; write the results table.
 
     Writes ``results.csv`` (DESIGN.md's columns, then each output line), one
     output file per solver (``solutions.<solver>.txt``) and ``manifest.json``
-    (the parameters and notes) into `output_dir`.
+    (the parameters, the notes, the machine and the number of workers) into
+    `output_dir`. `jobs` is capped by :func:`timing_workers`, so timed runs
+    never compete for a core.
 
     Returns
     -------
@@ -1046,6 +1261,8 @@ def run_experiment(
     folder = resolve(output_dir)
     folder.mkdir(parents=True, exist_ok=True)
     results = folder / "results.csv"
+    jobs = timing_workers(jobs)
+    machine = machine_facts()
     started = time.perf_counter()
     summary = run_batch(
         source,
@@ -1064,6 +1281,7 @@ def run_experiment(
         solvers=list(solvers),
         encoding=encoding,
         jobs=jobs,
+        machine=machine,
         notes=list(notes),
         wall_s=round(time.perf_counter() - started, 1),
         outputs={s: str(v.output) for s, v in summary.solvers.items()},
@@ -1127,10 +1345,42 @@ def component_costs(
                 "variables": encoded.num_vars,
                 "clauses": encoded.num_clauses,
                 "literals": encoded.cnf.num_literals,
-                **{f"{name} ms": round(ms, 2) for name, ms in timer.times.items()},
+                **{f"{name} ms": round(ms, 4) for name, ms in timer.times.items()},
             }
         )
     return pd.DataFrame(rows).set_index("order")
+
+
+def components_comment(costs: pd.DataFrame) -> str:
+    """How each component's time grew with the formula, read from :func:`component_costs`.
+
+    For each component, the growth exponent k in time ∝ literals^k between the
+    smallest and the largest order where it took measurable time; k near 1 is
+    linear in the formula's size.
+    """
+    literals = costs["literals"].astype(float)
+    sentences = []
+    for column in (c for c in costs.columns if c.endswith(" ms")):
+        times = costs[column].astype(float)
+        usable = times[(times > 0) & (literals > 0)]
+        if len(usable) < 2 or literals[usable.index[-1]] == literals[usable.index[0]]:
+            continue
+        first, last = usable.index[0], usable.index[-1]
+        exponent = math.log(usable[last] / usable[first]) / math.log(
+            literals[last] / literals[first]
+        )
+        sentences.append(
+            f"{column.removesuffix(' ms')} {usable[first]:.2f} → {usable[last]:.2f} ms "
+            f"(k ≈ {exponent:.1f})"
+        )
+    first, last = costs.index[0], costs.index[-1]
+    return (
+        f"From order {first} to order {last} the formula grows from {int(literals[first]):,} "
+        f"to {int(literals[last]):,} literals. Each component's time, with the exponent k of "
+        "time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: independent of it): "
+        + "; ".join(sentences)
+        + "."
+    )
 
 
 class _Stopwatch:
@@ -1151,13 +1401,28 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
     figure, ax = _figure(7.0, 4.4)
     literals = costs["literals"].astype(float)
     columns = [c for c in costs.columns if c.endswith(" ms")]
+    unmeasured = []
     for k, column in enumerate(columns):
+        times = costs[column].astype(float)
+        # a log scale has no 0: a time below the clock's resolution is left out, and said so
+        zero = times <= 0
+        unmeasured += [f"{column.removesuffix(' ms')} (N={n})" for n in costs.index[zero]]
         ax.plot(
             literals,
-            costs[column].clip(lower=1e-3),
+            times.where(~zero),
             marker=_MARKERS[k % len(_MARKERS)],
             color=_COLOURS[k % len(_COLOURS)],
             label=column.removesuffix(" ms"),
+        )
+    if unmeasured:
+        ax.text(
+            0.01,
+            0.99,
+            "0 ms, not drawn on the log scale: " + ", ".join(unmeasured),
+            transform=ax.transAxes,
+            fontsize=7,
+            va="top",
+            color="#555",
         )
     top = costs["encoder ms"].iloc[-1] if "encoder ms" in costs else 1.0
     ax.plot(
@@ -1286,6 +1551,26 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     return figure
 
 
+def encodings_comment(comparison: pd.DataFrame, reference: str = "course") -> str:
+    """The encodings compared with `reference` in sizes and propagation, from the table."""
+    if reference not in comparison.index:
+        return ""
+    base = comparison.loc[reference]
+    sentences = []
+    for name, row in comparison.iterrows():
+        if name == reference:
+            continue
+        sentences.append(
+            f"{name} has {row['clauses'] / base['clauses']:.2f} times the clauses and "
+            f"{row['variables'] / base['variables']:.2f} times the variables of {reference}; "
+            f"propagation alone decides {row['decided by propagation']} of its boards"
+        )
+    return (
+        f"Against the {reference} encoding (propagation alone decides "
+        f"{base['decided by propagation']} of its boards): " + "; ".join(sentences) + "."
+    )
+
+
 def solver_comparison(
     puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
 ) -> pd.DataFrame:
@@ -1322,16 +1607,158 @@ def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     return own, (preferred or others or [None])[0]
 
 
-def scatter_comment(results: pd.DataFrame, own: str, reference: str) -> str:
-    """One sentence on the scatter plot: on how many instances each solver was faster."""
-    pair = _paired(results, own, reference, "total_ms")
-    both = pair[pair["answered_x"] & pair["answered_y"]]
+def scatter_comment(
+    results: pd.DataFrame, own: str, reference: str, time_column: str = "total_ms"
+) -> str:
+    """One sentence on a scatter plot: on how many instances each solver was faster."""
+    pair = _paired(results, own, reference, time_column)
+    both = pair[pair["answered_x"] & pair["answered_y"]].dropna(subset=["x", "y"])
     faster = int((both["y"] < both["x"]).sum())
     ratio = (both["y"] / both["x"]).median() if len(both) else math.nan
+    what = _stage_name(time_column)
     return (
-        f"Both solvers decided {len(both)} instances; {own} was faster on {faster} of them and "
-        f"{reference} on {len(both) - faster}. The median ratio of {own}'s total time to "
-        f"{reference}'s is {ratio:.2f} (points below the diagonal: {own} faster)."
+        f"both solvers decided {len(both)} instances; {own} was faster on {faster} "
+        f"of them and {reference} on {len(both) - faster}. The median ratio of {own}'s "
+        f"{what} to {reference}'s is {ratio:.2f} (points below the diagonal: {own} faster)."
+    )
+
+
+def search_column(results: pd.DataFrame, solvers: Sequence[str]) -> str:
+    """``search_ms`` when every one of `solvers` has it on its answers, else ``solve_ms``."""
+    answered = results[results["status"].isin(DECIDED) & results["solver"].isin(solvers)]
+    if len(answered) and answered["search_ms"].notna().all():
+        return "search_ms"
+    return "solve_ms"
+
+
+def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Median ms of each part of the time, per solver and order, over decided instances.
+
+    Columns: instances, then the medians ``encode ms``, ``load ms`` (into the
+    solver), ``search ms``, ``solve ms`` (load + search + model check),
+    ``decode ms`` and ``total ms``; load and search are empty for solvers that
+    run as a separate program.
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    columns = ["encode_ms", "load_ms", "search_ms", "solve_ms", "decode_ms", "total_ms"]
+    grouped = answered.groupby(["solver", "order"], sort=False)
+    table = grouped[columns].median()
+    table.insert(0, "instances", grouped.size())
+    table.columns = ["instances", *(f"{c.removesuffix('_ms')} ms" for c in columns)]
+    table = table.reset_index()
+    table["order"] = table["order"].astype(int)
+    return table
+
+
+def comparison_text(results: pd.DataFrame, own: str, reference: str) -> str:
+    """What the two comparisons of the page measure and what they show, from the data (Markdown).
+
+    Total time is what a user waits for; for an in-process reference it
+    includes copying the formula into it. Search time alone compares the
+    solving procedures. The sentence on loading names the order where the
+    reference's loading is the largest share of its total.
+    """
+    column = search_column(results, [own, reference])
+    parts = [
+        "**Total time** (encode + solve + decode) is what a user waits for: "
+        + scatter_comment(results, own, reference, "total_ms"),
+        f"**{_stage_name(column).capitalize()}** compares the solving procedures alone"
+        + (
+            ", without loading the formula into the solver: "
+            if column == "search_ms"
+            else " (the reference runs as a separate program, so its load cannot be split off): "
+        )
+        + scatter_comment(results, own, reference, column),
+    ]
+    mine = results[(results["solver"] == reference) & results["status"].isin(DECIDED)]
+    if len(mine) and mine["load_ms"].notna().any():
+        share = (mine["load_ms"] / mine["total_ms"]).groupby(mine["order"]).median()
+        order = int(share.idxmax())
+        parts.append(
+            f"**Loading** the formula into {reference} takes a median "
+            f"{100 * share.max():.0f}% of its total time on order {order} "
+            f"(order {order} formulas have about "
+            f"{int(mine[mine['order'] == order]['clauses'].median()):,} clauses)."
+        )
+    return "\n\n".join(parts)
+
+
+def stage_comment(results: pd.DataFrame) -> str:
+    """Where the time goes, per solver and order, read from the results (one paragraph)."""
+    table = time_split_table(results)
+    parts = {"encode": "encoding", "load": "loading", "search": "search", "decode": "decoding"}
+    sentences = []
+    for _, row in table.iterrows():
+        known = {part: row[f"{part} ms"] for part in parts if not pd.isna(row[f"{part} ms"])}
+        total = row["total ms"]
+        if not known or not total:
+            continue
+        top = max(known, key=lambda part: known[part])
+        sentences.append(
+            f"{row['solver']}, order {row['order']}: {parts[top]} "
+            f"({100 * known[top] / total:.0f}% of the median total of {total:.1f} ms)"
+        )
+    if not sentences:
+        return "No instance was decided: there is no time to break down."
+    return "The largest part of the time, per solver and order: " + "; ".join(sentences) + "."
+
+
+def difficulty_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Conflicts per solver and order over the decided instances: least, median, most.
+
+    Conflicts are a solver's own counter: unlike times, they do not depend on
+    the machine or its load (empty for a solver that does not report them).
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    grouped = answered.groupby(["solver", "order"], sort=False)["conflicts"]
+    table = pd.DataFrame(
+        {
+            "instances": grouped.size(),
+            "least conflicts": grouped.min(),
+            "median conflicts": grouped.median(),
+            "most conflicts": grouped.max(),
+            "more than 30": grouped.apply(_above_30),
+        }
+    ).reset_index()
+    for column in ("order", "least conflicts", "most conflicts", "more than 30"):
+        table[column] = table[column].astype("Int64")
+    return table
+
+
+def _above_30(conflicts: pd.Series) -> float:
+    """How many counts exceed 30 (NaN when the solver reports no conflicts)."""
+    return float((conflicts > 30).sum()) if conflicts.notna().any() else math.nan
+
+
+GRADED_INSTANCES = "data/instances.txt"
+"""The report's own instance file, whose order-3 puzzles are graded by ``data/make_data.py``."""
+
+
+def instances_text(results: pd.DataFrame, instances: str | None, solver: str = "cdcl") -> str:
+    """How hard the order-3 instances were for `solver`, computed from the results (Markdown).
+
+    For the report's own instance file it also says how its puzzles were
+    made and graded.
+    """
+    made = ""
+    if instances and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES):
+        made = (
+            f"The order-3 puzzles of `{GRADED_INSTANCES}` after the course's example are minimal "
+            "puzzles with exactly one solution (no given can be removed without allowing a "
+            "second one), made by `data/make_data.py` with the project's generator: it "
+            "generates 1,500 of them from a fixed seed, grades each by the conflicts `cdcl` "
+            "needs on its course encoding (seed 0), keeps the 24 hardest and 24 spread evenly "
+            "over the other grades. "
+        )
+    mine = results[
+        (results["solver"] == solver) & (results["order"] == 3) & results["status"].isin(DECIDED)
+    ]["conflicts"].dropna()
+    if mine.empty:
+        return made + f"No order-3 instance was decided by {solver} in this run."
+    return made + (
+        f"In this run {solver} needed from {int(mine.min())} to {int(mine.max())} conflicts on "
+        f"the {len(mine)} order-3 instances it decided (median {mine.median():.0f}); "
+        f"{int((mine > 30).sum())} of them needed more than 30."
     )
 
 

@@ -12,7 +12,15 @@ Steps, in order:
 4. when Debian's ``chromium`` is on PATH, print each reader's page to
    ``reports/<name>.pdf`` (headless; nothing is downloaded).
 
-Figures are saved to ``figures/`` by the notebooks themselves (PNG and SVG).
+Figures are saved to ``figures/`` by the notebooks themselves (PNG and SVG),
+without dates and with a fixed SVG hash salt, so that a rebuild whose numbers
+did not change rewrites them byte for byte. The build prints one line per step
+with its time and ends with a summary of what it wrote and where.
+
+A notebook joins the report by a :class:`Page` in :data:`PAGES` (the order is
+the run order) and, when it needs more than the common parameters
+(``figures_dir``, ``quick``, ``instances``: each passed only if its
+``parameters`` cell declares it), an entry in :func:`parameters_for`.
 
 Usage::
 
@@ -30,13 +38,14 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SolverError, SudosatError
+from sudosat.report import timing_workers
 from sudosat.solvers.base import Deadline
 from sudosat.solvers.external import run_program
 
@@ -113,6 +122,9 @@ PDF_FLAGS = (
     "--disable-sync",
     "--disable-quic",
     "--no-pdf-header-footer",
+    # untagged: the accessibility tree of a tagged PDF holds an object per table cell, and
+    # made the results page's PDF (57 boards) 5.5 MB instead of under 1 MB
+    "--disable-pdf-tagging",
     "--virtual-time-budget=10000",
 )
 
@@ -129,7 +141,7 @@ class Settings:
     reports: Path = Path("reports")
     figures: Path = Path("figures")
     build: Path = Path("build/notebooks")
-    jobs: int = 2
+    jobs: int = 1
     quick: bool = False
     pdf: bool = True
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # notebook -> parameters
@@ -138,7 +150,11 @@ class Settings:
 def parameters_for(name: str, settings: Settings) -> dict[str, Any]:
     """The parameters a build passes to notebook `name` (filtered later by what it declares)."""
     results_dir = str(settings.reports / "data")
-    common = {"figures_dir": str(settings.figures)}
+    common = {
+        "figures_dir": str(settings.figures),
+        "quick": settings.quick,
+        "instances": settings.instances,
+    }
     table: dict[str, dict[str, Any]] = {
         "reduction": {
             "max_order": 6,
@@ -177,15 +193,59 @@ def execute(name: str, settings: Settings) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     declared = declared_parameters(source)
     parameters = {k: v for k, v in parameters_for(name, settings).items() if k in declared}
-    papermill.execute_notebook(
-        str(source),
-        str(target),
-        parameters=parameters,
-        kernel_name="python3",
-        cwd=str(settings.root),
-        progress_bar=False,
-    )
+    with _reproducible_figures():
+        papermill.execute_notebook(
+            str(source),
+            str(target),
+            parameters=parameters,
+            kernel_name="python3",
+            cwd=str(settings.root),
+            progress_bar=False,
+            config=_kernel_config(),
+        )
     return target
+
+
+def _kernel_config() -> Any:
+    """The kernel talks to the build over local sockets (IPC), not TCP, and logs only crashes.
+
+    Over TCP ipykernel warns, once per notebook, that the traffic is not
+    encrypted; IPC sockets are files only this user can reach.
+    """
+    from traitlets.config import Config
+
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    # jupyter_client interrupts a kernel before shutting it down; ipykernel then sometimes
+    # logs "KeyboardInterrupt caught in kernel" on our output. Cell errors still reach us:
+    # papermill reads them from the executed notebook, not from the kernel's log.
+    config.NotebookClient.extra_arguments = ["--IPKernelApp.log_level=CRITICAL"]
+    return config
+
+
+MATPLOTLIBRC = Path(__file__).resolve().parent / "templates" / "sudosat" / "matplotlibrc"
+"""Settings every kernel of the build reads: the fixed SVG hash salt."""
+
+
+@contextmanager
+def _reproducible_figures() -> Iterator[None]:
+    """Kernels started inside see a fixed SVG salt and a fixed date for every figure.
+
+    :func:`sudosat.report.save_figure` already writes no date; these cover any
+    other code that saves a figure (matplotlib reads ``MATPLOTLIBRC`` at import
+    and ``SOURCE_DATE_EPOCH`` for the dates of SVG and PDF files).
+    """
+    wanted = {"MATPLOTLIBRC": str(MATPLOTLIBRC), "SOURCE_DATE_EPOCH": "0"}
+    saved = {key: os.environ.get(key) for key in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def export(executed: Path, folder: Path, name: str) -> list[Path]:
@@ -215,7 +275,7 @@ def export(executed: Path, folder: Path, name: str) -> list[Path]:
         body, _ = exporter.from_notebook_node(static, resources={"metadata": {"name": name}})
         path = folder / f"{name}{suffix}.html"
         body = _shared_styles(body, folder)
-        path.write_text(_titled(body, name, with_code), encoding="utf-8")
+        path.write_text(_printable(_titled(body, name, with_code)), encoding="utf-8")
         written.append(path)
     return written
 
@@ -287,10 +347,21 @@ def _titled(body: str, name: str, with_code: bool) -> str:
     other = f"{name}.html" if with_code else f"{name}-code.html"
     label = "reader's version (no code)" if with_code else "version with code"
     bar = (
-        f'<div style="font-family:sans-serif;font-size:90%;padding:0.5em 1em;background:#f4f4f4">'
+        '<div class="sudosat-nav" '
+        'style="font-family:sans-serif;font-size:90%;padding:0.5em 1em;background:#f4f4f4">'
         f'<a href="index.html">&larr; index</a> &middot; <a href="{other}">{label}</a></div>'
     )
     return _after_body(body, bar) if "<body" in body else bar + body
+
+
+PRINT_CSS = TEMPLATES / "sudosat" / "print.css"
+
+
+def _printable(page: str) -> str:
+    """Add the print style sheet (A4, no navigation, nothing cut in two) to the page's head."""
+    style = f"<style>\n{PRINT_CSS.read_text(encoding='utf-8')}</style>"
+    end = page.find("</head>")
+    return page[:end] + style + page[end:] if end >= 0 else style + page
 
 
 def _after_body(body: str, insert: str) -> str:
@@ -333,13 +404,25 @@ def find_chromium() -> str | None:
     return None
 
 
+RERUN_COMMAND = (
+    ".venv/bin/papermill notebooks/experiment.ipynb runs/experiment.ipynb "
+    "-p instances data/course-example.txt -p time_limit_ms 5000"
+)
+"""A re-run that works as written on a fresh clone after ``make report``, writing only into
+``runs/`` (ignored by git): the executed notebook there, the results in ``runs/experiment/``."""
+
+
 def index_html(
     pages: Sequence[Page],
     settings: Settings,
     pdfs: Mapping[str, Path],
     durations: Mapping[str, float],
 ) -> str:
-    """The report's front page: what it holds, how it was made, links to every page."""
+    """The report's front page: what it holds, how it was made, links to every page.
+
+    A PDF is linked only when its file is there; nothing on the page depends
+    on the day it was built.
+    """
     from sudosat import report
 
     results_file = settings.root / settings.reports / "data" / "results.csv"
@@ -355,7 +438,7 @@ def index_html(
             f'<a href="{page.name}.html">read</a>',
             f'<a href="{page.name}-code.html">with code</a>',
         ]
-        if page.name in pdfs:
+        if page.name in pdfs and pdfs[page.name].is_file():
             links.append(f'<a href="{pdfs[page.name].name}">PDF</a>')
         took = (
             f" <span class='took'>({durations[page.name]:.0f} s to run)</span>"
@@ -375,7 +458,7 @@ def index_html(
 <h1>sudosat: Sudoku reduced to SAT</h1>
 <p>Sudoku boards of order N (N² × N² cells) are translated to CNF, solved by our own CDCL solver
 and by a reference solver, and translated back. This report was generated by
-<code>make report</code> on {datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}.</p>
+<code>make report</code>.</p>
 <p>Instance file <code>{html.escape(str(manifest.get("instances", settings.instances)))}</code>;
 time limit T = {manifest.get("time_limit_ms", settings.time_limit_ms):g} ms for every solver;
 solvers: {html.escape(solvers)}; encoding: {html.escape(encoding)}.</p>
@@ -383,9 +466,13 @@ solvers: {html.escape(solvers)}; encoding: {html.escape(encoding)}.</p>
 <h2>Pages</h2><ol>{"".join(items)}</ol>
 {summary}
 {figures}
-<p>Every page can be re-run with papermill, for example
-<code>papermill notebooks/experiment.ipynb out.ipynb -p instances my.txt
--p time_limit_ms 5000</code>.</p>
+<h2>Re-run a page on your own file</h2>
+<p>From the project folder, after <code>make report</code> (which creates <code>.venv</code>):</p>
+<pre>{html.escape(RERUN_COMMAND)}</pre>
+<p>Replace <code>data/course-example.txt</code> by your instance file. The executed notebook
+goes to <code>runs/experiment.ipynb</code> and the results table, the solutions and the
+manifest to <code>runs/experiment/</code> (the <code>output_dir</code> parameter); the report's
+own data in <code>reports/data/</code> is written only by <code>make report</code>.</p>
 </body></html>
 """
 
@@ -393,6 +480,7 @@ solvers: {html.escape(solvers)}; encoding: {html.escape(encoding)}.</p>
 _INDEX_CSS = """
 body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
 body{color:#222} li{margin:0.7em 0} .took{color:#777;font-size:85%}
+pre{background:#f6f6f6;padding:0.6em 0.8em;white-space:pre-wrap}
 .note{background:#fff6d8;border-left:4px solid #e0b000;padding:0.4em 0.8em}
 table.sudosat-table{border-collapse:collapse}
 table.sudosat-table td,table.sudosat-table th{border-bottom:1px solid #ddd;padding:0.2em 0.7em}
@@ -419,8 +507,18 @@ def _figure_strip(settings: Settings) -> str:
     )
 
 
+def say(message: str) -> None:
+    """One line of the build's log, on standard error."""
+    print(f"[report] {message}", file=sys.stderr, flush=True)
+
+
 def build(settings: Settings, only: Sequence[str] = ()) -> int:
-    """Run the whole build; return the process exit code."""
+    """Run the whole build; return the process exit code.
+
+    Prints one line per step with its time, and a closing summary: the pages,
+    the PDFs, the figures and where they are.
+    """
+    started = time.perf_counter()
     pages = [
         p
         for p in PAGES
@@ -429,27 +527,87 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
     ]
     reports = settings.root / settings.reports
     durations: dict[str, float] = {}
+    figures_before = _figure_files(settings)
     for page in pages:
-        started = time.perf_counter()
-        print(f"[report] running notebooks/{page.name}.ipynb", file=sys.stderr, flush=True)
+        began = time.perf_counter()
         executed = execute(page.name, settings)
         export(executed, reports, page.name)
-        durations[page.name] = time.perf_counter() - started
-        print(f"[report]   done in {durations[page.name]:.0f} s", file=sys.stderr, flush=True)
-    pdfs: dict[str, Path] = {}
-    chromium = find_chromium() if settings.pdf else None
-    if settings.pdf and chromium is None:
-        print("[report] chromium not found: no PDF (apt-get install chromium)", file=sys.stderr)
-    for page in pages if chromium else []:
-        pdf = print_pdf(reports / f"{page.name}.html", chromium)
-        if pdf is None:  # a browser that fails once fails again: do not wait on each page
-            print(f"[report] chromium did not print {page.name}: no PDFs", file=sys.stderr)
-            break
-        pdfs[page.name] = pdf
+        durations[page.name] = time.perf_counter() - began
+        say(f"{page.name:<11} ran and exported in {_took(durations[page.name])}")
+    pdfs = print_pdfs(pages, reports, settings.pdf)
     index = reports / "index.html"
     index.write_text(index_html(pages, settings, pdfs, durations), encoding="utf-8")
-    print(f"[report] wrote {index}", file=sys.stderr)
+    figures = _figure_files(settings)
+    changed = sum(1 for path, stamp in figures.items() if figures_before.get(path) != stamp)
+    folder = _shown(settings.root / settings.figures)
+    say(
+        f"done in {_took(time.perf_counter() - started)}: {_count(len(pages), 'page')} "
+        f"({2 * len(pages)} HTML files) and {index.name} in {_shown(reports)}; "
+        f"{len(pdfs)} PDFs; {len(figures)} figure files in {folder}"
+        f" ({changed} rewritten with new content)"
+    )
     return 0
+
+
+def print_pdfs(pages: Sequence[Page], reports: Path, wanted: bool) -> dict[str, Path]:
+    """Print each reader's page to PDF when Chromium is here; say what was printed."""
+    if not wanted:
+        return {}
+    chromium = find_chromium()
+    if chromium is None:
+        say("no PDF: chromium is not installed (Debian: apt-get install chromium)")
+        return {}
+    began = time.perf_counter()
+    pdfs: dict[str, Path] = {}
+    for page in pages:
+        pdf = print_pdf(reports / f"{page.name}.html", chromium)
+        if pdf is None:  # a browser that fails once fails again: do not wait on each page
+            say(f"chromium did not print {page.name}.html: no further PDFs")
+            break
+        pdfs[page.name] = pdf
+    if pdfs:
+        largest = max(pdfs.values(), key=lambda path: path.stat().st_size)
+        size = largest.stat().st_size / 1e6
+        heavy = " (over 2 MB: do not commit it)" if size > PDF_COMMIT_LIMIT_MB else ""
+        say(
+            f"PDFs        {len(pdfs)} printed in {_took(time.perf_counter() - began)}, "
+            f"largest {largest.name} {size:.1f} MB{heavy}"
+        )
+    return pdfs
+
+
+PDF_COMMIT_LIMIT_MB = 2.0
+"""PDFs up to this size are committed beside the HTML."""
+
+
+def _figure_files(settings: Settings) -> dict[Path, bytes]:
+    """The figures folder's files and their contents' digests."""
+    import hashlib
+
+    folder = settings.root / settings.figures
+    if not folder.is_dir():
+        return {}
+    return {
+        path: hashlib.sha256(path.read_bytes()).digest()
+        for path in sorted(folder.iterdir())
+        if path.suffix in (".png", ".svg")
+    }
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _took(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds // 60:.0f} min {seconds % 60:.0f} s"
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the working directory when it lies inside it."""
+    try:
+        return f"{path.resolve().relative_to(Path.cwd().resolve())}/"
+    except ValueError:
+        return f"{path}/"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -474,7 +632,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--encoding", default="course")
     parser.add_argument(
-        "--jobs", "-j", type=int, default=2, help="worker processes for the experiment"
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        help="timing workers for the experiment (default and most: the cores minus one)",
     )
     parser.add_argument(
         "--root", type=Path, default=None, help="project root (default: this checkout)"
@@ -510,7 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reports=args.reports,
         figures=args.figures,
         build=args.build,
-        jobs=args.jobs,
+        jobs=timing_workers(args.jobs),
         quick=args.quick,
         pdf=args.pdf,
     )

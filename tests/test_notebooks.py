@@ -212,3 +212,26 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
     done = run_program(command, tmp_path, Deadline(300_000), "papermill")
     assert done.exit_code == 0, done.stderr[-2000:]
     assert (tmp_path / "results" / "results.csv").read_text().count("\n") == 2
+
+
+def test_rerun_command_shown_on_the_index_leaves_git_status_clean():
+    """Issue 10: the re-run command, as the index page prints it, writes only into runs/."""
+    import shlex
+    import subprocess
+
+    words = shlex.split(reportbuild.RERUN_COMMAND)
+    if not (ROOT / words[0]).is_file():
+        pytest.skip(f"{words[0]} is not there (make report creates it)")
+    git = shutil.which("git")
+    status = [str(git), "-C", str(ROOT), "status", "--porcelain", "--untracked-files=all"]
+    if git is None or subprocess.run(status, capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    before = subprocess.run(status, capture_output=True, text=True).stdout
+    results = ROOT / "runs" / "experiment" / "results.csv"
+    results.unlink(missing_ok=True)
+    done = subprocess.run(
+        [str(ROOT / words[0]), *words[1:]], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert results.read_text().count("\n") == 3  # the header and the example with 2 solvers
+    assert subprocess.run(status, capture_output=True, text=True).stdout == before

@@ -164,13 +164,75 @@ def test_classify_clause_by_shape():
     assert report.classify_clause([-1, 2], 2) == "other"
 
 
-def test_cnf_listing_lists_every_clause_once():
+def test_cnf_listing_shows_an_excerpt_per_family_and_counts_the_rest():
     board = Board.parse("2 1000002000300004")
     encoded = encode(board, "course")
-    html = str(report.cnf_listing(encoded.cnf, 2))
+    html = str(report.cnf_listing(encoded.cnf, 2, shown=3))
     assert f"p cnf 64 {encoded.num_clauses}" in html
-    assert html.count(" 0") >= encoded.num_clauses
-    assert "x(r1,c1,1)" in html
+    counts = encoded.family_counts
+    shown = sum(min(3, n) for n in counts.values())
+    assert html.count(" 0</td>") == shown  # no wall of numbers: 3 clauses a family
+    for family, n in counts.items():
+        if n > 3:
+            assert f"… and {n - 3:,} more" in html, family
+    assert "x(r1,c1,1)" in html and "x(r0" not in html and "c0," not in html
+
+
+def test_table_has_no_index_column_no_na_and_one_header_row():
+    frame = pd.DataFrame(
+        {"a": [1, 2], "b": [1.25, math.nan], "c": pd.array([3, None], dtype="Int64")}
+    )
+    html = str(report.table(frame))
+    assert "<th>a</th><th>b</th><th>c</th>" in html and html.count("<tr>") == 3
+    assert "NA" not in html and "nan" not in html and html.count("–") == 2
+    named = str(report.table(frame.set_index("a")))
+    assert named.count("<th>") == 3  # the named index is an ordinary first column
+
+
+def test_numbering_table_counts_rows_and_columns_from_one():
+    numbering = report.numbering_table(3, limit=10)
+    assert numbering["row r"].min() == 1 and numbering["column c"].min() == 1
+    assert numbering.iloc[9]["name"] == "x(r1,c2,1)"
+
+
+def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
+    instances = tmp_path / "in.txt"
+    instances.write_text(EXAMPLE + "\n")
+    table = report.run_experiment(
+        instances, 10_000, ["cdcl", "pysat:minisat22"], "course", tmp_path / "out"
+    )
+    assert table["load_ms"].notna().all() and table["search_ms"].notna().all()
+    assert ((table["load_ms"] + table["search_ms"]) <= table["solve_ms"] + 0.01).all()
+    text = report.comparison_text(table, "cdcl", "pysat:minisat22")
+    assert "Total time" in text and "search time" in text and "Loading" in text
+    manifest = report.read_manifest(tmp_path / "out" / "results.csv")
+    assert manifest["jobs"] == 1 and manifest["machine"]["cores"] >= 1
+    assert "cores" in report.method_text(manifest) and "interleaved" in report.method_text(manifest)
+
+
+def test_timing_workers_leave_one_core_free(monkeypatch):
+    monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    assert report.timing_workers() == 1 and report.timing_workers(4) == 1
+    monkeypatch.setattr(report.os, "cpu_count", lambda: 8)
+    assert report.timing_workers() == 7 and report.timing_workers(3) == 3
+    assert report.timing_workers(0) == 1
+
+
+def test_saved_figures_are_byte_identical_when_drawn_twice(tmp_path):
+    """Issue 10: an unchanged figure must not change on a rebuild (no date, fixed SVG ids)."""
+    table = report.family_table(range(1, 5), build_up_to=3)
+    first = report.save_figure(report.plot_family_counts(table), "f", tmp_path / "one")
+    second = report.save_figure(report.plot_family_counts(table), "f", tmp_path / "two")
+    for a, b in zip(first, second, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    svg = first[1].read_text()
+    assert "<dc:date>" not in svg and "Matplotlib v" not in svg
+    costs = pd.DataFrame(
+        {"literals": [10, 100], "givens": [1, 2], "decoder ms": [0.0, 0.5]},
+        index=pd.Index([1, 2], name="order"),
+    )
+    drawn = report.plot_component_costs(costs)  # a 0 ms time is said, not drawn at the axis
+    assert any("0 ms" in t.get_text() for t in drawn.axes[0].texts)
 
 
 def test_unit_propagation_decides_an_easy_board_but_not_an_empty_one():

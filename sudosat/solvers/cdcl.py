@@ -1546,19 +1546,31 @@ def _one_shot(
     cnf: CNF, time_limit_ms: float | None, seed: int, proof: bool, tunables: dict,
     cpu_started: float,
 ) -> Result:
-    """The body of :func:`solve`: one Solver, loaded under the deadline, one call."""
+    """The body of :func:`solve`: one Solver, loaded under the deadline, one call.
+
+    Loading and searching are timed apart, as for PySAT: the report compares
+    them separately (``load_ms``, ``search_ms``).
+    """
     solver = Solver(seed=seed, proof=proof, **tunables)
     engine = solver._engine
     if time_limit_ms is not None:
         engine.deadline = time.monotonic() + time_limit_ms / 1000
+    began = time.perf_counter()
     try:
         solver.append_formula(cnf)
     except _Timeout:
-        return Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
+        result = Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
+        result.stats.update(load_ms=(time.perf_counter() - began) * 1000.0, search_ms=0.0)
+        return result
+    loaded = time.perf_counter()
     limit = None
     if time_limit_ms is not None:
         limit = max(0.0, (engine.deadline - time.monotonic()) * 1000)
-    return solver._solve((), limit, cpu_started)  # solver_cpu_s includes loading
+    result = solver._solve((), limit, cpu_started)  # solver_cpu_s includes loading
+    result.stats.update(
+        load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
+    )
+    return result
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:

@@ -1115,14 +1115,19 @@ _Outcome = tuple[Status, list[int] | None, dict[str, float]]
 def _solve_in_process(cnf: CNF, backend: str, deadline: Deadline | None) -> _Outcome:
     from pysat.solvers import Solver
 
+    began = time.perf_counter()
     with Solver(name=backend) as solver:
         clauses = iter(cnf)
         while chunk := list(islice(clauses, _CHUNK)):
             if deadline is not None and deadline.expired():
                 return Status.UNKNOWN, None, {}
             solver.append_formula(chunk)
+        loaded = time.perf_counter()  # copying the clauses into the C++ solver ends here
         answer = _search(solver, deadline)
         stats = _pysat_stats(solver)
+        stats.update(
+            load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
+        )
         if answer is None:
             return Status.UNKNOWN, None, stats
         if not answer:
