@@ -9,7 +9,9 @@ STAMP  := $(VENV)/.installed
 # Overridable report parameters: make report INSTANCES=path T=ms
 INSTANCES ?= data/instances.txt
 T ?= 10000
-REPORT_ARGS := --instances $(INSTANCES) --time-limit-ms $(T)
+# make report QUICK=1: smaller studies (scaling grid up to N = 4, fewer puzzles) for a fast look
+QUICK ?=
+REPORT_ARGS := --instances $(INSTANCES) --time-limit-ms $(T) $(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
 
