@@ -133,7 +133,7 @@ def run_grid(
     The column ``computed_at`` is empty for rows measured by this call and
     holds the time of measurement for rows read from the cache.
     """
-    version = code_version(("gridstudy.py",))
+    version = code_version(functions=_measuring())
     frames = []
     for order in spec.orders:
         for alpha in spec.alphas:
@@ -151,6 +151,11 @@ def run_grid(
             if on_cell is not None:
                 on_cell(order, alpha, computed_at is not None)
     return pd.concat(frames, ignore_index=True)
+
+
+def _measuring():
+    """The functions whose source decides the grid's rows (see :func:`code_version`)."""
+    return (GridSpec, run_cell, _row, run_large)
 
 
 # ---------------------------------------------------------------------------------------
@@ -186,6 +191,7 @@ def summarise(table: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
             "timeouts": grouped["timeout_flag"].sum().astype(int),
             "errors": grouped["error_flag"].sum().astype(int),
             "median_ms": grouped["capped_ms"].median(),
+            "median_solved_ms": frame[frame["solved_flag"]].groupby(keys)["solve_ms"].median(),
             "max_ms": grouped["capped_ms"].max(),
             "median_conflicts": grouped["conflicts"].median(),
             "median_decisions": grouped["decisions"].median(),
@@ -375,8 +381,9 @@ def growth_sentences(fits: Sequence[Fit], solver: str) -> list[str]:
         what = _MEASURE_WORDS.get(fit.measure, fit.measure)
         who = "" if fit.measure == "clauses" else f" of {solver}"
         bound = " (a lower bound: some medians are time-outs counted as T)" if fit.censored else ""
+        verb = "grow" if fit.measure == "clauses" else "grows"
         sentences.append(
-            f"With the {fit.encoding} encoding, {what}{who} grow like N^{fit.exponent:.1f} "
+            f"With the {fit.encoding} encoding, {what}{who} {verb} like N^{fit.exponent:.1f} "
             f"(95 % CI {fit.low:.1f} to {fit.high:.1f}, R² = {fit.r_squared:.2f}, "
             f"{fit.points} orders){bound}."
         )
@@ -516,8 +523,9 @@ def reference_sentence(summary: pd.DataFrame, solver: str, reference: str, time_
 
 
 def cell_sentence(summary: pd.DataFrame, order: int, alpha: float, time_limit_ms: float,
-                  base: str = "course", better: str = "optimised") -> str:
-    """The named cell in words: each run's decided boards and time-outs, then the verdict."""
+                  solver: str = "cdcl", base: str = "course", better: str = "optimised") -> str:
+    """The named cell in words: each run's decided boards and time-outs, then the verdict
+    (`solver` with the two encodings: the same boards, the same solver, the same T)."""
     cell = summary[(summary["order"] == order) & (summary["alpha"].round(6) == round(alpha, 6))]
     if cell.empty:
         return f"The grid has no cell N = {order}, {percent(alpha)} given."
@@ -527,31 +535,33 @@ def cell_sentence(summary: pd.DataFrame, order: int, alpha: float, time_limit_ms
         if row["timeouts"]:
             text += f", {row['timeouts']} timed out"
         if row["solved"]:
-            text += f" (median {milliseconds(row['median_ms'], time_limit_ms)} ms)"
+            text += f" (median of the solved {milliseconds(row['median_solved_ms'])} ms)"
         parts.append(text)
     head = (
         f"At N = {order} with {percent(alpha)} given, T = {time_limit_ms / 1000:g} s: "
         + "; ".join(parts) + "."
     )
-    base_solved = int(cell.loc[cell["encoding"] == base, "solved"].sum())
-    better_solved = int(cell.loc[cell["encoding"] == better, "solved"].sum())
-    base_runs = int(cell.loc[cell["encoding"] == base, "boards"].sum())
-    better_runs = int(cell.loc[cell["encoding"] == better, "boards"].sum())
+    mine = cell[cell["solver"] == solver]
+    base_solved = int(mine.loc[mine["encoding"] == base, "solved"].sum())
+    better_solved = int(mine.loc[mine["encoding"] == better, "solved"].sum())
+    base_runs = int(mine.loc[mine["encoding"] == base, "boards"].sum())
+    better_runs = int(mine.loc[mine["encoding"] == better, "boards"].sum())
     if better_solved > base_solved:
         verdict = (
-            f" Same boards, same solvers, same T: the {better} encoding decided "
-            f"{better_solved} of {better_runs} runs and the {base} encoding {base_solved} of "
-            f"{base_runs}, so here the encoding decides more than the solver."
+            f" Same boards, same solver ({solver}), same T: with the {better} encoding it "
+            f"decided {better_solved} of {better_runs} boards, with the {base} encoding "
+            f"{base_solved} of {base_runs}: here the encoding decides whether the board is "
+            f"solved at all."
         )
     elif better_solved == base_solved:
         verdict = (
-            f" Both encodings decided {base_solved} runs: in this cell the encoding made no "
-            f"difference within T."
+            f" With {solver}, both encodings decided {base_solved} of {base_runs} boards: in "
+            f"this cell the encoding made no difference within T."
         )
     else:
         verdict = (
-            f" Here the {base} encoding decided more runs ({base_solved}) than the {better} "
-            f"encoding ({better_solved})."
+            f" With {solver}, the {base} encoding decided more boards ({base_solved}) than the "
+            f"{better} encoding ({better_solved})."
         )
     return head + verdict
 
@@ -572,7 +582,7 @@ def run_large(
 ) -> pd.DataFrame:
     """Orders beyond the grid: for each order, alphas from the first down, stopping at the
     first time-out (the fill where `solver` stops deciding within T). One board per step."""
-    version = code_version(("gridstudy.py",))
+    version = code_version(functions=_measuring())
     rows = []
     for order in orders:
         for alpha in alphas:

@@ -23,6 +23,7 @@ on: :func:`load_or_compute` says which entries were reused, so a page can state 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import platform
@@ -54,19 +55,25 @@ MEASURED_SOURCES = (
 )
 
 
-def code_version(extra: Iterable[str] = ()) -> str:
+def code_version(extra: Iterable[str] = (), functions: Iterable[Any] = ()) -> str:
     """A short hash of the measured sources, Python's version and PySAT's.
 
     Parameters
     ----------
     extra : iterable of str
-        More package-relative source files to include (a study's own module).
+        More package-relative source files to include.
+    functions : iterable of functions or classes
+        A study's own measuring code, hashed by its source text: editing the
+        study's tables or plots then keeps the cache, editing how it measures
+        does not.
     """
     digest = hashlib.sha256()
     for name in (*MEASURED_SOURCES, *extra):
         path = PACKAGE / name
         digest.update(name.encode())
         digest.update(path.read_bytes() if path.is_file() else b"<missing>")
+    for function in functions:
+        digest.update(inspect.getsource(function).encode())
     digest.update(platform.python_version().encode())
     digest.update(_pysat_version().encode())
     return digest.hexdigest()[:16]

@@ -52,6 +52,10 @@ def test_damaged_cache_entry_is_recomputed(tmp_path):
 def test_code_version_follows_the_measured_sources():
     assert code_version() == code_version()
     assert code_version(("gridstudy.py",)) != code_version(("heuristics.py",))
+    # a study's measuring functions count by their source; its tables and plots do not
+    measuring = code_version(functions=(gridstudy.run_cell,))
+    assert measuring != code_version(functions=(gridstudy.run_large,))
+    assert measuring == code_version(functions=(gridstudy.run_cell,))
 
 
 # ---------------------------------------------------------------------------------------
@@ -134,11 +138,11 @@ def test_conclusion_sentences_on_the_known_table(known_table):
         "With s, the course encoding timed out on 3 of 12 runs of the grid, the optimised "
         "encoding on 0 of the same 12 boards.",
     ]
-    assert gridstudy.cell_sentence(summary, 4, 0.0, T) == (
+    assert gridstudy.cell_sentence(summary, 4, 0.0, T, "s") == (
         "At N = 4 with 0 % given, T = 1 s: course with s: 0 of 2 solved, 2 timed out; "
-        "optimised with s: 2 of 2 solved (median 4 ms). Same boards, same solvers, same T: "
-        "the optimised encoding decided 2 of 2 runs and the course encoding 0 of 2, so here "
-        "the encoding decides more than the solver."
+        "optimised with s: 2 of 2 solved (median of the solved 4 ms). Same boards, same "
+        "solver (s), same T: with the optimised encoding it decided 2 of 2 boards, with the "
+        "course encoding 0 of 2: here the encoding decides whether the board is solved at all."
     )
     assert gridstudy.cell_sentence(summary, 6, 0.4, T).startswith("The grid has no cell N = 6")
 
@@ -246,9 +250,12 @@ def test_comparison_on_known_pairs():
     sentences = heuristics.hypothesis_sentences(list(by_rival.values()))
     assert sentences[0].startswith("Against dlis: MOMS made fewer decisions on 20 of 20 puzzles, "
                                    "more on 0, as many on 0;")
-    assert "the interval excludes 1" in sentences[0]
-    assert sentences[-1].startswith("The hypothesis does not hold at the 0.05 level")
-    assert sentences[-1].endswith("fewer decisions than dp.")
+    assert "the interval excludes 1; time-outs: MOMS 0, dlis 1." in sentences[0]
+    assert sentences[2].startswith("The hypothesis does not hold at the 0.05 level")
+    assert sentences[2].endswith("fewer decisions than dp.")
+    assert len(sentences) == 3  # dp's ratio interval includes 1: no "leaning" sentence
+    assert heuristics.grade_sentences(results) == [
+        "g: median decisions moms 10.5, dlis 45, dp 10.5."]
 
 
 def test_hypothesis_holds_when_both_rivals_need_more():
@@ -339,14 +346,16 @@ def test_scaling_notebook_prose_comes_from_its_table(tmp_path):
 @pytest.mark.slow
 def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
     cache = tmp_path / "cache"
-    parameters = {"per_grade": 2, "cache_dir": str(cache), "figures_dir": str(tmp_path / "f"),
+    parameters = {"per_grade": 1, "cache_dir": str(cache), "figures_dir": str(tmp_path / "f"),
                   "time_limit_ms": 200}
     executed = _execute("heuristics", tmp_path, parameters)
     prose = _markdown_outputs(executed)
-    spec = heuristics.ExperimentSpec(time_limit_ms=200.0).shrunk(2)
+    spec = heuristics.ExperimentSpec(time_limit_ms=200.0).shrunk(1)
     results = heuristics.run_experiment(spec, cache_dir=str(cache))
     assert (results["computed_at"] != "").all()
     for sentence in heuristics.hypothesis_sentences(heuristics.compare(results)):
+        assert sentence in prose
+    for sentence in heuristics.grade_sentences(results):
         assert sentence in prose
     assert heuristics.friedman_sentence(*heuristics.friedman(results)) in prose
     assert prose.index("Friedman") < prose.index("The hypothesis")
