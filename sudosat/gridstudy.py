@@ -376,6 +376,8 @@ _MEASURE_WORDS = {
 
 def growth_sentences(fits: Sequence[Fit], solver: str) -> list[str]:
     """One sentence per fit: 'grows like N^k (95 % CI a to b, R² = r)'."""
+    if not fits:
+        return ["The grid has fewer than three orders: no growth is fitted."]
     sentences = []
     for fit in fits:
         what = _MEASURE_WORDS.get(fit.measure, fit.measure)

@@ -159,6 +159,8 @@ def test_growth_fit_recovers_a_power_law(known_table):
     exact["clauses"] = exact["order"] ** 3 - 1  # +1 before the logarithm: exactly N**3
     fit = gridstudy.fit_growth(gridstudy.summarise(exact, T), "s", "clauses", T)[0]
     assert fit.exponent == pytest.approx(3.0) and fit.r_squared == pytest.approx(1.0)
+    assert gridstudy.growth_sentences([], "s") == [
+        "The grid has fewer than three orders: no growth is fitted."]
     sentence = gridstudy.growth_sentences([fit], "s")[0]
     assert sentence.startswith("With the optimised encoding, the clauses grow like N^3.0 (95 % CI")
 
