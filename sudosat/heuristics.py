@@ -335,12 +335,18 @@ def comparison_table(comparisons: Sequence[Comparison]) -> pd.DataFrame:
                 "p (one-sided)": p_text(c.p_value),
                 "p (Holm)": p_text(c.p_holm),
                 "rank-biserial r": f"{c.rank_biserial:+.2f}",
-                "ratio (geo. mean)": f"{c.ratio:.2f}",
-                "95 % CI": f"{c.ratio_low:.2f} to {c.ratio_high:.2f}",
+                "ratio (geo. mean)": ratio_text(c.ratio),
+                "95 % CI": f"{ratio_text(c.ratio_low)} to {ratio_text(c.ratio_high)}",
                 "rival time-outs": c.rival_timeouts,
             }
         )
     return pd.DataFrame(rows).set_index("MOMS vs")
+
+
+def ratio_text(ratio: float) -> str:
+    """A ratio with two decimals, three when two would round it to 1.00 (but it is not 1)."""
+    text = f"{ratio:.2f}"
+    return f"{ratio:.3f}" if text == "1.00" and ratio != 1.0 else text
 
 
 def p_text(p: float) -> str:
@@ -363,10 +369,10 @@ def hypothesis_sentences(comparisons: Sequence[Comparison], rivals: Sequence[str
             f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} puzzles, "
             f"more on {c.more}, as many on {c.ties}; Wilcoxon signed-rank (one-sided) "
             f"p = {p_text(c.p_value)}, Holm-adjusted p = {p_text(c.p_holm)}; rank-biserial "
-            f"r = {c.rank_biserial:+.2f}; {c.rival} needed {c.ratio:.2f} times MOMS's "
+            f"r = {c.rank_biserial:+.2f}; {c.rival} needed {ratio_text(c.ratio)} times MOMS's "
             f"decisions (geometric mean of the ratios of decisions + 1; 95 % CI "
-            f"{c.ratio_low:.2f} to {c.ratio_high:.2f}): {direction}; time-outs: MOMS "
-            f"{c.subject_timeouts}, {c.rival} {c.rival_timeouts}."
+            f"{ratio_text(c.ratio_low)} to {ratio_text(c.ratio_high)}): {direction}; "
+            f"time-outs: MOMS {c.subject_timeouts}, {c.rival} {c.rival_timeouts}."
         )
     holds = all(c.p_holm < level and c.rank_biserial > 0 for c in named) and bool(named)
     failed = [c.rival for c in named if not (c.p_holm < level and c.rank_biserial > 0)]

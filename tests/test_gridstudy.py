@@ -177,6 +177,8 @@ def test_formatting_never_prints_long_zeros():
     assert gridstudy.milliseconds(0.0) == "0" and gridstudy.milliseconds(0.123) == "0.12"
     assert gridstudy.milliseconds(5000.0, 5000.0) == ">= 5,000"
     assert heuristics.p_text(0.0000001234) == "1.2e-07" and heuristics.p_text(0.04) == "0.040"
+    assert heuristics.ratio_text(1.0017) == "1.002" and heuristics.ratio_text(1.0) == "1.00"
+    assert heuristics.ratio_text(10.094) == "10.09"
 
 
 def test_plots_show_zero_counts_and_fits(known_table):
