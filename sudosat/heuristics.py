@@ -58,8 +58,8 @@ class Grade:
 DEFAULT_GRADES = (
     Grade("minimal unique", 0.2, True, 30),
     Grade("unique, 35 % given", 0.35, True, 50),
-    Grade("30 % given", 0.3, False, 45),
-    Grade("40 % given", 0.4, False, 45),
+    Grade("30 % given", 0.3, False, 30),
+    Grade("40 % given", 0.4, False, 60),
     Grade("50 % given", 0.5, False, 30),
 )
 
