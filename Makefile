@@ -9,9 +9,12 @@ STAMP  := $(VENV)/.installed
 # Overridable report parameters: make report INSTANCES=path T=ms
 INSTANCES ?= data/instances.txt
 T ?= 10000
+# make report QUICK=1: smaller studies (scaling grid up to N = 4, fewer puzzles) for a fast look
+QUICK ?=
 # Recipes get them single-quoted (a ' inside becomes '\''): blanks and shell characters stay text.
 quote = '$(subst ','\'',$(1))'
-REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quote,$(T))
+REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quote,$(T)) \
+	$(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
 

@@ -86,14 +86,23 @@ PAGES = (
     ),
     Page(
         "explore",
-        "The explorer",
-        "An interactive explorer of puzzles, encodings and solvers (live in Jupyter; a static "
+        "The encoding workbench",
+        "Switch clause families and at-most-one encodings on and off, edit a board, and see the "
+        "formula, the solver's answer and any broken rule (live in JupyterLab; a static "
         "snapshot here).",
     ),
     Page(
         "scaling",
         "The scaling study",
-        "Generated boards over order N and fill fraction alpha: how the time grows.",
+        "Generated boards over order N and fill fraction alpha, three encodings, our solver and "
+        "a reference under one T: where the hardest boards are, how time and size grow with N, "
+        "where the course encoding stops being usable; orders 7 to 9.",
+    ),
+    Page(
+        "heuristics",
+        "The heuristics experiment",
+        "A stated hypothesis on DPLL branching heuristics, tested on 200 generated puzzles with "
+        "paired non-parametric tests, effect sizes and confidence intervals.",
     ),
 )
 
@@ -101,14 +110,6 @@ DEFAULT_INSTANCES = "data/instances.txt"
 DEFAULT_TIME_LIMIT_MS = 10_000.0
 DEFAULT_SOLVERS = "cdcl,zchaff"
 RESULTS_DIR = "reports/data"
-# Small settings for the scaling notebook (owned by the scaling study), offered
-# by name; only the names its parameters cell declares are passed.
-SCALING_SMALL = {
-    "orders": [3, 4],
-    "alphas": [0.0, 0.2, 0.4, 0.6],
-    "boards": 1,
-    "time_limit_ms": 5000,
-}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 LIVE_TAG = "live"  # cells that display live widgets: removed from the exports
 CHROMIUM_LIMIT_MS = 60_000  # one page takes 2-3 s
@@ -171,7 +172,9 @@ def parameters_for(name: str, settings: Settings) -> dict[str, Any]:
             "jobs": settings.jobs,
         },
         "report": {"results": f"{results_dir}/results.csv"},
-        "scaling": dict(SCALING_SMALL, figures=str(settings.figures)),
+        # the studies run their full grids (cached in .cache/studies); --quick shrinks them
+        "scaling": {"quick": settings.quick},
+        "heuristics": {"quick": settings.quick},
         "explore": {"instances": settings.instances},
     }
     return {**common, **table.get(name, {}), **settings.overrides.get(name, {})}

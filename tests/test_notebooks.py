@@ -31,12 +31,14 @@ TINY = {
     "experiment": {"solvers": "cdcl,zchaff", "jobs": 1, "time_limit_ms": 5000},
     "explore": {"offered": 2},
     "scaling": {
-        "orders": [2],
+        "orders": [2, 3],
         "alphas": [0.0, 0.5],
         "boards": 1,
         "time_limit_ms": 2000,
-        "solvers": ["cdcl", "pysat:minisat22"],
+        "reference": "pysat:minisat22",
+        "large_orders": [4],
     },
+    "heuristics": {"per_grade": 1, "time_limit_ms": 200},
 }
 
 pytestmark = pytest.mark.slow
@@ -64,7 +66,7 @@ def built(tmp_path_factory) -> Path:
     return base
 
 
-@pytest.mark.parametrize("name", [*OURS, "scaling"])
+@pytest.mark.parametrize("name", [*OURS, "scaling", "heuristics"])
 def test_notebook_has_one_plain_parameters_cell_and_the_python3_kernel(name):
     path = NOTEBOOKS / f"{name}.ipynb"
     if not path.is_file():
@@ -107,7 +109,7 @@ def test_exports_exist_in_both_versions_without_raw_latex_or_widget_boxes(built,
     assert editor in with_code and editor not in reader
 
 
-@pytest.mark.parametrize("name", [*OURS, "scaling", "index"])
+@pytest.mark.parametrize("name", [*OURS, "scaling", "heuristics", "index"])
 def test_pages_load_nothing_from_the_network(built, name):
     """A script or style sheet fetched from a CDN would block the page offline (and in CI)."""
     pages = [built / "reports" / f"{name}.html"]

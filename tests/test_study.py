@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib
 import matplotlib.pyplot
 import pandas as pd
@@ -155,19 +153,3 @@ def test_isolated_measure_reports_its_own_peak_memory():
     row = measure_isolated(Board.empty(2), "cdcl", "course", time_limit_ms=10_000)
     assert row["status"] == "SAT" and row["valid"]
     assert 10 < row["peak_rss_mb"] < 4096
-
-
-@pytest.mark.slow
-def test_notebook_runs_on_tiny_parameters(tmp_path):
-    papermill = pytest.importorskip("papermill")
-    root = Path(__file__).resolve().parents[1]
-    figures = tmp_path / "figures"
-    papermill.execute_notebook(
-        str(root / "notebooks" / "scaling.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(root),
-        kernel_name="python3", progress_bar=False,
-        parameters={"orders": [2, 3], "alphas": [0.0, 0.5], "boards": 1, "time_limit_ms": 10_000,
-                    "solvers": ["cdcl", REFERENCE], "figures": str(figures)},
-    )
-    names = {path.name for path in figures.iterdir()}
-    assert "scaling-time-vs-order.png" in names and "scaling-time-vs-order.svg" in names
-    assert all(name.startswith("scaling-") for name in names)
