@@ -29,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 VENV = Path(sys.prefix)
-COPIED = ("data", "scripts", "notebooks")
+COPIED = ("data", "scripts", "notebooks", "runs")
 WATCHED = ("data", "scripts", "notebooks", "reports", "figures", "sudosat")
 SKIP_MARK = re.compile(r"takes minutes|^needs\b")
 EXIT_MARK = re.compile(r"\bexits (\d+)")
