@@ -60,6 +60,7 @@ from sudosat.encoding import (
     variable,
 )
 from sudosat.errors import EncodingError
+from sudosat.numbering import get_numbering
 
 Lit = int
 CellSets = list[tuple[int, ...]]
@@ -120,8 +121,15 @@ NUMBERINGS: dict[str, Numbering] = {
         _course_meaning,
         lambda order: order**6,
     ),
+    "rcv": Numbering(
+        "rcv",
+        "digits row, column, value from 1 (the VU and Dartmouth courses): 111..999 for 9×9",
+        lambda i, j, d, order: get_numbering("rcv", order).variable(i, j, d),
+        lambda var, order: get_numbering("rcv", order).cell_of(var) if var >= 1 else None,
+        lambda order: get_numbering("rcv", order).top,
+    ),
 }
-"""The numberings offered; another (e.g. rcv digits) is one more entry."""
+"""The numberings offered (:mod:`sudosat.numbering` defines both)."""
 
 
 # -- the switches ------------------------------------------------------------------

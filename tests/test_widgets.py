@@ -317,3 +317,20 @@ def test_the_download_holds_the_whole_dimacs(bench, monkeypatch):
     assert "p cnf 729 11772" in text and text.count(" 0\n") == 11_772
     monkeypatch.setattr(widgets, "DOWNLOAD_LIMIT", 10_000)
     assert "too large to embed" in widgets.download_html(bench.outcome)
+
+
+def test_rcv_numbering_names_variables_by_digits_and_solves_the_same():
+    """The rcv numbering writes the same families over the names 111..999 and decodes alike."""
+    board = Board.parse(COURSE)
+    course = workbench.build(board, workbench.Switches())
+    rcv = workbench.build(board, workbench.Switches(numbering="rcv"))
+    assert [(f.name, f.clauses) for f in rcv.families] == [
+        (f.name, f.clauses) for f in course.families
+    ]
+    used = {abs(lit) for clause in rcv.cnf for lit in clause}
+    assert min(used) == 111 and max(used) == 999 and len(used) == 729
+    assert workbench.matching_encoding(workbench.Switches(numbering="rcv")) is None
+    result = solve(rcv.cnf, "cdcl")
+    reading = workbench.read_model(rcv, result.model)
+    assert reading.board == workbench.read_model(course, solve(course.cnf, "cdcl").model).board
+    assert check_solution(board, reading.board) is None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -383,7 +385,22 @@ def fake(tmp_path, monkeypatch) -> FakeZchaff:
     return FakeZchaff(tmp_path, monkeypatch)
 
 
-def test_wrapper_runs_zchaff_on_a_strict_private_copy(fake):
+def private_temp(tmp_path, monkeypatch) -> Path:
+    """An empty folder that the wrapper's temporary files go to (to see what is left there)."""
+    folder = tmp_path / "private-temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def assert_input_left_nothing(input_path: str, temp: Path) -> None:
+    """The program read its input from an inherited, unnamed file: nothing stays on disk."""
+    assert re.fullmatch(r"/dev/fd/\d+", input_path), input_path
+    assert list(temp.iterdir()) == []
+
+
+def test_wrapper_runs_zchaff_on_a_strict_private_copy(fake, tmp_path, monkeypatch):
+    temp = private_temp(tmp_path, monkeypatch)
     cnf = CNF([[1, -2], [2, 3]], comments=["tiny satisfiable"])
     result = fake.act("replay", "sat_tiny").solve(cnf, time_limit_ms=1500)
     assert result.status is Status.SAT and result.model == [1, 2, 3]
@@ -392,8 +409,7 @@ def test_wrapper_runs_zchaff_on_a_strict_private_copy(fake):
     input_path, seconds = fake.argv
     assert seconds == "2"  # ceil(1500 / 1000)
     assert (fake.log / "input.cnf").read_text() == "p cnf 3 2\n1 -2 0\n2 3 0\n"
-    assert Path(input_path).name == "input.cnf"
-    assert not Path(input_path).parent.exists()  # the private folder is gone
+    assert_input_left_nothing(input_path, temp)
 
 
 @pytest.mark.parametrize(
@@ -467,10 +483,11 @@ def test_a_crashing_zchaff_is_a_clear_error(fake):
         fake.act("abort").solve(CNF([[1, 2]]))
 
 
-def test_garbage_output_is_a_clear_error(fake):
+def test_garbage_output_is_a_clear_error(fake, tmp_path, monkeypatch):
+    temp = private_temp(tmp_path, monkeypatch)
     with pytest.raises(SolverError, match="printed no RESULT line"):
         fake.act("garbage").solve(CNF([[1, 2]]))
-    assert not Path(fake.argv[0]).parent.exists()
+    assert_input_left_nothing(fake.argv[0], temp)
 
 
 def test_a_non_executable_binary_is_a_clear_error(tmp_path):
@@ -504,7 +521,8 @@ def test_a_grandchild_does_not_outlive_a_normal_exit(fake):
     assert not alive(fake.pid("child_pid")) and not group_members(fake.pid())
 
 
-def test_an_interrupted_call_kills_zchaff_and_removes_its_folder(fake, monkeypatch):
+def test_an_interrupted_call_kills_zchaff_and_leaves_no_file(fake, tmp_path, monkeypatch):
+    temp = private_temp(tmp_path, monkeypatch)
     def interrupted(pid, timeout_ms):
         time.sleep(0.2)  # let the fake start and write its log
         raise KeyboardInterrupt
@@ -516,7 +534,7 @@ def test_an_interrupted_call_kills_zchaff_and_removes_its_folder(fake, monkeypat
     while not (fake.log / "child_pid").exists() and time.monotonic() < deadline:
         time.sleep(0.05)  # a slow machine may not have written it yet: it is dead anyway
     assert not alive(fake.pid()) and not group_members(fake.pid())
-    assert not Path(fake.argv[0]).parent.exists()
+    assert_input_left_nothing(fake.argv[0], temp)
 
 
 def test_registry_passes_the_zchaff_keyword(fake):
