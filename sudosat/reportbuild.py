@@ -196,7 +196,7 @@ def execute(name: str, settings: Settings) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     declared = declared_parameters(source)
     parameters = {k: v for k, v in parameters_for(name, settings).items() if k in declared}
-    with _reproducible_figures():
+    with _reproducible_figures(), tempfile.TemporaryDirectory(prefix="sudosat-kernel-") as sockets:
         papermill.execute_notebook(
             str(source),
             str(target),
@@ -204,21 +204,26 @@ def execute(name: str, settings: Settings) -> Path:
             kernel_name="python3",
             cwd=str(settings.root),
             progress_bar=False,
-            config=_kernel_config(),
+            config=_kernel_config(Path(sockets)),
         )
     return target
 
 
-def _kernel_config() -> Any:
-    """The kernel talks to the build over local sockets (IPC), not TCP, and logs only crashes.
+def _kernel_config(sockets: Path) -> Any:
+    """The kernel talks to the build over local sockets (IPC) in `sockets`, and logs only crashes.
 
     Over TCP ipykernel warns, once per notebook, that the traffic is not
-    encrypted; IPC sockets are files only this user can reach.
+    encrypted; IPC sockets are files only this user can reach. They must live
+    in a folder of this build's own: jupyter_client's default names them
+    ``kernel-ipc-N`` in the working directory, so two builds (or two test
+    workers) running at once in one project folder connected to each other's
+    kernels and failed with "Invalid Signature".
     """
     from traitlets.config import Config
 
     config = Config()
     config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = str(sockets / "kernel")
     # jupyter_client interrupts a kernel before shutting it down; ipykernel then sometimes
     # logs "KeyboardInterrupt caught in kernel" on our output. Cell errors still reach us:
     # papermill reads them from the executed notebook, not from the kernel's log.
