@@ -808,16 +808,7 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         linestyle="--",
         label="variables (N⁶)",
     )
-    if zeros:
-        ax.text(
-            0.99,
-            0.02,
-            "0 clauses, not drawn on the log scale: " + ", ".join(zeros),
-            transform=ax.transAxes,
-            fontsize=7,
-            ha="right",
-            color="#555",
-        )
+    _note_zeros(ax, "0 clauses", zeros, corner="lower right")
     ax.set_yscale("log")
     ax.set_xticks(orders)
     ax.set_xlabel("order N (the board is N² × N²)")
@@ -1028,6 +1019,16 @@ def read_manifest(results_path: str | os.PathLike[str]) -> dict[str, Any]:
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
 
+
+
+def _note_zeros(ax: Any, what: str, labels: Sequence[str], corner: str) -> None:
+    """Say in a corner of a log-scale plot which points are zero, so none vanishes silently."""
+    if not labels:
+        return
+    x, ha = (0.99, "right") if corner.endswith("right") else (0.01, "left")
+    y, va = (0.02, "baseline") if corner.startswith("lower") else (0.99, "top")
+    ax.text(x, y, f"{what}, not drawn on the log scale: " + ", ".join(labels),
+            transform=ax.transAxes, fontsize=7, ha=ha, va=va, color="#555")
 
 def table(frame: pd.DataFrame, decimals: int | Mapping[str, int] = 1) -> HTML:
     """A DataFrame as a reader's table: index as ordinary columns, one header row, no ``<NA>``.
@@ -1414,16 +1415,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
             color=_COLOURS[k % len(_COLOURS)],
             label=column.removesuffix(" ms"),
         )
-    if unmeasured:
-        ax.text(
-            0.01,
-            0.99,
-            "0 ms, not drawn on the log scale: " + ", ".join(unmeasured),
-            transform=ax.transAxes,
-            fontsize=7,
-            va="top",
-            color="#555",
-        )
+    _note_zeros(ax, "0 ms", unmeasured, corner="upper left")
     top = costs["encoder ms"].iloc[-1] if "encoder ms" in costs else 1.0
     ax.plot(
         literals,
