@@ -51,7 +51,8 @@ from sudosat.cnf import CNF
 from sudosat.encoding import DEFAULT_MAX_BYTES, Encoded, check_resources, encode, get_encoding
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.result import Result, Status
-from sudosat.solvers.base import Deadline, get_solver, make_result, verify_result
+from sudosat.solvers.base import get_solver, make_result, verify_result
+from sudosat.solvers.budget import Deadline
 
 __all__ = [
     "OneShot",

@@ -46,7 +46,7 @@ from typing import Any
 
 from sudosat.errors import SolverError, SudosatError
 from sudosat.report import timing_workers
-from sudosat.solvers.base import Deadline
+from sudosat.solvers.budget import Deadline
 from sudosat.solvers.external import run_program
 
 

@@ -295,7 +295,7 @@ def reference_search_ms(
     """
     from pysat.solvers import Solver
 
-    from sudosat.solvers.base import Deadline
+    from sudosat.solvers.budget import Deadline
 
     deadline = Deadline(time_limit_ms)
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from sudosat.errors import SolverError, SolverNotFoundError
 from sudosat.formulas import pigeonhole
 from sudosat.result import Status
 from sudosat.solvers import list_solvers, solve
-from sudosat.solvers.base import Deadline
+from sudosat.solvers.budget import Deadline
 from sudosat.solvers.external import (
     CONVENTIONS,
     ProcessOutput,

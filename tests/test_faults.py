@@ -705,7 +705,7 @@ def test_fault7_written_cnf_is_the_strict_text():
     from sudosat.cnf import CNF
     from sudosat.encoding import encode
     from sudosat.errors import DimacsError
-    from sudosat.solvers.base import Deadline
+    from sudosat.solvers.budget import Deadline
     from sudosat.solvers.external import _write_dimacs, strict_dimacs
 
     for cnf in (encode(Board.empty(4), "course").cnf, CNF([[1, -2], [2]], 2)):

@@ -11,7 +11,7 @@ from sudosat.cnf import CNF
 from sudosat.formulas import pigeonhole
 from sudosat.result import Status
 from sudosat.solvers import solve
-from sudosat.solvers.base import Deadline
+from sudosat.solvers.budget import Deadline
 from sudosat.solvers.dpll import _Engine, _Timeout
 
 

@@ -8,7 +8,6 @@
 
 from sudosat.result import Result, Status
 from sudosat.solvers.base import (
-    Deadline,
     SolverInfo,
     builtin_solver_names,
     get_solver,
@@ -16,6 +15,7 @@ from sudosat.solvers.base import (
     solve,
     verify_result,
 )
+from sudosat.solvers.budget import Deadline
 
 __all__ = [
     "Deadline",

@@ -10,7 +10,6 @@ This layer knows nothing of Sudoku.
 from __future__ import annotations
 
 import importlib
-import math
 import time
 import warnings
 from array import array
@@ -22,51 +21,6 @@ from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 
 SolveFunction = Callable[..., Result]
-
-
-class Deadline:
-    """A point in wall-clock time (monotonic) by which work must stop.
-
-    Parameters
-    ----------
-    time_limit_ms : float or None
-        Milliseconds from now; None means no limit.
-
-    Examples
-    --------
-    >>> deadline = Deadline(1000)
-    >>> deadline.expired()
-    False
-    >>> Deadline(None).remaining_ms()
-    inf
-    """
-
-    __slots__ = ("start", "at")
-
-    def __init__(self, time_limit_ms: float | None = None, start: float | None = None) -> None:
-        self.start = time.monotonic() if start is None else start
-        self.at = (
-            math.inf if time_limit_ms is None else self.start + max(0.0, time_limit_ms) / 1000.0
-        )
-
-    def expired(self) -> bool:
-        """True once the deadline has passed."""
-        return time.monotonic() >= self.at
-
-    def remaining_ms(self) -> float:
-        """Milliseconds left (never negative; ``inf`` without a limit)."""
-        if self.at == math.inf:
-            return math.inf
-        return max(0.0, (self.at - time.monotonic()) * 1000.0)
-
-    def remaining_or_none(self) -> float | None:
-        """Milliseconds left, or None without a limit (what solvers take as ``time_limit_ms``)."""
-        left = self.remaining_ms()
-        return None if left == math.inf else left
-
-    def elapsed_ms(self) -> float:
-        """Milliseconds since the deadline was set."""
-        return (time.monotonic() - self.start) * 1000.0
 
 
 @dataclass(frozen=True)

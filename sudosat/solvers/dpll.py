@@ -83,7 +83,8 @@ from dataclasses import dataclass
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
-from sudosat.solvers.base import Deadline, make_result
+from sudosat.solvers.base import make_result
+from sudosat.solvers.budget import Deadline
 
 #: Branching heuristics of :func:`solve_dpll`, the default first. With
 #: ``J(l)``, the Jeroslow-Wang weight of literal ``l`` (the sum of ``2**-size``

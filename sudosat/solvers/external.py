@@ -52,7 +52,8 @@ from sudosat.cnf import CNF
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
 from sudosat.processes import die_with_parent, killing_groups_on_sigterm, track_group, untrack_group
 from sudosat.result import Result, Status
-from sudosat.solvers.base import Deadline, verify_result
+from sudosat.solvers.base import verify_result
+from sudosat.solvers.budget import Deadline
 
 __all__ = [
     "ProcessOutput",

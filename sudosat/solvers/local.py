@@ -96,7 +96,8 @@ import time
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
-from sudosat.solvers.base import Deadline, make_result
+from sudosat.solvers.base import make_result
+from sudosat.solvers.budget import Deadline
 from sudosat.solvers.dpll import simplify
 
 #: Tunables: name -> (WalkSAT default, GSAT default, allowed range).
