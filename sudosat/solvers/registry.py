@@ -201,17 +201,13 @@ def list_solvers(extra: list[str] | None = None, **options: object) -> list[Solv
     infos = []
     for name, (_, _, description) in _BUILTIN.items():
         infos.append(SolverInfo(name, description, *availability(name, **options)))
-    try:
-        from sudosat.solvers.pysat import pysat_backends
+    from sudosat.solvers.pysat import pysat_backends
 
-        backends = pysat_backends()
-    except ImportError as exc:
+    backends = pysat_backends()
+    if not backends:  # PySAT is missing, or none of its solvers works here: say why
         infos.append(
-            SolverInfo(
-                "pysat:NAME", "PySAT's bundled solvers", False, f"cannot import PySAT: {exc}"
-            )
+            SolverInfo("pysat:NAME", "PySAT's bundled solvers", *availability("pysat:NAME"))
         )
-        backends = []
     for backend in backends:
         infos.append(SolverInfo(f"pysat:{backend}", f"PySAT's {backend}, in process", True))
     for name in extra or []:
