@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SudosatError
-from sudosat.processes import die_with_parent
+from sudosat.process import die_with_parent
 
 Row = dict[str, Any]
 Work = Callable[[Any], Any]
@@ -89,7 +89,7 @@ def _start_worker(parent: int) -> None:
     The parent stops its workers itself after Ctrl-C or SIGTERM. If it is
     killed outright (SIGKILL), the kernel sends each worker SIGTERM, which
     kills the worker and the process group of any solver program it runs
-    (:mod:`sudosat.processes`); the resource tracker then sees every end of
+    (:mod:`sudosat.process`); the resource tracker then sees every end of
     its pipe closed and exits too.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)

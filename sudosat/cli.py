@@ -111,7 +111,7 @@ def _probability(text: str) -> float:
 
 def _solver_name(text: str) -> str:
     """A solver name as ``--solver`` takes it: refused here (exit 2) when unknown."""
-    from sudosat.solvers.base import builtin_solver_names
+    from sudosat.solvers.registry import builtin_solver_names
 
     if text in builtin_solver_names():
         return text

@@ -230,7 +230,7 @@ def _solver_solution(order: int, rng: random.Random, solver: str) -> Board:
     random first row alone, which always completes (relabel any solution).
     """
     from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     for attempt in range(_DIAGONAL_ATTEMPTS + 1):
         diagonal = attempt < _DIAGONAL_ATTEMPTS
@@ -371,7 +371,7 @@ class _UniquenessChecker:
 def _has_other_solution(puzzle: Board, index: int, value: int, solver: str) -> bool:
     """True when `puzzle` has a solution whose cell `index` differs from `value`."""
     from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     encoded = encode(puzzle, GENERATOR_ENCODING)
     var = encoded.variable(*divmod(index, puzzle.size), value)

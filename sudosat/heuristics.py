@@ -114,7 +114,7 @@ def run_solver(label: str, lines: Sequence[str], spec: ExperimentSpec) -> list[d
 
     from sudosat.board import Board, check_solution
     from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     solver, options = _options(label)
     rows = []

@@ -51,8 +51,9 @@ from sudosat.cnf import CNF
 from sudosat.encoding import DEFAULT_MAX_BYTES, Encoded, check_resources, encode, get_encoding
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.result import Result, Status
-from sudosat.solvers.base import get_solver, make_result, verify_result
+from sudosat.solvers.base import make_result, verify_result
 from sudosat.solvers.budget import Deadline
+from sudosat.solvers.registry import get_solver
 
 __all__ = [
     "OneShot",
@@ -84,13 +85,13 @@ def incremental_support(solver: str) -> tuple[bool, str]:
     if solver == "cdcl":
         return True, ""
     if solver.startswith("pysat:"):
-        from sudosat.solvers.external import _ONE_SHOT_BACKENDS, _canonical_backend
+        from sudosat.solvers.pysat import ONE_SHOT_BACKENDS, canonical_backend
 
         try:
-            backend = _canonical_backend(solver[len("pysat:") :])
+            backend = canonical_backend(solver[len("pysat:") :])
         except SolverError as exc:
             return False, exc.reason
-        if backend in _ONE_SHOT_BACKENDS:
+        if backend in ONE_SHOT_BACKENDS:
             return False, f"{solver} is not incremental in PySAT; each call runs one-shot"
         return True, ""
     return False, f"{solver} has no incremental interface; each call runs one-shot"
@@ -156,11 +157,11 @@ class _PySat:
     def __init__(self, name: str, cnf: CNF) -> None:
         from pysat.solvers import Solver
 
-        from sudosat.solvers.external import _canonical_backend
+        from sudosat.solvers.pysat import canonical_backend
 
         self.name = name
         self.formula = cnf.copy()
-        self.solver = Solver(name=_canonical_backend(name[len("pysat:") :]))
+        self.solver = Solver(name=canonical_backend(name[len("pysat:") :]))
         self.empty = cnf.has_empty_clause
         self.solver.append_formula([clause for clause in cnf if clause])
         self.core: list[int] | None = None
@@ -173,7 +174,7 @@ class _PySat:
             self.solver.add_clause(lits)
 
     def solve(self, assumptions: Sequence[int] = (), time_limit_ms: float | None = None) -> Result:
-        from sudosat.solvers.external import _full_model, _pysat_stats
+        from sudosat.solvers.pysat import full_model, solver_stats
 
         started = time.perf_counter()
         assumptions = list(assumptions)
@@ -183,13 +184,13 @@ class _PySat:
             self.core = []
             return make_result(Status.UNSAT, None, {}, started, self.name)
         answer = self._search(assumptions, Deadline(time_limit_ms))
-        stats = _pysat_stats(self.solver)
+        stats = solver_stats(self.solver)
         if answer is None:
             return make_result(Status.UNKNOWN, None, stats, started, self.name)
         if not answer:
             self.core = [q for q in assumptions if q in set(self.solver.get_core() or [])]
             return make_result(Status.UNSAT, None, stats, started, self.name)
-        model = _full_model(self.solver.get_model() or [], self.formula.num_vars)
+        model = full_model(self.solver.get_model() or [], self.formula.num_vars)
         result = make_result(Status.SAT, model, stats, started, self.name)
         _verify(self.formula, result, assumptions)
         return result

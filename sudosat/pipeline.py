@@ -89,8 +89,8 @@ from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
 from sudosat.errors import InstanceError, SudosatError
 from sudosat.lines import read_text, split_lines
 from sudosat.result import Status
-from sudosat.solvers.base import get_solver, solve
 from sudosat.solvers.budget import Deadline
+from sudosat.solvers.registry import get_solver, solve
 
 __all__ = [
     "COLUMNS",

@@ -1327,7 +1327,7 @@ def component_costs(
     from sudosat.cnf import parse_dimacs
     from sudosat.encoding import encode
     from sudosat.generate import generate
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     rows = []
     for order in orders:
@@ -1568,7 +1568,7 @@ def solver_comparison(
 ) -> pd.DataFrame:
     """Each solver's answer, time and counters on each puzzle (course encoding)."""
     from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     rows = []
     for label, line in puzzles.items():

@@ -45,9 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SolverError, SudosatError
+from sudosat.process import run_program
 from sudosat.report import timing_workers
 from sudosat.solvers.budget import Deadline
-from sudosat.solvers.external import run_program
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,7 @@ def measure(
         SAT answer decodes to a solution that keeps the givens.
     """
     from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    from sudosat.solvers.registry import solve
 
     row = _empty_row(board, solver, encoding)
     try:
@@ -285,8 +285,9 @@ def reference_search_ms(
 
     The registered ``pysat:`` solvers report one wall time, which for a large
     formula is mostly handing millions of clauses from Python to the library.
-    This measures the search alone (``solve_limited`` in slices of a conflict
-    budget, so the limit holds even for CaDiCaL, which ignores interrupts).
+    This measures the search alone (:func:`sudosat.solvers.pysat.limited_search`:
+    slices of a conflict budget, so the limit holds even for CaDiCaL, which
+    ignores interrupts).
 
     Returns
     -------
@@ -296,16 +297,13 @@ def reference_search_ms(
     from pysat.solvers import Solver
 
     from sudosat.solvers.budget import Deadline
+    from sudosat.solvers.pysat import limited_search
 
     deadline = Deadline(time_limit_ms)
     started = time.perf_counter()
     with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
         loaded = time.perf_counter()
-        answer, budget = None, 1000
-        while answer is None and not deadline.expired():
-            solver.conf_budget(budget)
-            answer = solver.solve_limited()
-            budget *= 2
+        answer = limited_search(solver, deadline)
         done = time.perf_counter()
     status = "TIMEOUT" if answer is None else ("SAT" if answer else "UNSAT")
     return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0

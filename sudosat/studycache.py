@@ -48,10 +48,16 @@ MEASURED_SOURCES = (
     "result.py",
     "study.py",
     "solvers/__init__.py",
+    "solvers/adapter.py",
     "solvers/base.py",
+    "solvers/budget.py",
     "solvers/cdcl.py",
+    "solvers/competition.py",
     "solvers/dpll.py",
-    "solvers/external.py",
+    "solvers/pysat.py",
+    "solvers/registry.py",
+    "solvers/zchaff.py",
+    "process.py",
 )
 
 

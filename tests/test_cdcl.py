@@ -16,7 +16,7 @@ from sudosat.cnf import CNF, parse_dimacs
 from sudosat.errors import SolverError
 from sudosat.formulas import pigeonhole, random_kcnf
 from sudosat.result import Status
-from sudosat.solvers import base, cdcl
+from sudosat.solvers import cdcl, registry
 from sudosat.solvers.cdcl import TUNABLES, luby, solve
 from tests.conftest import shared_file
 
@@ -41,7 +41,7 @@ def brute_force_sat(cnf: CNF) -> bool:
 
 
 def test_empty_formula_is_sat_with_every_variable_false():
-    result = base.solve(CNF(num_vars=3), "cdcl")
+    result = registry.solve(CNF(num_vars=3), "cdcl")
     assert result.status is Status.SAT
     assert result.model == [-1, -2, -3]
 
@@ -55,21 +55,21 @@ def test_opposite_units_are_unsat():
 
 
 def test_unused_variables_get_a_value():
-    result = base.solve(CNF([[2, 5]], num_vars=9), "cdcl")
+    result = registry.solve(CNF([[2, 5]], num_vars=9), "cdcl")
     assert len(result.model) == 9
     assert [abs(q) for q in result.model] == list(range(1, 10))
 
 
 def test_duplicate_and_complementary_literals():
     cnf = CNF([[1, 1, 1], [2, -2, 3], [-2, -2], [4, 4, -4, 5, 5], [-1, 2, 3, -1]], num_vars=5)
-    result = base.solve(cnf, "cdcl")
+    result = registry.solve(cnf, "cdcl")
     assert result.status is Status.SAT
     assert result.model[:3] == [1, -2, 3]
 
 
 def test_duplicated_unit_and_binary_clauses():
     cnf = CNF([[1, 1], [-1, 2], [-1, 2], [-2, -2, -3], [3, 1]])
-    result = base.solve(cnf, "cdcl")
+    result = registry.solve(cnf, "cdcl")
     assert result.model[:3] == [1, 2, -3]
 
 
@@ -93,7 +93,7 @@ def test_small_unsat_needs_learning():
 def test_agrees_with_brute_force_on_small_formulas(case):
     num_vars, clauses = case
     cnf = CNF(clauses, num_vars)
-    result = base.solve(cnf, "cdcl")  # base.solve checks any model against the formula
+    result = registry.solve(cnf, "cdcl")  # registry.solve checks any model against the formula
     assert (result.status is Status.SAT) == brute_force_sat(cnf)
 
 
@@ -153,7 +153,7 @@ def _agreement(count: int, seed: int) -> tuple[int, int]:
     for _ in range(count):
         num_vars = rng.randint(20, 120)
         cnf = random_kcnf(rng, num_vars, round(num_vars * rng.uniform(3.5, 5.0)))
-        result = base.solve(cnf, "cdcl", seed=rng.randrange(3))
+        result = registry.solve(cnf, "cdcl", seed=rng.randrange(3))
         assert result.status is not Status.UNKNOWN
         assert (result.status is Status.SAT) == reference_sat(cnf), cnf.to_dimacs()
         sat += result.status is Status.SAT
@@ -176,7 +176,7 @@ def test_learnt_clause_deletion_and_restarts_keep_answers_right():
     rng = random.Random(5)
     for _ in range(6):
         cnf = random_kcnf(rng, 90, 90 * 43 // 10)
-        result = base.solve(cnf, "cdcl", reduce_first=20, reduce_inc=5, restart_first=5)
+        result = registry.solve(cnf, "cdcl", reduce_first=20, reduce_inc=5, restart_first=5)
         assert (result.status is Status.SAT) == reference_sat(cnf)
         assert result.stats["restarts"] > 0
 
@@ -187,7 +187,7 @@ def test_every_setting_keeps_answers_right(options):
     rng = random.Random(7)
     for _ in range(15):
         cnf = random_kcnf(rng, 60, 60 * 43 // 10)
-        result = base.solve(cnf, "cdcl", seed=3, **options)
+        result = registry.solve(cnf, "cdcl", seed=3, **options)
         assert (result.status is Status.SAT) == reference_sat(cnf)
 
 
@@ -237,7 +237,7 @@ def test_a_wrong_model_fails_loudly_in_base_solve(monkeypatch):
 
     monkeypatch.setattr(cdcl.Engine, "model", all_false)
     with pytest.raises(SolverError, match="wrong model"):
-        base.solve(CNF([[1, 2], [-1, 2]]), "cdcl", check_model=0)
+        registry.solve(CNF([[1, 2], [-1, 2]]), "cdcl", check_model=0)
 
 
 def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
@@ -289,7 +289,7 @@ def test_solves_hard_sudokus_from_the_rules_file():
     rules = _read_rules()
     lines = shared_file("damnhard.sdk.txt").read_text().split()[:8]
     for line in lines:
-        result = base.solve(_rules_plus_givens(rules, line), "cdcl")
+        result = registry.solve(_rules_plus_givens(rules, line), "cdcl")
         assert result.status is Status.SAT
         for index, char in enumerate(line):
             if char != ".":
@@ -309,7 +309,7 @@ def test_solves_the_course_encoding():
     for line in lines:
         board = board_module.Board.parse(line)
         encoded = encoding.encode(board, "course")
-        result = base.solve(encoded.cnf, "cdcl")
+        result = registry.solve(encoded.cnf, "cdcl")
         assert result.status is Status.SAT
         assert board_module.check_solution(board, encoded.decode(result.model)) is None
 
@@ -320,7 +320,7 @@ def test_solves_a_16x16_course_encoding():
     line = shared_file("16x16.txt").read_text().split()[0]
     board = board_module.Board.parse(line)
     encoded = encoding.encode(board, "course")
-    result = base.solve(encoded.cnf, "cdcl")
+    result = registry.solve(encoded.cnf, "cdcl")
     assert board_module.check_solution(board, encoded.decode(result.model)) is None
 
 

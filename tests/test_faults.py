@@ -685,7 +685,7 @@ def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
     from sudosat.board import Board
     from sudosat.encoding import encode
     from sudosat.result import Status
-    from sudosat.solvers.external import solve_exec
+    from sudosat.solvers.competition import solve_exec
 
     if shutil.which("minisat") is None:
         pytest.skip("minisat is not on PATH (apt-get install -y minisat)")
@@ -705,22 +705,23 @@ def test_fault7_written_cnf_is_the_strict_text():
     from sudosat.cnf import CNF
     from sudosat.encoding import encode
     from sudosat.errors import DimacsError
+    from sudosat.solvers.adapter import write_dimacs
     from sudosat.solvers.budget import Deadline
-    from sudosat.solvers.external import _write_dimacs, strict_dimacs
+    from sudosat.solvers.zchaff import strict_dimacs
 
     for cnf in (encode(Board.empty(4), "course").cnf, CNF([[1, -2], [2]], 2)):
         stream = io.BytesIO()
-        assert _write_dimacs(cnf, stream, Deadline(None))
+        assert write_dimacs(cnf, stream, Deadline(None))
         assert stream.getvalue().decode() == strict_dimacs(cnf)
     with pytest.raises(DimacsError, match="literal 3 is beyond"):
-        _write_dimacs(CNF.from_flat([1, 3, 0], 2), io.BytesIO(), Deadline(None))
+        write_dimacs(CNF.from_flat([1, 3, 0], 2), io.BytesIO(), Deadline(None))
 
 
 def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
     psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds descendants")
     script = (
         "from sudosat.formulas import pigeonhole\n"
-        "from sudosat.solvers.external import solve_pysat\n"
+        "from sudosat.solvers.pysat import solve_pysat\n"
         "solve_pysat(pigeonhole(14, 13), backend='minisat22', worker=True)\n"
     )
     process = subprocess.Popen([sys.executable, "-c", script],
@@ -742,7 +743,7 @@ def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
 
 
 def test_fault5_tracked_groups_are_killed_on_the_way_out():
-    from sudosat.processes import kill_tracked_groups, track_group, untrack_group
+    from sudosat.process import kill_tracked_groups, track_group, untrack_group
 
     sleeper = subprocess.Popen(["sleep", "600"], start_new_session=True)
     track_group(sleeper.pid)
@@ -760,7 +761,7 @@ def test_fault5_parent_death_signal_is_set():
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
     code = (
         "import ctypes, signal, sys\n"
-        "from sudosat.processes import die_with_parent\n"
+        "from sudosat.process import die_with_parent\n"
         "assert die_with_parent(signal.SIGTERM)\n"
         "value = ctypes.c_int()\n"
         "ctypes.CDLL(None).prctl(2, ctypes.byref(value), 0, 0, 0)\n"  # PR_GET_PDEATHSIG

@@ -182,8 +182,8 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
     """The issue's own command: plain papermill, -p instances and -p time_limit_ms."""
     import sys
 
+    from sudosat.process import run_program
     from sudosat.solvers.budget import Deadline
-    from sudosat.solvers.external import run_program
 
     papermill = shutil.which("papermill", path=str(Path(sys.executable).parent))
     if papermill is None:

@@ -29,7 +29,7 @@ from sudosat.study import (
 matplotlib.use("Agg")
 pytest.importorskip("sudosat.encoding")
 pytest.importorskip("sudosat.solvers.cdcl")
-pytest.importorskip("sudosat.solvers.external")
+pytest.importorskip("sudosat.solvers.pysat")
 REFERENCE = "pysat:minisat22"
 
 

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from sudosat import process
 from sudosat.cnf import CNF, parse_dimacs, read_dimacs
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
 from sudosat.formulas import pigeonhole
 from sudosat.result import Status
-from sudosat.solvers import external, solve
-from sudosat.solvers.external import (
+from sudosat.solvers import availability, solve
+from sudosat.solvers.adapter import whole_seconds
+from sudosat.solvers.zchaff import (
     HOW_TO_PROVIDE_ZCHAFF,
     ZCHAFF_MAX_LINE,
     find_zchaff,
@@ -422,7 +424,7 @@ def test_zchaff_gets_whole_seconds_of_the_limit(fake, limit, seconds):
 
 @pytest.mark.parametrize("limit, seconds", [(0, 1), (1, 1), (999, 1), (1000, 1), (1000.5, 2)])
 def test_whole_seconds_are_never_zero(limit, seconds):
-    assert external._whole_seconds(limit) == seconds
+    assert whole_seconds(limit) == seconds
 
 
 @pytest.mark.parametrize(
@@ -527,7 +529,7 @@ def test_an_interrupted_call_kills_zchaff_and_leaves_no_file(fake, tmp_path, mon
         time.sleep(0.2)  # let the fake start and write its log
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(external, "_wait_for_exit", interrupted)
+    monkeypatch.setattr(process, "_wait_for_exit", interrupted)
     with pytest.raises(KeyboardInterrupt):
         fake.act("spawn").solve(CNF([[1, 2]]), time_limit_ms=5000)
     deadline = time.monotonic() + 5
@@ -544,8 +546,8 @@ def test_registry_passes_the_zchaff_keyword(fake):
 
 
 def test_availability_of_zchaff(fake, no_zchaff_around):
-    assert external.availability("zchaff") == (False, f"zChaff not found: {HOW_TO_PROVIDE_ZCHAFF}")
-    assert external.availability("zchaff", zchaff=str(fake.path)) == (True, "")
+    assert availability("zchaff") == (False, f"zChaff not found: {HOW_TO_PROVIDE_ZCHAFF}")
+    assert availability("zchaff", zchaff=str(fake.path)) == (True, "")
 
 
 # --------------------------------------------------------------------------------------

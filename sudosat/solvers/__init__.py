@@ -7,21 +7,23 @@
 """
 
 from sudosat.result import Result, Status
-from sudosat.solvers.base import (
+from sudosat.solvers.base import verify_result
+from sudosat.solvers.budget import Deadline
+from sudosat.solvers.registry import (
     SolverInfo,
+    availability,
     builtin_solver_names,
     get_solver,
     list_solvers,
     solve,
-    verify_result,
 )
-from sudosat.solvers.budget import Deadline
 
 __all__ = [
     "Deadline",
     "Result",
     "SolverInfo",
     "Status",
+    "availability",
     "builtin_solver_names",
     "get_solver",
     "list_solvers",

@@ -6,14 +6,18 @@ import os
 import random
 import stat
 import sys
+import time
 import warnings
 from pathlib import Path
 
 from sudosat.cnf import CNF, read_dimacs
 from sudosat.formulas import random_kcnf
+from sudosat.result import Status
 
 FAKE_SOLVER = Path(__file__).resolve().parent / "fake_solver.py"
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "data" / "zchaff"
+TINY_SAT = CNF([[1, -2], [2, 3]])
+TINY_UNSAT = CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]])
 
 
 def make_launcher(folder: Path, name: str) -> Path:
@@ -86,3 +90,26 @@ def sudoku_rules_with_givens(rules: Path, puzzle: str) -> CNF:
             row, column = divmod(index, 9)
             cnf.add_clause([100 * (row + 1) + 10 * (column + 1) + int(symbol)])
     return cnf
+
+
+def assert_quick_unknown(run, limit_s: float = 1.5):
+    """`run()` answers UNKNOWN within `limit_s` and leaves no child process behind."""
+    before = live_children()
+    started = time.monotonic()
+    result = run()
+    took = time.monotonic() - started
+    assert result.status is Status.UNKNOWN and result.model is None
+    assert took < limit_s, f"took {took:.2f} s"
+    assert live_children() <= before
+    return result
+
+
+def decode_rcv(model: list[int]) -> str:
+    """The 9x9 board of a model over the rules file's rcv variables (111..999)."""
+    cells = ["0"] * 81
+    for lit in model:
+        if lit > 110:
+            row, column, digit = lit // 100, lit // 10 % 10, lit % 10
+            if 1 <= row <= 9 and 1 <= column <= 9 and 1 <= digit <= 9:
+                cells[(row - 1) * 9 + column - 1] = str(digit)
+    return "".join(cells)

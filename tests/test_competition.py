@@ -1,11 +1,9 @@
-"""exec:PROGRAM and pysat:NAME adapters, the process runner, and availability."""
+"""exec:PROGRAM: the SAT-competition conventions and parsers, fake programs, real binaries."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -13,34 +11,31 @@ import pytest
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError, SolverNotFoundError
 from sudosat.formulas import pigeonhole
+from sudosat.process import ProcessOutput
 from sudosat.result import Status
-from sudosat.solvers import list_solvers, solve
-from sudosat.solvers.budget import Deadline
-from sudosat.solvers.external import (
+from sudosat.solvers import solve
+from sudosat.solvers.competition import (
     CONVENTIONS,
-    ProcessOutput,
-    availability,
     convention_for,
     parse_competition_output,
     parse_minisat_result,
-    pysat_backends,
-    run_program,
     scrape_stats,
     solve_exec,
-    solve_pysat,
 )
+from sudosat.solvers.pysat import solve_pysat
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 from tests.fake_solvers.support import (
+    TINY_SAT,
+    TINY_UNSAT,
     alive,
+    assert_quick_unknown,
+    decode_rcv,
     group_members,
-    live_children,
     make_launcher,
     random_formulas,
     sudoku_rules_with_givens,
 )
 
-TINY_SAT = CNF([[1, -2], [2, 3]])
-TINY_UNSAT = CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]])
 REAL_PROGRAMS = ["minisat", "picosat", "cadical", "kissat"]
 
 
@@ -50,62 +45,6 @@ def needs(program: str):
         shutil.which(program) is None,
         reason=f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)",
     )
-
-
-def assert_quick_unknown(run, limit_s: float = 1.5):
-    """`run()` answers UNKNOWN within `limit_s` and leaves no child process behind."""
-    before = live_children()
-    started = time.monotonic()
-    result = run()
-    took = time.monotonic() - started
-    assert result.status is Status.UNKNOWN and result.model is None
-    assert took < limit_s, f"took {took:.2f} s"
-    assert live_children() <= before
-    return result
-
-
-def decode_rcv(model: list[int]) -> str:
-    """The 9x9 board of a model over the rules file's rcv variables (111..999)."""
-    cells = ["0"] * 81
-    for lit in model:
-        if lit > 110:
-            row, column, digit = lit // 100, lit // 10 % 10, lit % 10
-            if 1 <= row <= 9 and 1 <= column <= 9 and 1 <= digit <= 9:
-                cells[(row - 1) * 9 + column - 1] = str(digit)
-    return "".join(cells)
-
-
-# --------------------------------------------------------------------------------------
-# Running a program
-
-
-def test_run_program_captures_output_and_exit_code(tmp_path):
-    code = "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"
-    run = run_program([sys.executable, "-c", code], tmp_path, Deadline(30_000), "python")
-    assert (run.stdout, run.stderr, run.exit_code) == ("out\n", "err\n", 3)
-    assert not run.timed_out and run.wall_ms > 0
-
-
-def test_run_program_gives_no_standard_input(tmp_path):
-    code = "import sys; print(repr(sys.stdin.read()))"
-    run = run_program([sys.executable, "-c", code], tmp_path, Deadline(30_000), "python")
-    assert run.stdout == "''\n"
-
-
-def test_run_program_stops_at_the_deadline(tmp_path):
-    before = live_children()
-    started = time.monotonic()
-    run = run_program(
-        [sys.executable, "-c", "import time; time.sleep(60)"], tmp_path, Deadline(300), "python"
-    )
-    assert run.timed_out and run.exit_code is None
-    assert time.monotonic() - started < 1.3
-    assert live_children() <= before
-
-
-def test_run_program_names_a_missing_program(tmp_path):
-    with pytest.raises(SolverNotFoundError, match="exec:x: program not found: /no/such/solver"):
-        run_program(["/no/such/solver"], tmp_path, Deadline(1000), "exec:x")
 
 
 # --------------------------------------------------------------------------------------
@@ -380,107 +319,3 @@ def test_real_program_honours_the_time_limit(program):
         lambda: solve(pigeonhole(11, 10), f"exec:{program}", time_limit_ms=500)
     )
     assert result.solver == f"exec:{program}"
-
-
-# --------------------------------------------------------------------------------------
-# pysat:
-
-
-QUICK_BACKENDS = ["minisat22", "cadical195", "kissat404", "lingeling"]
-
-
-def test_pysat_backends_lists_the_usual_ones():
-    names = pysat_backends()
-    assert {"minisat22", "glucose4", "cadical153", "cadical195"} <= set(names)
-    assert names == sorted(names)
-
-
-@pytest.mark.parametrize("backend", pysat_backends())
-def test_every_pysat_backend_answers_and_fills_the_model(backend):
-    sat = solve(CNF([[1, -2], [2, 3]], num_vars=6), f"pysat:{backend}", time_limit_ms=30_000)
-    assert sat.status is Status.SAT and len(sat.model) == 6
-    assert solve(TINY_UNSAT, f"pysat:{backend}", time_limit_ms=30_000).status is Status.UNSAT
-    assert solve(CNF([], num_vars=2), f"pysat:{backend}").model == [-1, -2]
-    assert solve(CNF([[1], []]), f"pysat:{backend}").status is Status.UNSAT
-
-
-@pytest.mark.parametrize("backend", QUICK_BACKENDS)
-def test_pysat_time_limit(backend):
-    result = assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
-    )
-    assert result.solver == f"pysat:{backend}"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", sorted(set(pysat_backends()) - set(QUICK_BACKENDS)))
-def test_pysat_time_limit_for_every_other_backend(backend):
-    assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
-    )
-
-
-def test_pysat_statistics_and_aliases():
-    result = solve_pysat(pigeonhole(6, 5), backend="m22", time_limit_ms=30_000)
-    assert result.status is Status.UNSAT and result.solver == "pysat:m22"
-    assert result.stats["conflicts"] > 0 and result.stats["decisions"] > 0
-
-
-@pytest.mark.parametrize("backend", ["minisat22", "cadical195"])
-def test_pysat_limited_search_agrees_with_a_plain_one(backend):
-    for number, cnf in enumerate(random_formulas(60, seed=11)):
-        limited = solve_pysat(cnf, backend=backend, time_limit_ms=30_000)
-        assert limited.status is solve_pysat(cnf, backend=backend).status, f"formula {number}"
-
-
-def test_pysat_worker_can_be_forced_and_forbidden():
-    cnf = pigeonhole(5, 5)
-    assert solve(cnf, "pysat:minisat22", worker=True).status is Status.SAT
-    assert solve(cnf, "pysat:kissat404", worker=True).status is Status.SAT
-    assert solve(pigeonhole(6, 5), "pysat:glucose4", worker=False).status is Status.UNSAT
-
-
-def test_pysat_course_sudoku():
-    rules = shared_file("sudoku-rules-9x9.txt")
-    cnf = sudoku_rules_with_givens(rules, COURSE_EXAMPLE.split()[1])
-    for backend in QUICK_BACKENDS:
-        result = solve(cnf, f"pysat:{backend}", time_limit_ms=30_000)
-        assert decode_rcv(result.model) == COURSE_SOLUTION.split()[1], backend
-
-
-def test_pysat_unknown_backend():
-    with pytest.raises(SolverNotFoundError, match="pysat:nope: PySAT has no solver of that name"):
-        solve_pysat(TINY_SAT, backend="nope")
-
-
-# --------------------------------------------------------------------------------------
-# Availability, for `sudosat solvers`
-
-
-def test_availability():
-    assert availability("pysat:minisat22") == (True, "")
-    assert availability("pysat:nope")[0] is False
-    assert availability("exec:no-such-solver-x") == (
-        False,
-        "exec:no-such-solver-x: no program 'no-such-solver-x' on PATH",
-    )
-    assert availability("cdcl") == (False, "'cdcl' is not a solver of sudosat.solvers.external")
-    assert availability(f"exec:{sys.executable}") == (True, "")
-
-
-def test_list_solvers_reports_every_pysat_backend_and_exec_programs():
-    infos = {info.name: info for info in list_solvers(extra=["exec:no-such-solver-x"])}
-    assert all(infos[f"pysat:{name}"].available for name in pysat_backends())
-    assert not infos["exec:no-such-solver-x"].available
-    assert "zchaff" in infos
-
-
-def test_pysat_backend_without_limited_solve_falls_back_to_a_worker(monkeypatch):
-    from sudosat.solvers import external
-
-    monkeypatch.setattr(external, "_ONE_SHOT_BACKENDS", frozenset())
-    assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500)
-    )
-    with pytest.raises(SolverError, match="pysat:lingeling cannot be stopped in process"):
-        solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500, worker=False)

@@ -1,0 +1,403 @@
+"""Running programs under a deadline, and children that never outlive us.
+
+:func:`run_program` runs a program from an argument list (no shell) until it
+exits or a deadline passes; :class:`Scratch` gives it input and output files
+that have no name on disk. Three ways a child could be orphaned, and what
+stops each:
+
+* we are killed with SIGKILL: nothing of ours runs, so every child asks the
+  kernel for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
+  Linux): :func:`die_with_parent`;
+* we are stopped with SIGTERM: while a program runs,
+  :func:`killing_groups_on_sigterm` kills its whole process group, then lets
+  SIGTERM do what it would have done;
+* we exit (normally, by an exception, by ``sys.exit``): an ``atexit`` hook
+  kills every group still registered.
+
+The program's process group (it leads one: ``start_new_session``) is
+registered with :func:`track_group` for as long as it runs.
+
+This module knows nothing of SAT or Sudoku.
+
+Examples
+--------
+>>> import sys
+>>> from sudosat.solvers.budget import Deadline
+>>> run_program([sys.executable, "-c", "print(6 * 7)"], None, Deadline(30_000), "python").stdout
+'42\\n'
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import functools
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from sudosat.errors import SolverError, SolverNotFoundError
+
+__all__ = [
+    "ProcessOutput",
+    "Scratch",
+    "TimeLeft",
+    "die_with_parent",
+    "kill_tracked_groups",
+    "killing_groups_on_sigterm",
+    "run_program",
+    "track_group",
+    "untrack_group",
+]
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _find_prctl():
+    """libc's prctl, looked up once here: a forked child must not load libraries."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _find_prctl()
+_GROUPS: set[int] = set()
+_GROUPS_LOCK = threading.Lock()
+
+
+def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> bool:
+    """Ask the kernel to send `sig` to this process when its parent dies.
+
+    Parameters
+    ----------
+    sig : int
+        The signal (SIGKILL by default; SIGTERM lets a handler clean up first).
+    parent : int, optional
+        The parent's PID as the parent knew it: when our parent is already
+        another process (it died before we asked), exit at once.
+
+    Returns
+    -------
+    bool
+        False where the kernel offers no such thing (not Linux).
+
+    Notes
+    -----
+    Meant for a child's first moments (a ``preexec_fn`` or a worker's
+    initializer): the signal fires when the *thread* that started us exits.
+    """
+    if _PRCTL is None:
+        return False
+    done = _PRCTL(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    if done and parent is not None and os.getppid() != parent:
+        os._exit(128 + int(sig))  # our parent died before we asked: follow it now
+    return done
+
+
+def track_group(group: int) -> None:
+    """Register a running program's process group, to be killed on every way out."""
+    with _GROUPS_LOCK:
+        _GROUPS.add(group)
+
+
+def untrack_group(group: int) -> None:
+    """The program's group is dead and reaped: forget it."""
+    with _GROUPS_LOCK:
+        _GROUPS.discard(group)
+
+
+def kill_tracked_groups() -> None:
+    """SIGKILL every registered process group (safe to call from a signal handler)."""
+    for group in list(_GROUPS):
+        with contextlib.suppress(OSError):
+            os.killpg(group, signal.SIGKILL)
+
+
+atexit.register(kill_tracked_groups)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    """Kill our programs' groups, then die of SIGTERM as if no handler had been set."""
+    kill_tracked_groups()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+@contextlib.contextmanager
+def killing_groups_on_sigterm() -> Iterator[None]:
+    """While the block runs, SIGTERM first kills the registered process groups.
+
+    Only where SIGTERM has its default action (a handler someone else set is
+    left alone) and only in the main thread (the only one that may set
+    handlers); elsewhere the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous not in (signal.SIG_DFL, _on_sigterm):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class TimeLeft(Protocol):
+    """Anything that says how long a program may still run (a solvers' ``Deadline`` does)."""
+
+    def remaining_or_none(self) -> float | None:
+        """Milliseconds left, or None without a limit."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------
+# Running a program under a wall clock
+
+
+@dataclass
+class ProcessOutput:
+    """What a finished (or stopped) program left behind.
+
+    Attributes
+    ----------
+    stdout, stderr : str
+        Its output, decoded as UTF-8 (undecodable bytes replaced).
+    exit_code : int or None
+        The exit code (negative: killed by that signal); None when we killed it
+        at the deadline.
+    wall_ms : float
+        Wall-clock milliseconds from start to exit (or kill).
+    """
+
+    stdout: str
+    stderr: str
+    exit_code: int | None
+    wall_ms: float
+
+    @property
+    def timed_out(self) -> bool:
+        """True when the deadline stopped the program."""
+        return self.exit_code is None
+
+
+def run_program(
+    argv: list[str],
+    workdir: Path | None,
+    deadline: TimeLeft,
+    label: str,
+    *,
+    pass_fds: tuple[int, ...] = (),
+) -> ProcessOutput:
+    """Run `argv` in `workdir` until it exits or `deadline` passes.
+
+    The program gets no standard input; its output goes to anonymous files
+    (no pipe can fill up or be held open by a grandchild, and no file is left
+    behind however we end). It leads its own process group, which is killed
+    with SIGKILL when the program exits or the deadline passes, whichever
+    comes first, so none of its descendants survive (except one that
+    deliberately leaves the group). It never outlives us either: it gets
+    SIGKILL from the kernel if we die (:func:`die_with_parent`),
+    and its group is killed if we are stopped by SIGTERM or exit
+    (:func:`killing_groups_on_sigterm`, :func:`kill_tracked_groups`).
+
+    Parameters
+    ----------
+    argv : list of str
+    workdir : Path or None
+        Its working folder (None: the root folder, where it can write nothing).
+    deadline : TimeLeft
+        When to stop it (e.g. a :class:`sudosat.solvers.budget.Deadline`).
+    label : str
+        The name error messages give it.
+    pass_fds : tuple of int
+        Open files the program inherits under the same numbers (see
+        :class:`Scratch`).
+
+    Raises
+    ------
+    SolverNotFoundError
+        The program does not exist or is not executable.
+    SolverError
+        The program cannot be started (e.g. not a binary or a script).
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        with killing_groups_on_sigterm():
+            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            finished = False
+            try:
+                finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
+            finally:
+                _kill_group(process)
+        wall_ms = (time.perf_counter() - started) * 1000.0
+        exit_code = process.returncode if finished else None
+        return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms)
+
+
+def _read_back(stream) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", errors="replace")
+
+
+def _start(
+    argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen:
+    parent = os.getpid()
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,  # its own process group: killable as a whole
+            pass_fds=pass_fds,
+            preexec_fn=functools.partial(die_with_parent, signal.SIGKILL, parent),
+        )
+    except FileNotFoundError:
+        raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
+    except PermissionError:
+        raise SolverNotFoundError(
+            f"{label}: {argv[0]} is not executable (permission denied; chmod +x it?)"
+        ) from None
+    except OSError as exc:
+        raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
+    track_group(process.pid)
+    return process
+
+
+def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:
+    """Wait until `pid` exits (without reaping it) or the time runs out; True if it exited.
+
+    Not reaping keeps the process id, which is also its group id, reserved
+    until the group has been killed.
+    """
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return _poll_for_exit(pid, timeout_ms)
+    try:
+        waiter = select.poll()
+        waiter.register(handle, select.POLLIN)
+        return bool(waiter.poll(None if timeout_ms is None else math.ceil(timeout_ms)))
+    finally:
+        os.close(handle)
+
+
+def _poll_for_exit(pid: int, timeout_ms: float | None) -> bool:
+    """The same as :func:`_wait_for_exit` for kernels without pidfd (polls)."""
+    until = math.inf if timeout_ms is None else time.monotonic() + timeout_ms / 1000.0
+    pause = 0.0005
+    while True:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return True
+        left = until - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.02)
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """SIGKILL the program's whole process group, reap the program, see the others end."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    _await_group_end(process.pid)
+    untrack_group(process.pid)
+
+
+def _await_group_end(group: int, patience_s: float = 2.0) -> None:
+    """Wait until no member of `group` still runs: a signal is delivered asynchronously.
+
+    Members other than the program (its own children) are not ours to reap;
+    they count as ended once they are zombies. Without /proc we cannot tell,
+    and trust the signal.
+    """
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return  # the usual case: the program had no children left
+    limit = time.monotonic() + patience_s
+    while _running_members(group) and time.monotonic() < limit:
+        time.sleep(0.002)
+
+
+def _running_members(group: int) -> bool:
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return False
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # it ended while we looked
+        if int(fields[2]) == group and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+class Scratch:
+    """The files a program reads and writes, with no name on disk.
+
+    Each file is anonymous (deleted as soon as made), open here, and handed to
+    the program as ``/dev/fd/N`` (an inherited descriptor): whatever stops us,
+    even SIGKILL, leaves no file or folder behind. Where ``/dev/fd`` is
+    missing, the files live in a private folder (mode 0700) removed when the
+    block ends.
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._stack = contextlib.ExitStack()
+        self._folder: Path | None = None
+        self.handles: list[int] = []
+
+    def __enter__(self) -> Scratch:
+        if not os.path.isdir("/dev/fd"):
+            self._folder = Path(tempfile.mkdtemp(prefix=f"sudosat-{self.label}-"))
+            self._stack.callback(shutil.rmtree, self._folder, True)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    def file(self, name: str, text: str = "") -> tuple[Path, BinaryIO]:
+        """A file holding `text`: (the path the program gets, our open binary handle)."""
+        if self._folder is not None:
+            path = self._folder / name
+            stream = self._stack.enter_context(open(path, "w+b"))  # noqa: SIM115
+        else:
+            stream = self._stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+            self.handles.append(stream.fileno())
+            path = Path(f"/dev/fd/{stream.fileno()}")
+        stream.write(text.encode("ascii"))
+        stream.flush()
+        return path, stream
+
+    @staticmethod
+    def read(stream: BinaryIO) -> str:
+        """What the program left in a file of :meth:`file`."""
+        return _read_back(stream)
