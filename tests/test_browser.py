@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from sudosat.report import build as reportbuild
+from sudosat.report import export
 from tests.test_notebooks import HOOK, TINY, TINY_INSTANCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,7 +143,7 @@ def _many_boards_page(folder: Path) -> None:
         for k, (n, a) in enumerate([(3, 0.4)] * 9 + [(4, 0.5)] * 3 + [(5, 0.7)] * 2)
     ]
     page = f"<html><head></head><body><h1>Boards</h1>{''.join(pairs)}</body></html>"
-    (folder / "boards.html").write_text(reportbuild._printable(page))
+    (folder / "boards.html").write_text(export._printable(page))
 
 
 def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp_path):

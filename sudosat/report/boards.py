@@ -99,3 +99,12 @@ def solutions_from_results(results: pd.DataFrame) -> dict[int, Board]:
             except InstanceError:
                 continue
     return solved
+
+
+def board_html(board: Board, caption: str = "") -> HTML:
+    """One board as a matrix, givens in bold, with a caption (plain text; escaped) above it."""
+    return HTML(
+        '<div class="sudosat-pair" style="margin:0.8em 0 1.4em 0">'
+        f'<div style="font-weight:bold;margin-bottom:0.3em">{html.escape(caption)}</div>'
+        f"{board.to_html()}</div>"
+    )

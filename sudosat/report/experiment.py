@@ -18,7 +18,15 @@ import pandas as pd
 
 from sudosat.board import Board, check_solution
 from sudosat.errors import InstanceError
-from sudosat.report.io import DECIDED, load_results, read_instances, resolve, write_manifest
+from sudosat.report.io import (
+    DECIDED,
+    load_results,
+    read_instances,
+    read_manifest,
+    resolve,
+    solver_order,
+    write_manifest,
+)
 from sudosat.report.plots import paired
 from sudosat.report.tables import stage_name, time_split_table
 
@@ -348,7 +356,7 @@ def search_column(results: pd.DataFrame, solvers: Sequence[str]) -> str:
     return "solve_ms"
 
 
-def comparison_text(results: pd.DataFrame, own: str, reference: str) -> str:
+def comparison_text(results: pd.DataFrame, own: str, reference: str | None) -> str:
     """What the two comparisons of the page measure and what they show, from the data (Markdown).
 
     Total time is what a user waits for; for an in-process reference it
@@ -356,6 +364,8 @@ def comparison_text(results: pd.DataFrame, own: str, reference: str) -> str:
     solving procedures. The sentence on loading names the order where the
     reference's loading is the largest share of its total.
     """
+    if reference is None:
+        return "Only one solver ran: there is nothing to compare it with."
     column = search_column(results, [own, reference])
     parts = [
         "**Total time** (encode + solve + decode) is what a user waits for: "
@@ -447,3 +457,25 @@ def run_description(
         f"**solvers** {', '.join(f'`{s}`' for s in solvers)} · **encoding** `{encoding}`"
     )
     return "\n\n".join([text, *(f"> **Note.** {note}" for note in notes)])
+
+
+def read_run(
+    results: str | os.PathLike[str],
+) -> tuple[pd.DataFrame, dict[str, Any], dict[int, Board]]:
+    """A run as the results page reads it: the table, its manifest, the input boards by line."""
+    table = load_results(results)
+    manifest = read_manifest(results)
+    named = manifest.get("instances")
+    return table, manifest, read_instances(named) if named else {}
+
+
+def run_text(table: pd.DataFrame, manifest: Mapping[str, Any]) -> str:
+    """What a run used and how its times were taken (Markdown), from its table and manifest."""
+    described = run_description(
+        manifest.get("instances", "?"),
+        manifest.get("time_limit_ms"),
+        solver_order(table),
+        manifest.get("encoding", "?"),
+        manifest.get("notes", []),
+    )
+    return described + "\n\n" + method_text(manifest)

@@ -199,3 +199,9 @@ def read_manifest(results_path: str | os.PathLike[str]) -> dict[str, Any]:
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def offered_puzzles(instances: str | os.PathLike[str], count: int) -> dict[str, str]:
+    """The first `count` readable boards of an instance file, as ``{label: board line}``."""
+    boards = list(read_instances(instances).items())[:count]
+    return {f"line {number} of {instances}": board.to_line() for number, board in boards}

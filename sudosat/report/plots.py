@@ -217,7 +217,7 @@ def plot_per_instance(
 def plot_scatter(
     results: pd.DataFrame,
     own: str,
-    reference: str,
+    reference: str | None,
     time_limit_ms: float | None = None,
     time_column: str = "total_ms",
 ) -> Figure:
@@ -227,6 +227,11 @@ def plot_scatter(
     Instances without an answer are placed at the time limit (or their own
     time) and drawn as crosses. Colour says the order.
     """
+    if reference is None:  # one solver ran: say so instead of drawing an empty plot
+        figure, ax = new_figure(5.8, 1.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, f"only {own} ran: no reference to compare with", ha="center")
+        return figure
     pair = paired(results, own, reference, time_column)
     figure, ax = new_figure(5.8, 5.2)
     orders = sorted(pair["order"].dropna().unique())

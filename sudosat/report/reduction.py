@@ -411,3 +411,22 @@ def encoding_descriptions(names: Sequence[str]) -> str:
 
 def _share(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / max(1, whole):.0f}%)"
+
+
+def example_html(board: Board, encoded: Any) -> HTML:
+    """A small board and the size of its encoding, family by family."""
+    return HTML(
+        board.to_html()
+        + f"<p>{encoded.num_vars} variables, {encoded.num_clauses} clauses: "
+        + f"{family_sentence(encoded.family_counts)}</p>"
+    )
+
+
+def solved_example_html(board: Board, encoded: Any, result: Any, caption: str) -> HTML:
+    """A solver's answer on `board`: its status, the true variables named, the decoded board."""
+    from sudosat.report.boards import board_pair_html
+
+    words = f"{result.status}: {model_sentence(result.model, board.order)}."
+    return HTML(
+        f"<p>{words}</p>" + board_pair_html(board, encoded.decode(result.model), caption)
+    )

@@ -133,32 +133,42 @@ def _panels(
 # -- the scaling page (sudosat.gridstudy) ------------------------------------------------
 
 
-def scaling_spec(parameters: dict[str, Any]) -> tuple[Any, list[int], list[float]]:
-    """The grid of the scaling page from its notebook parameters, shrunk when ``quick``.
-
-    Returns
-    -------
-    (GridSpec, list of int, list of float)
-        The grid, and the orders and fills of the larger-orders section.
-    """
+def scaling_spec(
+    *,
+    orders: Sequence[int],
+    alphas: Sequence[float],
+    boards: int,
+    seed: int,
+    time_limit_ms: float,
+    solver: str,
+    encodings: Sequence[str],
+    reference: str,
+    reference_encodings: Sequence[str],
+    quick: bool = False,
+) -> Any:
+    """The grid of the scaling page from its notebook parameters (a ``GridSpec``), shrunk when
+    `quick`."""
     from sudosat import gridstudy
 
     spec = gridstudy.GridSpec(
-        orders=tuple(parameters["orders"]),
-        alphas=tuple(parameters["alphas"]),
-        boards=parameters["boards"],
-        seed=parameters["seed"],
-        time_limit_ms=float(parameters["time_limit_ms"]),
-        solver=parameters["solver"],
-        encodings=tuple(parameters["encodings"]),
-        reference=parameters["reference"],
-        reference_encodings=tuple(parameters["reference_encodings"]),
+        orders=tuple(orders),
+        alphas=tuple(alphas),
+        boards=boards,
+        seed=seed,
+        time_limit_ms=float(time_limit_ms),
+        solver=solver,
+        encodings=tuple(encodings),
+        reference=reference,
+        reference_encodings=tuple(reference_encodings),
     )
-    large_orders, large_alphas = list(parameters["large_orders"]), list(parameters["large_alphas"])
-    if parameters.get("quick"):
-        spec = spec.quick()
-        large_orders, large_alphas = large_orders[:1], large_alphas[:1]
-    return spec, large_orders, large_alphas
+    return spec.quick() if quick else spec
+
+
+def large_grid(
+    orders: Sequence[int], alphas: Sequence[float], quick: bool = False
+) -> tuple[list[int], list[float]]:
+    """The orders and fills of the larger-orders section (the first of each when `quick`)."""
+    return (list(orders[:1]), list(alphas[:1])) if quick else (list(orders), list(alphas))
 
 
 def grid_sentence(spec: Any) -> str:
