@@ -9,8 +9,9 @@
 * :mod:`~sudosat.report.solvers_page`: the solvers page (costs, the engine's source, a trace);
 * :mod:`~sudosat.report.experiment`: the experiment and results pages;
 * :mod:`~sudosat.report.studies`: the scaling and heuristics pages;
-* :mod:`~sudosat.report.export` and :mod:`~sudosat.report.build`: ``make report``
-  (``python -m sudosat.report.build``).
+* :mod:`~sudosat.report.pages`, :mod:`~sudosat.report.export` and
+  :mod:`~sudosat.report.build`: ``make report`` (``python -m sudosat.report.build``):
+  the pages and their parameters, the HTML and PDF files, the run.
 
 Notebooks and tests use the names re-exported here (``from sudosat import
 report; report.table(...)``); the build is imported on its own.
