@@ -64,7 +64,8 @@ class ReportFigure(Figure):
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=100, metadata=FIGURE_METADATA["png"])
+        with matplotlib.rc_context(STYLE):  # ticks and their grid lines are made while drawing
+            self.savefig(buffer, format="png", dpi=100, metadata=FIGURE_METADATA["png"])
         return buffer.getvalue()
 
 
@@ -133,12 +134,13 @@ def save_figure(
     The files depend on the figure only: SVG ids use :data:`SVG_HASHSALT`
     and no date or version is written (:data:`FIGURE_METADATA`), so
     rebuilding a report whose numbers did not change leaves them byte for
-    byte the same.
+    byte the same. The figure is drawn in the project's style (:data:`STYLE`):
+    matplotlib makes ticks and grid lines while drawing, not when plotting.
     """
     target = resolve(folder)
     target.mkdir(parents=True, exist_ok=True)
     paths = [target / f"{name}.png", target / f"{name}.svg"]
-    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
+    with matplotlib.rc_context(STYLE):
         figure.savefig(paths[0], dpi=110, metadata=FIGURE_METADATA["png"])
         figure.savefig(paths[1], metadata=FIGURE_METADATA["svg"])
     return paths
