@@ -40,7 +40,7 @@ $(STAMP): pyproject.toml | $(PY)
 venv install: $(STAMP)
 
 report: $(STAMP)
-	$(PY) -m sudosat.reportbuild $(REPORT_ARGS)
+	$(PY) -m sudosat.report.build $(REPORT_ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 $(PYTEST_ARGS)

@@ -415,66 +415,6 @@ def friedman_sentence(statistic: float, p: float, solvers: int, puzzles: int) ->
     )
 
 
-# ---------------------------------------------------------------------------------------
-# plots
-
-
-def plot_pairs(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str] = RIVALS):
-    """Per-puzzle decisions of each rival against `subject` (log-log, +1), one panel each.
-
-    Points above the diagonal are puzzles on which the rival needed more
-    decisions; crosses mark the rival's time-outs (a lower bound).
-    """
-    import matplotlib.pyplot as plt
-
-    decisions = wide(results, "decisions") + 1
-    status = wide(results, "status")
-    grades = results.drop_duplicates("puzzle").set_index("puzzle")["grade"]
-    names = list(dict.fromkeys(grades))
-    figure, axes = plt.subplots(1, len(rivals), figsize=(4.8 * len(rivals), 4.4), squeeze=False)
-    for axis, rival in zip(axes[0], rivals, strict=True):
-        for name in names:
-            chosen = grades[grades == name].index
-            out = status.loc[chosen, rival] == "TIMEOUT"
-            axis.scatter(decisions.loc[chosen, subject][~out], decisions.loc[chosen, rival][~out],
-                         s=14, alpha=0.7, label=name)
-            axis.scatter(decisions.loc[chosen, subject][out], decisions.loc[chosen, rival][out],
-                         s=22, marker="x", color="black")
-        top = float(decisions[[subject, rival]].max().max()) * 1.5
-        axis.plot([1, top], [1, top], color="grey", linewidth=1)
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xlabel(f"{subject} decisions + 1")
-        axis.set_ylabel(f"{rival} decisions + 1")
-        axis.set_title(f"{rival} against {subject} (x: {rival} timed out)")
-        axis.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize="x-small")
-    figure.tight_layout()
-    return figure
-
-
-def plot_distributions(results: pd.DataFrame, time_limit_ms: float):
-    """Decisions (symlog) and time (log, time-outs at T) per solver, as box plots."""
-    import matplotlib.pyplot as plt
-
-    decisions = wide(results, "decisions")
-    times = wide(results, "ms").clip(upper=time_limit_ms)
-    labels = list(decisions.columns)
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    left.boxplot([decisions[c] for c in labels], tick_labels=labels, showfliers=True)
-    left.set_yscale("symlog", linthresh=1.0)
-    left.set_ylabel("decisions (symlog: 0 shown)")
-    right.boxplot([times[c] for c in labels], tick_labels=labels, showfliers=True)
-    right.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
-    right.set_yscale("log")
-    right.set_ylabel("time (ms; time-outs at T, dashed)")
-    for axis in (left, right):
-        axis.grid(True, axis="y", which="both", alpha=0.3)
-    figure.suptitle("distributions over every puzzle")
-    figure.tight_layout()
-    return figure
-
-
 def median_decisions(results: pd.DataFrame) -> dict[str, float]:
     """Median decisions per solver (for prose)."""
     return {k: float(v) for k, v in results.groupby("solver", sort=False)["decisions"].median()

@@ -21,7 +21,6 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 
 import pandas as pd
 
@@ -33,7 +32,6 @@ DEFAULT_ORDERS = (3, 4, 5, 6)
 DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.6)
 DEFAULT_SOLVERS = ("cdcl", "pysat:cadical195")
 DEFAULT_ENCODINGS = ("optimised",)
-FIGURE_PREFIX = "scaling-"
 
 # One row per (board, encoding, solver), in this column order.
 COLUMNS = (
@@ -378,120 +376,6 @@ def hardest_alpha(
 
 
 # ---------------------------------------------------------------------------------------
-# plots
-
-
-def plot_time_against_order(
-    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
-):
-    """Median time against N (log scale), one panel per solver, one line per alpha."""
-    return _panels(
-        _select(table, encoding),
-        x="order",
-        lines="alpha",
-        y=time,
-        ylabel=f"median {_label(time)}",
-        title="time against the order N",
-    )
-
-
-def plot_time_against_alpha(
-    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
-):
-    """Median time against alpha (log scale), one panel per solver, one line per order N."""
-    return _panels(
-        _select(table, encoding),
-        x="alpha",
-        lines="order",
-        y=time,
-        ylabel=f"median {_label(time)}",
-        title="time against the fill fraction alpha",
-    )
-
-
-def plot_size_against_order(table: pd.DataFrame, measure: str = "clauses"):
-    """Median encoding size against N (log scale), one panel per encoding, one line per alpha."""
-    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
-    return _panels(
-        sizes,
-        x="order",
-        lines="alpha",
-        y=measure,
-        panel="encoding",
-        ylabel=f"median {measure}",
-        title=f"encoding size ({measure}) against N",
-    )
-
-
-def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses"):
-    """Median encoding size against alpha (log scale), one panel per encoding, one line per N."""
-    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
-    return _panels(
-        sizes,
-        x="alpha",
-        lines="order",
-        y=measure,
-        panel="encoding",
-        ylabel=f"median {measure}",
-        title=f"encoding size ({measure}) against alpha",
-    )
-
-
-def save_figure(figure, name: str, directory: str | Path = "figures") -> list[Path]:
-    """Save `figure` as PNG and SVG under `directory`, its name prefixed ``scaling-``.
-
-    Returns
-    -------
-    list of Path
-        The two files written.
-    """
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = name if name.startswith(FIGURE_PREFIX) else FIGURE_PREFIX + name
-    paths = [folder / f"{stem}.png", folder / f"{stem}.svg"]
-    for path in paths:
-        figure.savefig(path, bbox_inches="tight", dpi=120)
-    return paths
-
-
-def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
-    if encoding is None:
-        encoding = table["encoding"].iloc[0]
-    return table[(table["encoding"] == encoding) & (table["status"] != "ERROR")]
-
-
-def _label(column: str) -> str:
-    return column.replace("_ms", " time (ms)").replace("_", " ")
-
-
-def _panels(table, *, x, lines, y, ylabel, title, panel="solver"):
-    """One log-scale panel per value of `panel`; median `y` against `x`, one line per `lines`."""
-    import matplotlib.pyplot as plt
-
-    names = list(dict.fromkeys(table[panel]))
-    figure, axes = plt.subplots(
-        1, max(len(names), 1), figsize=(5.2 * max(len(names), 1), 3.8), sharey=True, squeeze=False
-    )
-    for axis, name in zip(axes[0], names, strict=False):
-        medians = table[table[panel] == name].groupby([lines, x])[y].median()
-        for key, series in medians.groupby(level=0):
-            values = series.droplevel(0)
-            positive = values[values > 0]
-            axis.plot(positive.index, positive.values, marker="o", label=f"{lines} = {key}")
-        axis.set_yscale("log")
-        axis.set_xlabel("order N" if x == "order" else "alpha (fraction of cells given)")
-        axis.set_title(str(name))
-        axis.grid(True, which="both", alpha=0.3)
-        if x == "order":
-            axis.set_xticks(sorted(table[x].unique()))
-    axes[0][0].set_ylabel(ylabel)
-    axes[0][-1].legend(fontsize="small")
-    figure.suptitle(title)
-    figure.tight_layout()
-    return figure
-
-
-# ---------------------------------------------------------------------------------------
 # command line: python -m sudosat.study
 
 
@@ -559,21 +443,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args.solvers) == 2:
         print(ratio_table(table, *args.solvers).to_string())
     if args.figures:
-        _save_all(table, args.figures)
+        # the figures are the report's (one style, one save_figure); imported only when asked
+        from sudosat.report.studies import save_study_figures
+
+        save_study_figures(table, args.figures)
     return 0
-
-
-def _save_all(table: pd.DataFrame, directory: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    for name, figure in (
-        ("time-vs-order", plot_time_against_order(table)),
-        ("time-vs-alpha", plot_time_against_alpha(table)),
-        ("clauses-vs-order", plot_size_against_order(table)),
-        ("clauses-vs-alpha", plot_size_against_alpha(table)),
-    ):
-        save_figure(figure, name, directory)
 
 
 if __name__ == "__main__":

@@ -29,8 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from sudosat import reportbuild
-from tests.test_notebooks import TINY, TINY_INSTANCES
+from sudosat.report import build as reportbuild
+from sudosat.report import export
+from tests.test_notebooks import HOOK, TINY, TINY_INSTANCES
 
 ROOT = Path(__file__).resolve().parent.parent
 READER_PAGES = ("reduction", "solvers", "experiment", "report", "explore", "scaling")
@@ -65,16 +66,17 @@ def small_report(tmp_path_factory, chromium) -> Path:
     settings = reportbuild.Settings(
         root=ROOT,
         instances=str(instances),
-        time_limit_ms=5000,
+        time_limit_ms=5000.0,
         reports=base / "reports",
-        figures=base / "figures",
+        figures_dir=base / "figures",
         build=base / "executed",
         jobs=1,
         quick=True,
         pdf=True,
-        overrides={**TINY, "experiment": {**TINY["experiment"], "solvers": "cdcl,zchaff"}},
+        overrides={**TINY, "experiment": {**TINY["experiment"], "solvers": ["cdcl", "zchaff"]}},
     )
-    assert reportbuild.build(settings) == 0
+    only = () if HOOK else [page.name for page in reportbuild.PAGES if page.name != "solvers"]
+    assert reportbuild.build(settings, only) == 0  # the solvers page needs cdcl's observer hook
     return base / "reports"
 
 
@@ -141,7 +143,7 @@ def _many_boards_page(folder: Path) -> None:
         for k, (n, a) in enumerate([(3, 0.4)] * 9 + [(4, 0.5)] * 3 + [(5, 0.7)] * 2)
     ]
     page = f"<html><head></head><body><h1>Boards</h1>{''.join(pairs)}</body></html>"
-    (folder / "boards.html").write_text(reportbuild._printable(page))
+    (folder / "boards.html").write_text(export._printable(page))
 
 
 def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp_path):
@@ -150,6 +152,8 @@ def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp
     _many_boards_page(small_report)
     checked = 0
     for name in ("reduction", "solvers", "report", "boards"):
+        if not (small_report / f"{name}.html").is_file():
+            continue  # the solvers page, on a tree without cdcl's observer hook
         marked = small_report / f"marked-{name}.html"
         marked.write_text(
             (small_report / f"{name}.html").read_text().replace("</head>", MARKS + "</head>", 1)
@@ -176,6 +180,8 @@ def test_pdfs_are_a4_without_the_navigation_bar(small_report):
         pytest.skip("poppler-utils is not installed (pdfinfo, pdftotext)")
     index = (small_report / "index.html").read_text()
     for name in ("reduction", "solvers", "experiment", "report"):
+        if name == "solvers" and not HOOK:
+            continue  # needs cdcl observer hook
         pdf = small_report / f"{name}.pdf"
         assert pdf.read_bytes()[:5] == b"%PDF-"
         assert f'href="{name}.pdf"' in index

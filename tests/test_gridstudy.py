@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from sudosat import gridstudy, heuristics
+from sudosat.report.studies import plot_pairs
 from sudosat.studycache import cache_key, code_version, load_or_compute
 
 matplotlib.use("Agg")
@@ -290,7 +291,7 @@ def test_experiment_runs_every_solver_on_the_same_puzzles(tmp_path):
     assert again["decisions"].tolist() == results["decisions"].tolist()
     table = heuristics.grade_table(results)
     assert list(table.index) == ["easy", "unique"]
-    figure = heuristics.plot_pairs(results)
+    figure = plot_pairs(results)
     assert len(figure.axes) == 2
     matplotlib.pyplot.close("all")
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import math
+import os
 
 import matplotlib
 import pandas as pd
@@ -11,6 +13,8 @@ import pytest
 from sudosat import report
 from sudosat.board import Board
 from sudosat.encoding import encode
+from sudosat.errors import InstanceError
+from sudosat.solvers import cdcl
 
 matplotlib.use("Agg")
 
@@ -67,7 +71,7 @@ def test_load_results_reads_csv_and_fills_missing_columns(tmp_path, results):
 
 
 def test_load_results_names_the_file_when_unreadable(tmp_path):
-    with pytest.raises(report.InstanceError, match="nothing.csv"):
+    with pytest.raises(InstanceError, match="nothing.csv"):
         report.load_results(tmp_path / "nothing.csv")
 
 
@@ -146,6 +150,7 @@ def test_family_table_and_its_plot():
     assert table.loc[3, "validity (formula)"] == 8748
     assert pd.isna(table.loc[4, "validity (built)"])
     assert table.loc[3, "total (formula)"] == 11745
+    assert (table["total (formula)"] == table["total (estimate)"]).all()
     figure = report.plot_family_counts(table)
     assert figure.axes[0].get_yscale() == "log"
 
@@ -211,9 +216,9 @@ def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
 
 
 def test_timing_workers_leave_one_core_free(monkeypatch):
-    monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert report.timing_workers() == 1 and report.timing_workers(4) == 1
-    monkeypatch.setattr(report.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
     assert report.timing_workers() == 7 and report.timing_workers(3) == 3
     assert report.timing_workers(0) == 1
 
@@ -250,6 +255,10 @@ def test_encodings_table_compares_sizes_and_propagation():
     assert table.loc["course", "decided by propagation"].startswith("1/2")
 
 
+@pytest.mark.skipif(
+    "observer" not in inspect.signature(cdcl.Solver).parameters,
+    reason="needs cdcl observer hook",
+)
 def test_trace_records_decisions_and_conflicts():
     line = "3 000060500087000000000140000060000020001300000743200060000520780004009003000003005"
     status, events = report.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)
@@ -257,6 +266,26 @@ def test_trace_records_decisions_and_conflicts():
     assert set(events["event"]) == {"decide", "conflict"}
     assert len(events) == 40
     assert events["meaning"].str.contains("jump back to level").any()
+
+
+def test_solvers_page_shows_the_engines_own_propagate_and_analyze():
+    html = str(report.engine_source())
+    for method in ("propagate", "analyze"):
+        source = inspect.getsource(getattr(cdcl.Engine, method))
+        first = source.strip().splitlines()[0]
+        assert f"Engine.{method}" in html
+        assert html.count(first.replace("->", "-&gt;").replace('"', "&quot;")) == 1, first
+    assert "<pre" in html and "def propagate(self" in html
+
+
+def test_experiment_rechecks_every_sat_row_against_its_input(tmp_path, results):
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{EXAMPLE}\n{EXAMPLE}\n")
+    assert report.invalid_sat_rows(results, instances) == []
+    wrong = results.copy()
+    wrong.loc[0, "output"] = SOLUTION[:-2] + "41"  # two cells swapped: a row repeats
+    problems = report.invalid_sat_rows(wrong, instances)
+    assert len(problems) == 1 and problems[0].startswith("line 1, cdcl:")
 
 
 def test_component_costs_time_every_component():

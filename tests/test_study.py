@@ -8,6 +8,13 @@ import pandas as pd
 import pytest
 
 from sudosat.board import Board
+from sudosat.report.studies import (
+    plot_size_against_alpha,
+    plot_size_against_order,
+    plot_time_against_alpha,
+    plot_time_against_order,
+    save_study_figures,
+)
 from sudosat.study import (
     COLUMNS,
     cell_seed,
@@ -16,14 +23,9 @@ from sudosat.study import (
     main,
     measure,
     measure_isolated,
-    plot_size_against_alpha,
-    plot_size_against_order,
-    plot_time_against_alpha,
-    plot_time_against_order,
     ratio_table,
     reference_search_ms,
     run_study,
-    save_figure,
 )
 
 matplotlib.use("Agg")
@@ -118,9 +120,9 @@ def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_p
     assert figures["time-vs-order"].axes[0].get_yscale() == "log"
     assert len(figures["clauses-vs-order"].axes) == 2  # one panel per encoding
     assert all(figure.axes[0].lines for figure in figures.values())
-    paths = save_figure(figures["time-vs-alpha"], "time-vs-alpha", tmp_path / "figures")
-    assert [path.name for path in paths] == ["scaling-time-vs-alpha.png",
-                                             "scaling-time-vs-alpha.svg"]
+    paths = save_study_figures(small_table, tmp_path / "figures")
+    assert [path.name for path in paths[2:4]] == ["scaling-time-vs-alpha.png",
+                                                  "scaling-time-vs-alpha.svg"]
     assert all(path.stat().st_size > 1000 for path in paths)
     matplotlib.pyplot.close("all")
 

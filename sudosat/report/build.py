@@ -3,11 +3,12 @@
 Steps, in order:
 
 1. execute every notebook of ``notebooks/`` with papermill (reduction, solvers,
-   experiment, report, scaling, explore), passing each only the parameters its
-   ``parameters`` cell declares; executed copies go to ``build/notebooks/``;
+   experiment, report, explore, scaling, heuristics), passing each only the
+   parameters its ``parameters`` cell declares; executed copies go to
+   ``build/notebooks/``;
 2. export each with nbconvert to ``reports/<name>.html`` (the reader's
    version: no code, no progress bars, no live widgets) and
-   ``reports/<name>-code.html`` (with the code);
+   ``reports/<name>-code.html`` (with the code) (:mod:`sudosat.report.export`);
 3. write ``reports/index.html`` linking them, with the experiment's summary;
 4. when Debian's ``chromium`` is on PATH, print each reader's page to
    ``reports/<name>.pdf`` (headless; nothing is downloaded).
@@ -17,15 +18,13 @@ without dates and with a fixed SVG hash salt, so that a rebuild whose numbers
 did not change rewrites them byte for byte. The build prints one line per step
 with its time and ends with a summary of what it wrote and where.
 
-A notebook joins the report by a :class:`Page` in :data:`PAGES` (the order is
-the run order) and, when it needs more than the common parameters
-(``figures_dir``, ``quick``, ``instances``: each passed only if its
-``parameters`` cell declares it), an entry in :func:`parameters_for`.
+The pages, the build's settings and the notebooks' parameters are in
+:mod:`sudosat.report.pages`; the exports and PDFs in :mod:`sudosat.report.export`.
 
 Usage::
 
-    python -m sudosat.reportbuild [--instances FILE] [--time-limit-ms T] [--solvers a,b]
-                                  [--only NAME ...] [--quick] [--no-pdf]
+    python -m sudosat.report.build [--instances FILE] [--time-limit-ms T] [--solvers a,b]
+                                   [--only NAME ...] [--quick] [--no-pdf]
 """
 
 from __future__ import annotations
@@ -33,158 +32,46 @@ from __future__ import annotations
 import argparse
 import html
 import os
-import re
-import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SolverError, SudosatError
-from sudosat.process import run_program
-from sudosat.report import timing_workers
-from sudosat.solvers.budget import Deadline
-
-
-@dataclass(frozen=True)
-class Page:
-    """One notebook of the report: its file stem, its title and what it answers."""
-
-    name: str
-    title: str
-    summary: str
-
-
-PAGES = (
-    Page(
-        "reduction",
-        "The reduction: Sudoku to SAT",
-        "Variables and their numbering, every clause family counted against its formula for "
-        "orders 1 to 6, a complete order-2 example in CNF, the encodings side by side.",
-    ),
-    Page(
-        "solvers",
-        "The solvers: DPLL and CDCL",
-        "How our solvers work (data structures, watched literals, learning, restarts), the "
-        "asymptotic cost of each component with measurements, a traced run.",
-    ),
-    Page(
-        "experiment",
-        "The experiment",
-        "Every instance of the instance file, every solver, the same time limit T: the run "
-        "that produces the results table.",
-    ),
-    Page(
-        "report",
-        "The results",
-        "Summary per solver, time of every instance in ms, comparative plots, and every solved "
-        "board beside its input.",
-    ),
-    Page(
-        "explore",
-        "The encoding workbench",
-        "Switch clause families and at-most-one encodings on and off, edit a board, and see the "
-        "formula, the solver's answer and any broken rule (live in JupyterLab; a static "
-        "snapshot here).",
-    ),
-    Page(
-        "scaling",
-        "The scaling study",
-        "Generated boards over order N and fill fraction alpha, three encodings, our solver and "
-        "a reference under one T: where the hardest boards are, how time and size grow with N, "
-        "where the course encoding stops being usable; orders 7 to 9.",
-    ),
-    Page(
-        "heuristics",
-        "The heuristics experiment",
-        "A stated hypothesis on DPLL branching heuristics, tested on 200 generated puzzles with "
-        "paired non-parametric tests, effect sizes and confidence intervals.",
-    ),
+from sudosat.errors import SudosatError
+from sudosat.report.experiment import timing_workers
+from sudosat.report.export import export, find_chromium, print_pdf
+from sudosat.report.io import project_root
+from sudosat.report.pages import (
+    DEFAULT_INSTANCES,
+    DEFAULT_SOLVERS,
+    DEFAULT_TIME_LIMIT_MS,
+    PAGES,
+    Page,
+    Settings,
+    declared_parameters,
+    parameter_problems,
+    parameters_cell,
+    parameters_for,
+    value_problems,
 )
+from sudosat.report.plots import MATPLOTLIBRC
 
-DEFAULT_INSTANCES = "data/instances.txt"
-DEFAULT_TIME_LIMIT_MS = 10_000.0
-DEFAULT_SOLVERS = "cdcl,zchaff"
-RESULTS_DIR = "reports/data"
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-LIVE_TAG = "live"  # cells that display live widgets: removed from the exports
-CHROMIUM_LIMIT_MS = 60_000  # one page takes 2-3 s
-PDF_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-pdf-header-footer",
-    # untagged: the accessibility tree of a tagged PDF holds an object per table cell, and
-    # made the results page's PDF (57 boards) 5.5 MB instead of under 1 MB
-    "--disable-pdf-tagging",
-    "--virtual-time-budget=10000",
-)
-
-
-@dataclass
-class Settings:
-    """What one build uses."""
-
-    root: Path
-    instances: str = DEFAULT_INSTANCES
-    time_limit_ms: float = DEFAULT_TIME_LIMIT_MS
-    solvers: str = DEFAULT_SOLVERS
-    encoding: str = "course"
-    reports: Path = Path("reports")
-    figures: Path = Path("figures")
-    build: Path = Path("build/notebooks")
-    jobs: int = 1
-    quick: bool = False
-    pdf: bool = True
-    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # notebook -> parameters
-
-
-def parameters_for(name: str, settings: Settings) -> dict[str, Any]:
-    """The parameters a build passes to notebook `name` (filtered later by what it declares)."""
-    results_dir = str(settings.reports / "data")
-    common = {
-        "figures_dir": str(settings.figures),
-        "quick": settings.quick,
-        "instances": settings.instances,
-    }
-    table: dict[str, dict[str, Any]] = {
-        "reduction": {
-            "max_order": 6,
-            "build_up_to": 3 if settings.quick else 5,
-            "instances": settings.instances,
-        },
-        "solvers": {"max_order": 3 if settings.quick else 4},
-        "experiment": {
-            "instances": settings.instances,
-            "time_limit_ms": settings.time_limit_ms,
-            "solvers": settings.solvers,
-            "encoding": settings.encoding,
-            "output_dir": results_dir,
-            "jobs": settings.jobs,
-        },
-        "report": {"results": f"{results_dir}/results.csv"},
-        # the studies run their full grids (cached in .cache/studies); --quick shrinks them
-        "scaling": {"quick": settings.quick},
-        "heuristics": {"quick": settings.quick},
-        "explore": {"instances": settings.instances},
-    }
-    return {**common, **table.get(name, {}), **settings.overrides.get(name, {})}
-
-
-def declared_parameters(path: Path) -> set[str]:
-    """The names a notebook's ``parameters`` cell declares."""
-    import papermill
-
-    return set(papermill.inspect_notebook(str(path)))
+__all__ = [
+    "PAGES",
+    "Page",
+    "Settings",
+    "build",
+    "execute",
+    "index_html",
+    "main",
+    "parameter_problems",
+    "parameters_cell",
+    "parameters_for",
+    "print_pdf",
+]
 
 
 def execute(name: str, settings: Settings) -> Path:
@@ -196,6 +83,9 @@ def execute(name: str, settings: Settings) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     declared = declared_parameters(source)
     parameters = {k: v for k, v in parameters_for(name, settings).items() if k in declared}
+    problems = parameter_problems(parameters_cell(source)) + value_problems(parameters)
+    if problems:
+        raise SudosatError(f"notebooks/{name}.ipynb parameters: " + "; ".join(problems))
     with _reproducible_figures(), tempfile.TemporaryDirectory(prefix="sudosat-kernel-") as sockets:
         papermill.execute_notebook(
             str(source),
@@ -231,10 +121,6 @@ def _kernel_config(sockets: Path) -> Any:
     return config
 
 
-MATPLOTLIBRC = Path(__file__).resolve().parent / "templates" / "sudosat" / "matplotlibrc"
-"""Settings every kernel of the build reads: the fixed SVG hash salt."""
-
-
 @contextmanager
 def _reproducible_figures() -> Iterator[None]:
     """Kernels started inside see a fixed SVG salt and a fixed date for every figure.
@@ -256,162 +142,6 @@ def _reproducible_figures() -> Iterator[None]:
                 os.environ[key] = value
 
 
-def export(executed: Path, folder: Path, name: str) -> list[Path]:
-    """Export an executed notebook as the reader's HTML and the HTML with code."""
-    import nbformat
-    from nbconvert import HTMLExporter
-    from traitlets.config import Config
-
-    notebook = nbformat.read(str(executed), as_version=4)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for suffix, with_code in (("", False), ("-code", True)):
-        config = Config()
-        config.TagRemovePreprocessor.enabled = True
-        config.TagRemovePreprocessor.remove_cell_tags = {LIVE_TAG} if not with_code else set()
-        config.TagRemovePreprocessor.remove_all_outputs_tags = {LIVE_TAG} if with_code else set()
-        config.TagRemovePreprocessor.remove_input_tags = {"hide-input"}
-        exporter = HTMLExporter(
-            config=config,
-            extra_template_basedirs=[str(TEMPLATES)],
-            template_name="sudosat",
-            exclude_input=not with_code,
-            exclude_input_prompt=not with_code,
-            exclude_output_prompt=True,
-        )
-        static = _without_noise(notebook, reader=not with_code)
-        body, _ = exporter.from_notebook_node(static, resources={"metadata": {"name": name}})
-        path = folder / f"{name}{suffix}.html"
-        body = _shared_styles(body, folder)
-        path.write_text(_printable(_titled(body, name, with_code)), encoding="utf-8")
-        written.append(path)
-    return written
-
-
-SHARED_CSS = "notebook.css"
-# Our nbconvert template: JupyterLab's, minus every script fetched from a CDN.
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-_STYLE_BLOCK = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
-
-
-def _shared_styles(page: str, folder: Path) -> str:
-    """Move the large style sheets nbconvert inlines (the same on every page) to one file.
-
-    Each page then links ``notebook.css`` instead of carrying about 280 kB of
-    CSS; small, page-specific style blocks stay where they are.
-    """
-    head_end = page.find("</head>")
-    if head_end < 0:
-        return page
-    head = page[:head_end]
-    large = [m for m in _STYLE_BLOCK.finditer(head) if len(m.group(1)) > 4000]
-    if not large:
-        return page
-    css = "\n".join(m.group(1) for m in large)
-    target = folder / SHARED_CSS
-    if not target.is_file() or target.read_text(encoding="utf-8") != css:
-        target.write_text(css, encoding="utf-8")
-    for match in reversed(large):
-        head = head[: match.start()] + head[match.end() :]
-    link = f'<link rel="stylesheet" href="{SHARED_CSS}">'
-    return head + link + page[head_end:]
-
-
-def _without_noise(notebook: Any, reader: bool) -> Any:
-    """A copy fit for a static page.
-
-    Widget views (a progress bar, the explorer) cannot render without a
-    kernel: they are replaced by their plain-text form. The reader's version
-    also loses standard-error streams (progress text, warnings) and the cell
-    papermill injects with the run's parameters (the page states them).
-    """
-    import copy
-
-    clean = copy.deepcopy(notebook)
-    if reader:
-        clean.cells = [
-            c for c in clean.cells if "injected-parameters" not in c.metadata.get("tags", [])
-        ]
-    for cell in clean.cells:
-        if cell.cell_type != "code":
-            continue
-        kept = []
-        for output in cell.outputs:
-            if reader and output.get("output_type") == "stream" and output.get("name") == "stderr":
-                continue
-            data = output.get("data", {})
-            if WIDGET_MIME in data:
-                data.pop(WIDGET_MIME)
-                if not data:
-                    continue
-            kept.append(output)
-        cell.outputs = kept
-    clean.metadata.pop("widgets", None)
-    return clean
-
-
-def _titled(body: str, name: str, with_code: bool) -> str:
-    """Add a link back to the index, and a link to the other version, at the top of the page."""
-    other = f"{name}.html" if with_code else f"{name}-code.html"
-    label = "reader's version (no code)" if with_code else "version with code"
-    bar = (
-        '<div class="sudosat-nav" '
-        'style="font-family:sans-serif;font-size:90%;padding:0.5em 1em;background:#f4f4f4">'
-        f'<a href="index.html">&larr; index</a> &middot; <a href="{other}">{label}</a></div>'
-    )
-    return _after_body(body, bar) if "<body" in body else bar + body
-
-
-PRINT_CSS = TEMPLATES / "sudosat" / "print.css"
-
-
-def _printable(page: str) -> str:
-    """Add the print style sheet (A4, no navigation, nothing cut in two) to the page's head."""
-    style = f"<style>\n{PRINT_CSS.read_text(encoding='utf-8')}</style>"
-    end = page.find("</head>")
-    return page[:end] + style + page[end:] if end >= 0 else style + page
-
-
-def _after_body(body: str, insert: str) -> str:
-    start = body.index("<body")
-    end = body.index(">", start) + 1
-    return body[:end] + insert + body[end:]
-
-
-def print_pdf(page: Path, chromium: str) -> Path | None:
-    """Print an HTML page to PDF with headless Chromium; None when it fails.
-
-    Chromium starts helper processes that outlive a killed parent; it runs in
-    its own process group, which is killed as a whole when it exits or after
-    ``CHROMIUM_LIMIT_MS``, so a stuck browser can neither hang the build nor linger.
-    """
-    target = page.with_suffix(".pdf")
-    with tempfile.TemporaryDirectory(prefix="sudosat-chromium-") as profile:
-        command = [
-            chromium,
-            *PDF_FLAGS,
-            f"--user-data-dir={profile}",
-            f"--print-to-pdf={target}",
-            page.resolve().as_uri(),
-        ]
-        try:
-            done = run_program(command, Path(profile), Deadline(CHROMIUM_LIMIT_MS), "chromium")
-        except SolverError:  # it could not be started
-            return None
-    if done.timed_out or not target.is_file() or target.stat().st_size == 0:
-        return None
-    return target
-
-
-def find_chromium() -> str | None:
-    """Debian's Chromium (``chromium`` or ``chromium-browser``) on PATH, if installed."""
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 RERUN_COMMAND = (
     ".venv/bin/papermill notebooks/experiment.ipynb runs/experiment.ipynb "
     "-p instances data/course-example.txt -p time_limit_ms 5000"
@@ -431,14 +161,15 @@ def index_html(
     A PDF is linked only when its file is there; nothing on the page depends
     on the day it was built.
     """
-    from sudosat import report
+    from sudosat.report.io import load_results, read_manifest
+    from sudosat.report.tables import html_table, summary_table
 
     results_file = settings.root / settings.reports / "data" / "results.csv"
-    manifest = report.read_manifest(results_file) if results_file.is_file() else {}
+    manifest = read_manifest(results_file) if results_file.is_file() else {}
     summary = ""
     if results_file.is_file():
-        table = report.summary_table(report.load_results(results_file))
-        summary = "<h2>Results at a glance</h2>" + report.html_table(table)
+        table = summary_table(load_results(results_file))
+        summary = "<h2>Results at a glance</h2>" + html_table(table)
     notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in manifest.get("notes", []))
     items = []
     for page in pages:
@@ -458,7 +189,7 @@ def index_html(
             f"<br><span>{html.escape(page.summary)}</span></li>"
         )
     figures = _figure_strip(settings)
-    solvers = ", ".join(manifest.get("solvers", [])) or settings.solvers
+    solvers = ", ".join(manifest.get("solvers", []) or settings.solvers)
     encoding = str(manifest.get("encoding", settings.encoding))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>sudosat report</title>
@@ -497,7 +228,7 @@ table.sudosat-table td{text-align:right} .strip img{height:170px;margin:0.3em;bo
 
 
 def _figure_strip(settings: Settings) -> str:
-    folder = settings.root / settings.figures
+    folder = settings.root / settings.figures_dir
     chosen = [
         f
         for f in ("report-per-instance", "report-scatter", "report-cactus", "reduction-families")
@@ -547,7 +278,7 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
     index.write_text(index_html(pages, settings, pdfs, durations), encoding="utf-8")
     figures = _figure_files(settings)
     changed = sum(1 for path, stamp in figures.items() if figures_before.get(path) != stamp)
-    folder = _shown(settings.root / settings.figures)
+    folder = _shown(settings.root / settings.figures_dir)
     say(
         f"done in {_took(time.perf_counter() - started)}: {_count(len(pages), 'page')} "
         f"({2 * len(pages)} HTML files) and {index.name} in {_shown(reports)}; "
@@ -592,7 +323,7 @@ def _figure_files(settings: Settings) -> dict[Path, bytes]:
     """The figures folder's files and their contents' digests."""
     import hashlib
 
-    folder = settings.root / settings.figures
+    folder = settings.root / settings.figures_dir
     if not folder.is_dir():
         return {}
     return {
@@ -619,9 +350,9 @@ def _shown(path: Path) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m sudosat.reportbuild``."""
+    """The parser of ``python -m sudosat.report.build``."""
     parser = argparse.ArgumentParser(
-        prog="python -m sudosat.reportbuild", description=__doc__.split("\n")[0]
+        prog="python -m sudosat.report.build", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
         "--instances", default=DEFAULT_INSTANCES, help="instance file (default %(default)s)"
@@ -635,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--solvers",
-        default=DEFAULT_SOLVERS,
-        help="comma-separated solvers (default %(default)s; zchaff falls back to pysat:minisat22)",
+        type=_names,
+        default=list(DEFAULT_SOLVERS),
+        help="comma-separated solvers (default cdcl,zchaff; zchaff falls back to pysat:minisat22)",
     )
     parser.add_argument("--encoding", default="course")
     parser.add_argument(
@@ -650,7 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--root", type=Path, default=None, help="project root (default: this checkout)"
     )
     parser.add_argument("--reports", type=Path, default=Path("reports"))
-    parser.add_argument("--figures", type=Path, default=Path("figures"))
+    parser.add_argument(
+        "--figures-dir", "--figures", dest="figures_dir", type=Path, default=Path("figures")
+    )
     parser.add_argument(
         "--build",
         type=Path,
@@ -665,10 +399,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _names(text: str) -> list[str]:
+    """A comma-separated option as a list of names (blanks around each name dropped)."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; a failing notebook is reported in one line with the cell's error."""
-    from sudosat.report import project_root
-
     args = build_parser().parse_args(argv)
     root = (args.root or project_root() or Path.cwd()).resolve()
     settings = Settings(
@@ -678,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         solvers=args.solvers,
         encoding=args.encoding,
         reports=args.reports,
-        figures=args.figures,
+        figures_dir=args.figures_dir,
         build=args.build,
         jobs=timing_workers(args.jobs),
         quick=args.quick,

@@ -1,0 +1,481 @@
+"""The experiment and results pages: choosing the solvers, running every instance under one
+T, the machine and method the times come from, and the sentences that read the results.
+
+Also the solvers page's two measured runs, :func:`solver_comparison` and
+:func:`component_costs`: each solves boards the page names and times them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sudosat.board import Board, check_solution
+from sudosat.errors import InstanceError
+from sudosat.report.io import (
+    DECIDED,
+    load_results,
+    read_instances,
+    read_manifest,
+    resolve,
+    solver_order,
+    write_manifest,
+)
+from sudosat.report.plots import paired
+from sudosat.report.tables import stage_name, time_split_table
+
+REFERENCE_FALLBACK = "pysat:minisat22"
+"""The reference solver that stands in for zChaff when no zChaff binary is found."""
+
+
+ZCHAFF_NOTE = (
+    "zChaff is not installed on the machine that built this report, so PySAT's MiniSat 2.2 "
+    f"({REFERENCE_FALLBACK}), a CDCL solver of the same family, stands in for it as the "
+    "reference solver. zChaff is in no package registry: to compare with zChaff itself, build "
+    "it from Princeton's sources and give its path, as ZCHAFF=/path/to/zchaff in the "
+    "environment (for example ZCHAFF=/path/to/zchaff make report) or --zchaff /path/to/zchaff "
+    "on the command line."
+)
+"""The plain-words note a page shows (once) when MiniSat stands in for zChaff."""
+
+
+def timing_workers(requested: int | None = None) -> int:
+    """How many processes may time instances at once on this machine.
+
+    One per core at most and never more than the cores minus one, so that
+    every timed process has a core to itself while the notebook's kernel, the
+    operating system and anything else keep one: at least 1.
+
+    Examples
+    --------
+    >>> timing_workers(1)
+    1
+    """
+    cores = os.cpu_count() or 1
+    allowed = max(1, cores - 1)
+    return allowed if requested is None else max(1, min(int(requested), allowed))
+
+
+def machine_facts() -> dict[str, Any]:
+    """The machine a run is timed on: processor, cores, Python, load when the run starts."""
+    import platform
+
+    facts: dict[str, Any] = {
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "processor": _processor_name(),
+    }
+    if hasattr(os, "getloadavg"):
+        facts["load_average"] = round(os.getloadavg()[0], 2)
+    return facts
+
+
+def _processor_name() -> str:
+    """The CPU's model name from ``/proc/cpuinfo`` (Linux), else what platform says."""
+    import platform
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def method_text(manifest: Mapping[str, Any]) -> str:
+    """How the times of a run were taken, in plain words, from its manifest (Markdown)."""
+    machine = manifest.get("machine") or {}
+    workers = manifest.get("jobs", 1)
+    where = (
+        f"{machine.get('processor', 'an unknown processor')}, {machine.get('cores', '?')} "
+        f"cores, {machine.get('system', '')}, {machine.get('implementation', 'Python')} "
+        f"{machine.get('python', '?')}"
+    )
+    load = machine.get("load_average")
+    load_text = (
+        f" The load average when the run started was {load:g}: other programs shared the "
+        "machine, so single times can be inflated; the counters (conflicts, decisions) are not "
+        "affected."
+        if isinstance(load, int | float)
+        else ""
+    )
+    worker_text = (
+        "one worker process, so no two timed runs overlap"
+        if workers == 1
+        else f"{workers} worker processes, one per free core (at most the cores minus one)"
+    )
+    return (
+        f"**Machine.** {where}.{load_text}\n\n"
+        f"**Method.** Every (instance, solver) pair is timed by {worker_text}. The solvers are "
+        "interleaved per instance (line 1 with every solver, then line 2, ...), so a change of "
+        "load hits all of them alike. Times are wall-clock milliseconds: *encode* builds the "
+        "CNF, *solve* runs the solver and checks its model, *decode* reads the board back and "
+        "checks it; *total* is all three. For the solvers that run inside this Python process "
+        "(our `cdcl` and PySAT's solvers) *solve* is split further into *load*, copying the "
+        "clauses into the solver (for PySAT: from Python into C++), and *search*, the solving "
+        "itself. External programs (zChaff, `exec:`) are timed as whole processes."
+    )
+
+
+def split_names(names: str | Sequence[str]) -> list[str]:
+    """Solver names from a notebook parameter: a comma-separated string or a list."""
+    if isinstance(names, str):
+        names = names.split(",")
+    return [name.strip() for name in names if name.strip()]
+
+
+def choose_solvers(names: str | Sequence[str]) -> tuple[list[str], list[str]]:
+    """The solvers to run, with zChaff replaced by PySAT's Minisat22 when it cannot run.
+
+    Every name is probed on a one-clause formula; zChaff that cannot run is
+    replaced by :data:`REFERENCE_FALLBACK`, any other solver that cannot run
+    is dropped. Each change is explained in a note meant for the report.
+
+    Returns
+    -------
+    (list of str, list of str)
+        The solvers, and the notes.
+    """
+    from sudosat.pipeline import probe_solver
+
+    chosen, notes = [], []
+    for name in split_names(names):
+        why = probe_solver(name)
+        if why is None:
+            chosen.append(name)
+        elif name == "zchaff":
+            chosen.append(REFERENCE_FALLBACK)
+            notes.append(ZCHAFF_NOTE)
+        else:
+            notes.append(f"Solver {name} cannot run here and was left out: {why}.")
+    return list(dict.fromkeys(chosen)), notes
+
+
+def run_experiment(
+    instances: str | os.PathLike[str],
+    time_limit_ms: float,
+    solvers: Sequence[str],
+    encoding: str,
+    output_dir: str | os.PathLike[str],
+    *,
+    jobs: int = 1,
+    notes: Sequence[str] = (),
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Run every instance with every solver under the same T; write the results table.
+
+    Writes ``results.csv`` (DESIGN.md's columns, then each output line), one
+    output file per solver (``solutions.<solver>.txt``) and ``manifest.json``
+    (the parameters, the notes, the machine and the number of workers) into
+    `output_dir`. `jobs` is capped by :func:`timing_workers`, so timed runs
+    never compete for a core.
+
+    Returns
+    -------
+    DataFrame
+        The results table.
+    """
+    from sudosat.pipeline import run_batch
+
+    source = resolve(instances)
+    folder = resolve(output_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    results = folder / "results.csv"
+    jobs = timing_workers(jobs)
+    machine = machine_facts()
+    started = time.perf_counter()
+    summary = run_batch(
+        source,
+        folder / "solutions.txt",
+        solvers=list(solvers),
+        encoding=encoding,
+        time_limit_ms=time_limit_ms,
+        results=results,
+        jobs=jobs,
+        progress=progress,
+    )
+    write_manifest(
+        folder,
+        instances=str(instances),
+        time_limit_ms=time_limit_ms,
+        solvers=list(solvers),
+        encoding=encoding,
+        jobs=jobs,
+        machine=machine,
+        notes=list(notes),
+        wall_s=round(time.perf_counter() - started, 1),
+        outputs={s: str(v.output) for s, v in summary.solvers.items()},
+    )
+    return load_results(results)
+
+
+def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -> list[str]:
+    """Every SAT row whose board is not a solution of its input line, checked afresh.
+
+    The ``output`` board of each SAT row is parsed again and checked against
+    the input board of its line (rules and givens), independently of the
+    ``valid`` column the runner wrote. An empty list means every SAT answer is
+    a valid board.
+    """
+    boards = read_instances(instances)
+    wrong = []
+    for row in results[results["status"] == "SAT"].itertuples():
+        line, puzzle = int(row.line), boards.get(int(row.line))
+        try:
+            why = check_solution(puzzle, Board.parse(str(row.output))) if puzzle else "no input"
+        except InstanceError as exc:
+            why = str(exc)
+        if why is not None:
+            wrong.append(f"line {line}, {row.solver}: {why}")
+    return wrong
+
+
+def solver_comparison(
+    puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
+) -> pd.DataFrame:
+    """Each solver's answer, time and counters on each puzzle (course encoding)."""
+    from sudosat.encoding import encode
+    from sudosat.solvers.registry import solve
+
+    rows = []
+    for label, line in puzzles.items():
+        cnf = encode(Board.parse(line), "course").cnf
+        for solver in solvers:
+            result = solve(cnf, solver, time_limit_ms=time_limit_ms)
+            stats = result.stats
+            rows.append(
+                {
+                    "puzzle": label,
+                    "solver": solver,
+                    "answer": "TIMEOUT" if result.is_unknown else str(result.status),
+                    "solver ms": round(result.elapsed_ms, 1),
+                    **{
+                        k: int(stats[k]) if k in stats else pd.NA
+                        for k in ("decisions", "propagations", "conflicts")
+                    },
+                }
+            )
+    return pd.DataFrame(rows).set_index(["puzzle", "solver"])
+
+
+def component_costs(
+    orders: Iterable[int] = (1, 2, 3, 4), alpha: float = 0.5, solver: str = "cdcl", seed: int = 0
+) -> pd.DataFrame:
+    """Time each component of the pipeline on one generated board per order.
+
+    Components: encoder (board -> CNF), DIMACS writer, parser (DIMACS ->
+    CNF), solver, decoder (model -> board) and the rules check. The sizes
+    (variables, clauses, literals) let a reader set each time against the
+    input it is linear in.
+
+    Returns
+    -------
+    DataFrame
+        Index ``order``; sizes, then one ``<component> ms`` column each.
+    """
+    from sudosat.board import check_solution
+    from sudosat.cnf import parse_dimacs
+    from sudosat.encoding import encode
+    from sudosat.generate import generate
+    from sudosat.solvers.registry import solve
+
+    rows = []
+    for order in orders:
+        board = generate(order, alpha, seed=seed)
+        timer = _Stopwatch()
+        encoded = timer.run("encoder", encode, board, "course")
+        text = timer.run("DIMACS writer", encoded.cnf.to_dimacs)
+        timer.run("parser", parse_dimacs, text, "<memory>")
+        result = timer.run("solver", solve, encoded.cnf, solver)
+        solution = timer.run("decoder", encoded.decode, result.model or [])
+        timer.run("check", check_solution, board, solution)
+        rows.append(
+            {
+                "order": order,
+                "givens": board.num_givens,
+                "variables": encoded.num_vars,
+                "clauses": encoded.num_clauses,
+                "literals": encoded.cnf.num_literals,
+                **{f"{name} ms": round(ms, 4) for name, ms in timer.times.items()},
+            }
+        )
+    return pd.DataFrame(rows).set_index("order")
+
+
+class _Stopwatch:
+    """Runs calls and keeps each one's wall time in milliseconds, by name."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+
+    def run(self, name: str, function: Any, *args: Any) -> Any:
+        started = time.perf_counter()
+        value = function(*args)
+        self.times[name] = (time.perf_counter() - started) * 1000.0
+        return value
+
+
+def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
+    """Our solver (``cdcl`` if it ran, else the first) and the reference it is compared with."""
+    own = "cdcl" if "cdcl" in solvers else solvers[0]
+    others = [s for s in solvers if s != own]
+    preferred = [s for s in others if s == "zchaff" or s == REFERENCE_FALLBACK]
+    return own, (preferred or others or [None])[0]
+
+
+def scatter_comment(
+    results: pd.DataFrame, own: str, reference: str, time_column: str = "total_ms"
+) -> str:
+    """One sentence on a scatter plot: on how many instances each solver was faster."""
+    pair = paired(results, own, reference, time_column)
+    both = pair[pair["answered_x"] & pair["answered_y"]].dropna(subset=["x", "y"])
+    faster = int((both["y"] < both["x"]).sum())
+    ratio = (both["y"] / both["x"]).median() if len(both) else math.nan
+    what = stage_name(time_column)
+    return (
+        f"both solvers decided {len(both)} instances; {own} was faster on {faster} "
+        f"of them and {reference} on {len(both) - faster}. The median ratio of {own}'s "
+        f"{what} to {reference}'s is {ratio:.2f} (points below the diagonal: {own} faster)."
+    )
+
+
+def search_column(results: pd.DataFrame, solvers: Sequence[str]) -> str:
+    """``search_ms`` when every one of `solvers` has it on its answers, else ``solve_ms``."""
+    answered = results[results["status"].isin(DECIDED) & results["solver"].isin(solvers)]
+    if len(answered) and answered["search_ms"].notna().all():
+        return "search_ms"
+    return "solve_ms"
+
+
+def comparison_text(results: pd.DataFrame, own: str, reference: str | None) -> str:
+    """What the two comparisons of the page measure and what they show, from the data (Markdown).
+
+    Total time is what a user waits for; for an in-process reference it
+    includes copying the formula into it. Search time alone compares the
+    solving procedures. The sentence on loading names the order where the
+    reference's loading is the largest share of its total.
+    """
+    if reference is None:
+        return "Only one solver ran: there is nothing to compare it with."
+    column = search_column(results, [own, reference])
+    parts = [
+        "**Total time** (encode + solve + decode) is what a user waits for: "
+        + scatter_comment(results, own, reference, "total_ms"),
+        f"**{stage_name(column).capitalize()}** compares the solving procedures alone"
+        + (
+            ", without loading the formula into the solver: "
+            if column == "search_ms"
+            else " (the reference runs as a separate program, so its load cannot be split off): "
+        )
+        + scatter_comment(results, own, reference, column),
+    ]
+    mine = results[(results["solver"] == reference) & results["status"].isin(DECIDED)]
+    if len(mine) and mine["load_ms"].notna().any():
+        share = (mine["load_ms"] / mine["total_ms"]).groupby(mine["order"]).median()
+        order = int(share.idxmax())
+        parts.append(
+            f"**Loading** the formula into {reference} takes a median "
+            f"{100 * share.max():.0f}% of its total time on order {order} "
+            f"(order {order} formulas have about "
+            f"{int(mine[mine['order'] == order]['clauses'].median()):,} clauses)."
+        )
+    return "\n\n".join(parts)
+
+
+def stage_comment(results: pd.DataFrame) -> str:
+    """Where the time goes, per solver and order, read from the results (one paragraph)."""
+    table = time_split_table(results)
+    parts = {"encode": "encoding", "load": "loading", "search": "search", "decode": "decoding"}
+    sentences = []
+    for _, row in table.iterrows():
+        known = {part: row[f"{part} ms"] for part in parts if not pd.isna(row[f"{part} ms"])}
+        total = row["total ms"]
+        if not known or not total:
+            continue
+        top = max(known, key=lambda part: known[part])
+        sentences.append(
+            f"{row['solver']}, order {row['order']}: {parts[top]} "
+            f"({100 * known[top] / total:.0f}% of the median total of {total:.1f} ms)"
+        )
+    if not sentences:
+        return "No instance was decided: there is no time to break down."
+    return "The largest part of the time, per solver and order: " + "; ".join(sentences) + "."
+
+
+GRADED_INSTANCES = "data/instances.txt"
+"""The report's own instance file, whose order-3 puzzles are graded by ``data/make_data.py``."""
+
+
+def instances_text(results: pd.DataFrame, instances: str | None, solver: str = "cdcl") -> str:
+    """How hard the order-3 instances were for `solver`, computed from the results (Markdown).
+
+    For the report's own instance file it also says how its puzzles were
+    made and graded.
+    """
+    made = ""
+    if instances and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES):
+        made = (
+            f"The order-3 puzzles of `{GRADED_INSTANCES}` after the course's example are minimal "
+            "puzzles with exactly one solution (no given can be removed without allowing a "
+            "second one), made by `data/make_data.py` with the project's generator: it "
+            "generates 1,500 of them from a fixed seed, grades each by the conflicts `cdcl` "
+            "needs on its course encoding (seed 0), keeps the 24 hardest and 24 spread evenly "
+            "over the other grades. "
+        )
+    mine = results[
+        (results["solver"] == solver) & (results["order"] == 3) & results["status"].isin(DECIDED)
+    ]["conflicts"].dropna()
+    if mine.empty:
+        return made + f"No order-3 instance was decided by {solver} in this run."
+    return made + (
+        f"In this run {solver} needed from {int(mine.min())} to {int(mine.max())} conflicts on "
+        f"the {len(mine)} order-3 instances it decided (median {mine.median():.0f}); "
+        f"{int((mine > 30).sum())} of them needed more than 30."
+    )
+
+
+def run_description(
+    instances: Any,
+    time_limit_ms: Any,
+    solvers: Sequence[str],
+    encoding: str,
+    notes: Sequence[str] = (),
+) -> str:
+    """A Markdown paragraph naming what a run used, with the notes (e.g. zChaff's stand-in)."""
+    limit = f"{float(time_limit_ms):g} ms" if time_limit_ms is not None else "none"
+    text = (
+        f"**Instance file** `{instances}` · **time limit T** {limit} for every solver · "
+        f"**solvers** {', '.join(f'`{s}`' for s in solvers)} · **encoding** `{encoding}`"
+    )
+    return "\n\n".join([text, *(f"> **Note.** {note}" for note in notes)])
+
+
+def read_run(
+    results: str | os.PathLike[str],
+) -> tuple[pd.DataFrame, dict[str, Any], dict[int, Board]]:
+    """A run as the results page reads it: the table, its manifest, the input boards by line."""
+    table = load_results(results)
+    manifest = read_manifest(results)
+    named = manifest.get("instances")
+    return table, manifest, read_instances(named) if named else {}
+
+
+def run_text(table: pd.DataFrame, manifest: Mapping[str, Any]) -> str:
+    """What a run used and how its times were taken (Markdown), from its table and manifest."""
+    described = run_description(
+        manifest.get("instances", "?"),
+        manifest.get("time_limit_ms"),
+        solver_order(table),
+        manifest.get("encoding", "?"),
+        manifest.get("notes", []),
+    )
+    return described + "\n\n" + method_text(manifest)

@@ -1,0 +1,207 @@
+"""The report's inputs: paths as notebooks give them, instance and solution files, the
+results table and the manifest written beside it.
+
+Every page reads through here, so that ``data/instances.txt`` means the same
+file from the project root and from ``notebooks/``, and every table carries
+DESIGN.md's columns with their types.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sudosat.board import Board
+from sudosat.errors import InstanceError
+from sudosat.lines import read_text, split_lines
+from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
+
+RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
+"""The results table's columns (DESIGN.md), in order."""
+
+STAGES = ("encode_ms", "solve_ms", "decode_ms")
+"""The timed stages of one instance, in the order they run."""
+
+DECIDED = ("SAT", "UNSAT")
+"""Statuses that are answers (a time-out or an error is not)."""
+
+COURSE_EXAMPLE = (
+    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+)
+"""The course's own example instance (SPEC §1.1)."""
+
+_TEXT_COLUMNS = ("solver", "encoding", "status", "valid", "error", "output")
+_NUMERIC = tuple(column for column in PIPELINE_COLUMNS if column not in _TEXT_COLUMNS)
+
+# -- paths -----------------------------------------------------------------------------
+
+
+def project_root() -> Path | None:
+    """The source checkout this package runs from (the folder with ``pyproject.toml``), if any."""
+    candidate = Path(__file__).resolve().parents[2]
+    return candidate if (candidate / "pyproject.toml").is_file() else None
+
+
+def resolve(path: str | os.PathLike[str]) -> Path:
+    """A notebook parameter's path, read the same from the project root or from ``notebooks/``.
+
+    Absolute paths and paths that exist from the working directory are kept.
+    Otherwise, when the working directory lies inside the project (Jupyter
+    starts a notebook's kernel in ``notebooks/``), the path is taken from the
+    project root, so that ``data/instances.txt`` means the same file in
+    papermill run from the root and in Jupyter.
+
+    Parameters
+    ----------
+    path : str or PathLike
+
+    Returns
+    -------
+    Path
+    """
+    given = Path(path)
+    if given.is_absolute() or given.exists():
+        return given
+    root = project_root()
+    cwd = Path.cwd().resolve()
+    if root is not None and cwd != root and root in cwd.parents:
+        return root / given
+    return given
+
+
+# -- instances and results -------------------------------------------------------------
+
+
+def read_instances(path: str | os.PathLike[str]) -> dict[int, Board]:
+    """Every readable board of an instance file, by 1-based line number.
+
+    Blank lines and lines that do not parse are left out (the results table
+    carries their error); the numbering is the file's own, so it matches the
+    ``line`` column of the results table.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        An instance file (course lines, numeric lines or grid strings).
+
+    Raises
+    ------
+    InstanceError
+        The file cannot be read.
+    """
+    source = resolve(path)
+    try:
+        text = read_text(source)
+    except OSError as exc:
+        raise InstanceError(
+            f"cannot read the instance file: {exc.strerror}", file=str(path)
+        ) from None
+    boards = {}
+    for number, line in enumerate(split_lines(text), start=1):
+        if not line.strip():
+            continue
+        try:
+            boards[number] = Board.parse(line, source=str(path), line=number)
+        except InstanceError:
+            continue
+    return boards
+
+
+def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
+    """The solved boards of a batch output file (one line per input line), by line number.
+
+    Lines that say ``UNSAT``, ``TIMEOUT`` or ``ERROR`` are left out.
+    """
+    solved = {}
+    text = read_text(resolve(path))
+    for number, line in enumerate(split_lines(text), start=1):
+        words = line.split()
+        if len(words) < 2 or words[0] == "ERROR" or words[1] in ("UNSAT", "TIMEOUT"):
+            continue
+        try:
+            solved[number] = Board.parse(line)
+        except InstanceError:
+            continue
+    return solved
+
+
+def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a results table (CSV, or JSON lines when the name ends in ``.jsonl``).
+
+    Numeric columns become numbers (missing ones NaN), ``valid`` a boolean,
+    ``error`` a string; columns the table lacks are added empty, so every
+    function of this module can rely on DESIGN.md's columns.
+
+    Raises
+    ------
+    InstanceError
+        The file cannot be read as a table.
+    """
+    source = resolve(path)
+    try:
+        if source.suffix == ".jsonl":
+            frame = pd.read_json(source, lines=True)
+        else:
+            frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
+    except (OSError, ValueError) as exc:
+        raise InstanceError(f"cannot read the results table: {exc}", file=str(path)) from None
+    return normalise_results(frame)
+
+
+def normalise_results(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of `frame` with DESIGN.md's columns present and typed."""
+    frame = frame.copy()
+    for column in RESULT_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = pd.NA
+    for column in _NUMERIC:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    frame["valid"] = frame["valid"].map(_as_bool)
+    for column in ("error", "output"):
+        if column in frame.columns:
+            frame[column] = (
+                frame[column].astype(object).where(frame[column].notna(), "").astype(str)
+            )
+    frame["status"] = frame["status"].fillna("ERROR").astype(str)
+    frame["solver"] = frame["solver"].astype(str)
+    return frame
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes")
+    return bool(value) if value is not None and value == value else False
+
+
+def solver_order(results: pd.DataFrame) -> list[str]:
+    """The solvers of a results table in their order of appearance."""
+    return list(dict.fromkeys(results["solver"]))
+
+
+# -- the experiment's manifest ---------------------------------------------------------
+
+
+def write_manifest(folder: str | os.PathLike[str], **facts: Any) -> Path:
+    """Write ``manifest.json`` beside the results table: what was run, and how."""
+    path = resolve(folder) / "manifest.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(facts, indent=2, default=str) + "\n", encoding="utf-8")
+    return path
+
+
+def read_manifest(results_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest written beside a results table, or an empty dict when there is none."""
+    path = resolve(results_path).parent / "manifest.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def offered_puzzles(instances: str | os.PathLike[str], count: int) -> dict[str, str]:
+    """The first `count` readable boards of an instance file, as ``{label: board line}``."""
+    boards = list(read_instances(instances).items())[:count]
+    return {f"line {number} of {instances}": board.to_line() for number, board in boards}

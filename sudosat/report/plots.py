@@ -1,0 +1,354 @@
+"""Every figure of the project: one style, one way to make a figure, one :func:`save_figure`.
+
+The style (colours, grid, legend size, the fixed SVG hash salt) lives in one
+file, ``sudosat/templates/sudosat/matplotlibrc``: the report build hands it to
+every notebook kernel (``MATPLOTLIBRC``), so figures drawn with pyplot inside a
+notebook follow it, and every plotting function of this package draws inside
+it (:func:`styled`), so its figures look the same wherever they are drawn.
+
+Figures here are :class:`ReportFigure` objects built without pyplot, so
+nothing is shown twice and nothing leaks between calls. :func:`save_figure`
+writes any figure as PNG and SVG, byte for byte the same when its numbers did
+not change. Times are milliseconds everywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sudosat.report.io import DECIDED, resolve, solver_order
+from sudosat.report.tables import stage_name, stage_table
+
+MATPLOTLIBRC = Path(__file__).resolve().parent.parent / "templates" / "sudosat" / "matplotlibrc"
+"""The project's one figure style, read by :func:`styled` and by every kernel of the build."""
+
+STYLE = dict(matplotlib.rc_params_from_file(str(MATPLOTLIBRC), use_default_template=False))
+"""The settings of :data:`MATPLOTLIBRC`, as matplotlib reads them."""
+
+COLOURS = tuple(STYLE["axes.prop_cycle"].by_key()["color"])
+"""The colour cycle of the style, for code that picks a colour by position."""
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+"""Markers by position, so that solvers stay apart in print without colour."""
+
+_Plot = TypeVar("_Plot", bound=Callable[..., Any])
+
+
+def styled(plot: _Plot) -> _Plot:
+    """Draw `plot`'s figure inside the project's style (a decorator for plotting functions)."""
+
+    @functools.wraps(plot)
+    def drawn(*args: Any, **kwargs: Any) -> Any:
+        with matplotlib.rc_context(STYLE):
+            return plot(*args, **kwargs)
+
+    return drawn  # type: ignore[return-value]
+
+
+def use_style() -> None:
+    """Make the project's style the default of this Python process (figures drawn with pyplot)."""
+    matplotlib.rcParams.update(STYLE)
+
+
+class ReportFigure(Figure):
+    """A matplotlib Figure that shows itself as a PNG in a notebook, without pyplot."""
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        with matplotlib.rc_context(STYLE):  # ticks and their grid lines are made while drawing
+            self.savefig(buffer, format="png", dpi=100, metadata=FIGURE_METADATA["png"])
+        return buffer.getvalue()
+
+
+def new_figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
+    """A :class:`ReportFigure` of `width` × `height` inches with one set of axes."""
+    figure = ReportFigure(figsize=(width, height), layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def panels(
+    count: int, width: float = 5.0, height: float = 3.8, *, sharey: bool = False
+) -> tuple[Figure, list[Any]]:
+    """A :class:`ReportFigure` with `count` panels side by side (at least one)."""
+    count = max(count, 1)
+    figure = ReportFigure(figsize=(width * count, height), layout="constrained")
+    axes = figure.subplots(1, count, sharey=sharey, squeeze=False)
+    return figure, list(axes[0])
+
+
+def solver_style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """A (colour, marker) pair per solver, by position, the same on every plot of a page."""
+    return {
+        s: (COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]) for k, s in enumerate(solvers)
+    }
+
+
+def draw_time_limit(ax, time_limit_ms: float | None) -> None:
+    """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
+    if time_limit_ms:
+        ax.axhline(
+            time_limit_ms,
+            color="#555",
+            linestyle="--",
+            linewidth=1,
+            label=f"limit T = {time_limit_ms:g} ms",
+        )
+
+
+def note_zeros(ax: Any, what: str, labels: Sequence[str], corner: str) -> None:
+    """Say in a corner of a log-scale plot which points are zero, so none vanishes silently."""
+    if not labels:
+        return
+    x, ha = (0.99, "right") if corner.endswith("right") else (0.01, "left")
+    y, va = (0.02, "baseline") if corner.startswith("lower") else (0.99, "top")
+    ax.text(x, y, f"{what}, not drawn on the log scale: " + ", ".join(labels),
+            transform=ax.transAxes, fontsize=7, ha=ha, va=va, color="#555")
+
+
+SVG_HASHSALT = STYLE["svg.hashsalt"]
+"""Fixed salt of the ids in SVG files (from :data:`MATPLOTLIBRC`): a figure keeps its bytes."""
+
+
+FIGURE_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None, "Creator": None},
+    "pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None},
+}
+"""Metadata left out of saved figures: no date, no tool version (they change with no data)."""
+
+
+def save_figure(
+    figure: Figure, name: str, folder: str | os.PathLike[str] = "figures"
+) -> list[Path]:
+    """Write `figure` as ``<folder>/<name>.png`` and ``.svg``; return the two paths.
+
+    The files depend on the figure only: SVG ids use :data:`SVG_HASHSALT`
+    and no date or version is written (:data:`FIGURE_METADATA`), so
+    rebuilding a report whose numbers did not change leaves them byte for
+    byte the same. The figure is drawn in the project's style (:data:`STYLE`):
+    matplotlib makes ticks and grid lines while drawing, not when plotting.
+    """
+    target = resolve(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    paths = [target / f"{name}.png", target / f"{name}.svg"]
+    with matplotlib.rc_context(STYLE):
+        figure.savefig(paths[0], dpi=110, metadata=FIGURE_METADATA["png"])
+        figure.savefig(paths[1], metadata=FIGURE_METADATA["svg"])
+    return paths
+
+
+def save_and_show(figure: Figure, name: str, folder: str | os.PathLike[str] = "figures") -> Figure:
+    """Save `figure` (:func:`save_figure`) and return it to be shown once as a cell's value.
+
+    A figure made with pyplot is closed first, so the notebook's inline backend
+    does not show it a second time at the end of the cell.
+    """
+    import matplotlib.pyplot as plt
+
+    save_figure(figure, name, folder)
+    plt.close(figure)  # a figure pyplot does not manage is left as it is
+    return figure
+
+
+# -- the results page ------------------------------------------------------------------
+
+
+@styled
+def plot_per_instance(
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_ms"
+) -> Figure:
+    """Time per instance for every solver, on a log scale, in the file's line order.
+
+    Answers are filled markers; time-outs and errors are drawn as crosses; the
+    time limit, when given, is a dashed line.
+    """
+    solvers = solver_order(results)
+    style = solver_style(solvers)
+    lines = sorted(results["line"].dropna().unique())
+    position = {line: k for k, line in enumerate(lines)}
+    figure, ax = new_figure(max(7.5, min(14.0, 0.16 * len(lines) + 3)), 4.2)
+    for solver in solvers:
+        mine = results[results["solver"] == solver]
+        colour, marker = style[solver]
+        answered = mine[mine["status"].isin(DECIDED)]
+        ax.scatter(
+            [position[x] for x in answered["line"]],
+            answered[time_column].clip(lower=0.01),
+            color=colour,
+            marker=marker,
+            s=22,
+            label=solver,
+            alpha=0.85,
+        )
+        missed = mine[~mine["status"].isin(DECIDED)]
+        if len(missed):
+            ax.scatter(
+                [position[x] for x in missed["line"]],
+                missed[time_column].fillna(time_limit_ms or 1),
+                color=colour,
+                marker="x",
+                s=40,
+                label=f"{solver}: no answer",
+            )
+    draw_time_limit(ax, time_limit_ms)
+    ax.set_yscale("log")
+    ax.set_xlabel("instance (line of the instance file)")
+    ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
+    ax.set_title("Time per instance")
+    step = max(1, len(lines) // 25)
+    ax.set_xticks(
+        range(0, len(lines), step),
+        [str(int(lines[k])) for k in range(0, len(lines), step)],
+        fontsize=8,
+    )
+    ax.grid(True, which="major", axis="y")
+    ax.legend(loc="best")
+    return figure
+
+
+@styled
+def plot_scatter(
+    results: pd.DataFrame,
+    own: str,
+    reference: str | None,
+    time_limit_ms: float | None = None,
+    time_column: str = "total_ms",
+) -> Figure:
+    """Our solver's time against the reference solver's, one point per instance, log-log.
+
+    Points above the diagonal are instances where our solver is slower.
+    Instances without an answer are placed at the time limit (or their own
+    time) and drawn as crosses. Colour says the order.
+    """
+    if reference is None:  # one solver ran: say so instead of drawing an empty plot
+        figure, ax = new_figure(5.8, 1.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, f"only {own} ran: no reference to compare with", ha="center")
+        return figure
+    pair = paired(results, own, reference, time_column)
+    figure, ax = new_figure(5.8, 5.2)
+    orders = sorted(pair["order"].dropna().unique())
+    for k, order in enumerate(orders):
+        group = pair[pair["order"] == order]
+        both = group["answered_x"] & group["answered_y"]
+        colour = COLOURS[k % len(COLOURS)]
+        ax.scatter(
+            group[both]["x"],
+            group[both]["y"],
+            color=colour,
+            s=24,
+            alpha=0.85,
+            label=f"order {int(order)}",
+        )
+        if (~both).any():
+            ax.scatter(
+                group[~both]["x"],
+                group[~both]["y"],
+                color=colour,
+                marker="x",
+                s=40,
+                label=f"order {int(order)}, no answer by one",
+            )
+    values = pd.concat([pair["x"], pair["y"]]).dropna()
+    low = max(0.01, float(values.min()) / 2) if len(values) else 0.1
+    high = float(values.max()) * 2 if len(values) else 10.0
+    ax.plot([low, high], [low, high], color="#555", linewidth=1, label="equal time")
+    if time_limit_ms:
+        ax.axhline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
+        ax.axvline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"{reference}: {stage_name(time_column)} (ms, log scale)")
+    ax.set_ylabel(f"{own}: {stage_name(time_column)} (ms, log scale)")
+    ax.set_title(f"{own} against {reference}: {stage_name(time_column)} per instance")
+    ax.grid(True)
+    ax.legend(loc="upper left")
+    return figure
+
+
+def paired(results: pd.DataFrame, own: str, reference: str, time_column: str) -> pd.DataFrame:
+    def side(solver: str) -> pd.DataFrame:
+        mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
+        return pd.DataFrame(
+            {"t": mine[time_column], "ok": mine["status"].isin(DECIDED), "order": mine["order"]}
+        )
+
+    x, y = side(reference), side(own)
+    pair = x.add_suffix("_x").join(y.add_suffix("_y"), how="inner")
+    return pd.DataFrame(
+        {
+            "x": pair["t_x"].clip(lower=0.01),
+            "y": pair["t_y"].clip(lower=0.01),
+            "answered_x": pair["ok_x"],
+            "answered_y": pair["ok_y"],
+            "order": pair["order_x"],
+        }
+    )
+
+
+@styled
+def plot_cactus(
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_ms"
+) -> Figure:
+    """The cactus plot: for each solver, how many instances it decides within a given time.
+
+    Each solver's answered times are sorted; point k says "the k fastest
+    answers each took at most this long". A curve further right decides more
+    instances, a lower curve decides them faster.
+    """
+    solvers = solver_order(results)
+    style = solver_style(solvers)
+    figure, ax = new_figure(7.0, 4.2)
+    for solver in solvers:
+        mine = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
+        times = sorted(mine[time_column].dropna().clip(lower=0.01))
+        colour, marker = style[solver]
+        ax.plot(
+            range(1, len(times) + 1),
+            times,
+            color=colour,
+            marker=marker,
+            markersize=3,
+            linewidth=1.2,
+            label=f"{solver} ({len(times)} decided)",
+        )
+    draw_time_limit(ax, time_limit_ms)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of instances decided")
+    ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
+    ax.set_title("Cactus plot")
+    ax.grid(True)
+    ax.legend()
+    return figure
+
+
+@styled
+def plot_stages(results: pd.DataFrame) -> Figure:
+    """Where the time goes: median encode, solve and decode time per solver and order, stacked."""
+    table = stage_table(results)
+    labels = [f"{solver}\norder {int(order)}" for solver, order in table.index]
+    figure, ax = new_figure(max(6.0, 0.9 * len(labels) + 2), 4.2)
+    bottom = [0.0] * len(labels)
+    for k, column in enumerate(table.columns):
+        values = table[column].fillna(0).tolist()
+        ax.bar(range(len(labels)), values, bottom=bottom, color=COLOURS[k + 2], label=column)
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_xticks(range(len(labels)), labels, fontsize=8)
+    ax.set_xlabel("solver and order")
+    ax.set_ylabel("median time per instance (ms)")
+    ax.set_title("Time per stage (instances decided)")
+    ax.grid(True, axis="y")
+    ax.legend()
+    return figure

@@ -1,0 +1,432 @@
+"""The reduction page: the variables, the course encoding's clause families counted three
+ways (formula, encoder, clause shape), the order-2 example as CNF, the encodings side by side.
+
+The family formulas are the encoder's own: a family of at-most-one groups has
+``amo_size`` clauses per group, the function :mod:`sudosat.encoding` sizes its
+encodings with, and their total is checked against :func:`sudosat.encoding.estimate`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sudosat.amo import amo_size
+from sudosat.board import Board
+from sudosat.encoding import ENCODINGS, cell_of, encode, estimate
+from sudosat.report.io import read_instances
+from sudosat.report.plots import COLOURS, new_figure, note_zeros, styled
+from sudosat.report.tables import HTML, table
+from sudosat.solvers.dpll import simplify
+
+if TYPE_CHECKING:
+    from sudosat.cnf import CNF
+
+COURSE_FAMILIES = ENCODINGS["course"].families
+"""The course encoding's clause families (SPEC §3), in the order it writes them.
+
+:data:`sudosat.encoding.FAMILIES` holds every family any encoding writes
+(coverage too); this page is about the course encoding's four."""
+
+RULE_FAMILIES = tuple(family for family in COURSE_FAMILIES if family != "givens")
+"""The course families that hold for every board (the givens depend on the instance)."""
+
+
+def formula_counts(order: int, givens: int = 0) -> dict[str, int]:
+    """The clause count of each family of the course encoding, by SPEC §3's formulas.
+
+    N⁴ cells each get one completeness clause and one at-most-one group
+    (uniqueness); the 3·N² units each get one group per symbol (validity); a
+    group of n literals has ``amo_size(method, n)`` clauses, (n² − n) / 2 for
+    the course's pairwise method.
+    """
+    size = order * order
+    pairs = amo_size(ENCODINGS["course"].amo, size)[1]
+    return {
+        "completeness": size * size,
+        "uniqueness": size * size * pairs,
+        "validity": 3 * size * size * pairs,
+        "givens": givens,
+    }
+
+
+def classify_clause(clause: Sequence[int], order: int) -> str:
+    """Which family of the course encoding a clause belongs to (by its shape).
+
+    A positive unit clause is a given; a positive clause is completeness; two
+    negative literals on one cell are uniqueness; two negative literals with one
+    symbol on two cells are validity; anything else is ``other``.
+    """
+
+    if all(lit > 0 for lit in clause) and len(clause) == order * order:
+        return "completeness"  # checked first: for order 1 it is a unit clause too
+    if len(clause) == 1 and clause[0] > 0:
+        return "givens"
+    if len(clause) == 2 and clause[0] < 0 and clause[1] < 0:
+        (i1, j1, d1), (i2, j2, d2) = cell_of(-clause[0], order), cell_of(-clause[1], order)
+        if (i1, j1) == (i2, j2):
+            return "uniqueness"
+        if d1 == d2:
+            return "validity"
+    return "other"
+
+
+def family_table(orders: Iterable[int] = range(1, 7), build_up_to: int = 4) -> pd.DataFrame:
+    """Clauses per family of the course encoding, built and by formula, for each order.
+
+    The built counts come from encoding an empty board of each order up to
+    `build_up_to` and classifying every clause; the formulas cover every order,
+    and their total is the encoder's own estimate (:func:`sudosat.encoding.estimate`).
+
+    Returns
+    -------
+    DataFrame
+        Index ``order``; per family the formula's count and the built count
+        (empty where not built), then variables (N⁶), the total of the
+        formulas and the encoder's estimate of the total.
+    """
+    rows = []
+    for order in orders:
+        row: dict[str, Any] = {"order": order, "variables": order**6}
+        expected = formula_counts(order)
+        built = built_family_counts(order) if order <= build_up_to else None
+        for family in RULE_FAMILIES:
+            row[f"{family} (formula)"] = expected[family]
+            row[f"{family} (built)"] = built[family] if built else pd.NA
+        row["total (formula)"] = sum(expected.values())
+        row["total (estimate)"] = estimate(Board.empty(order), "course")["clauses"]
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("order")
+    return table.astype("Int64")
+
+
+def built_family_counts(order: int, board: Board | None = None) -> dict[str, int]:
+    """The course encoding's clauses per family, as the encoder counted them while building.
+
+    The encoder writes the families one after the other and counts each; the
+    CNF is built in full (order 6: 3.3 million clauses, about a second).
+    """
+
+    encoded = encode(board or Board.empty(order), "course")
+    counts = dict.fromkeys(COURSE_FAMILIES, 0)
+    counts.update(encoded.family_counts)
+    return counts
+
+
+def classified_family_counts(order: int, board: Board | None = None) -> dict[str, int]:
+    """The course encoding's clauses per family, found again by classifying every clause."""
+
+    encoded = encode(board or Board.empty(order), "course")
+    counts = dict.fromkeys((*COURSE_FAMILIES, "other"), 0)
+    for clause in encoded.cnf:
+        counts[classify_clause(clause, order)] += 1
+    return counts
+
+
+def family_mismatches(table: pd.DataFrame) -> list[str]:
+    """Every disagreement in :func:`family_table`: a built count against its formula, or the
+    formulas' total against the encoder's estimate."""
+    wrong = []
+    for order, row in table.iterrows():
+        for family in RULE_FAMILIES:
+            built = row[f"{family} (built)"]
+            if not pd.isna(built) and built != row[f"{family} (formula)"]:
+                wrong.append(
+                    f"order {order} {family}: built {built}, formula {row[f'{family} (formula)']}"
+                )
+        if "total (estimate)" in row and row["total (estimate)"] != row["total (formula)"]:
+            wrong.append(
+                f"order {order} total: formulas {row['total (formula)']}, "
+                f"estimate {row['total (estimate)']}"
+            )
+    return wrong
+
+
+def classification_check(orders: Iterable[int] = (2, 3)) -> pd.DataFrame:
+    """Per order and family: the formula, the encoder's count, and the count by clause shape."""
+    rows = []
+    for order in orders:
+        expected = formula_counts(order)
+        built = built_family_counts(order)
+        classified = classified_family_counts(order)
+        for family in RULE_FAMILIES:
+            rows.append(
+                {
+                    "order": order,
+                    "family": family,
+                    "formula": expected[family],
+                    "encoder": built[family],
+                    "by clause shape": classified[family],
+                }
+            )
+        rows.append(
+            {
+                "order": order,
+                "family": "other",
+                "formula": 0,
+                "encoder": 0,
+                "by clause shape": classified["other"],
+            }
+        )
+    return pd.DataFrame(rows).set_index(["order", "family"])
+
+
+@styled
+def plot_family_counts(table: pd.DataFrame) -> Figure:
+    """Clauses per family against the order, log scale: formula as lines, built counts as dots."""
+    figure, ax = new_figure(7.0, 4.4)
+    orders = list(table.index)
+    zeros = []
+    for k, family in enumerate(RULE_FAMILIES):
+        colour = COLOURS[k]
+        formula = table[f"{family} (formula)"].astype(float)
+        # a log scale has no 0 (order 1 has no pairs): such a count is left out, and said so
+        zeros += [f"{family} at N={order}" for order in formula.index[formula <= 0]]
+        ax.plot(
+            orders,
+            formula.where(formula > 0),
+            color=colour,
+            marker=".",
+            label=f"{family} (formula)",
+        )
+        built = table[f"{family} (built)"].dropna()
+        built = built[built > 0]
+        ax.scatter(
+            list(built.index),
+            built.astype(float),
+            color=colour,
+            marker="o",
+            s=36,
+            facecolors="none",
+            label=f"{family} (counted in the built CNF)",
+        )
+    ax.plot(
+        orders,
+        table["variables"].astype(float),
+        color="#555",
+        linestyle="--",
+        label="variables (N⁶)",
+    )
+    note_zeros(ax, "0 clauses", zeros, corner="lower right")
+    ax.set_yscale("log")
+    ax.set_xticks(orders)
+    ax.set_xlabel("order N (the board is N² × N²)")
+    ax.set_ylabel("count (log scale)")
+    ax.set_title("Course encoding: clauses per family")
+    ax.grid(True)
+    ax.legend()
+    return figure
+
+
+def variable_name(var: int, order: int) -> str:
+    """``x(r,c,d)`` with 1-based row and column, the way a reader counts cells."""
+
+    i, j, d = cell_of(var, order)
+    return f"x(r{i + 1},c{j + 1},{d})"
+
+
+def numbering_table(order: int, limit: int = 12) -> pd.DataFrame:
+    """The first `limit` variables of the course numbering: number, cell, symbol, formula."""
+
+    rows = []
+    n2, n4 = order**2, order**4
+    for var in range(1, min(limit, order**6) + 1):
+        i, j, d = cell_of(var, order)
+        rows.append(
+            {
+                "variable": var,
+                "name": variable_name(var, order),
+                "row r": i + 1,
+                "column c": j + 1,
+                "symbol d": d,
+                "(r−1)·N⁴ + (c−1)·N² + d": (
+                    f"{i}·{n4} + {j}·{n2} + {d} = {i * n4 + j * n2 + d}"
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def cnf_listing(cnf: CNF, order: int, shown: int = 3) -> HTML:
+    """A short excerpt of a course-encoded CNF, family by family, with a count of the rest.
+
+    Each family shows its first `shown` clauses twice: in DIMACS (each clause
+    ending in 0) and read with the variable names x(r,c,d), rows and columns
+    counted from 1; then how many clauses of the family are not shown.
+    """
+    groups: dict[str, list[list[int]]] = {family: [] for family in (*COURSE_FAMILIES, "other")}
+    for clause in cnf:
+        groups[classify_clause(clause, order)].append(list(clause))
+    rows = []
+    for family, clauses in groups.items():
+        for k, clause in enumerate(clauses[:shown]):
+            reading = " ∨ ".join(
+                ("¬" if lit < 0 else "") + variable_name(abs(lit), order) for lit in clause
+            )
+            rows.append(
+                {
+                    "family": family if k == 0 else "",
+                    "DIMACS": " ".join(map(str, clause)) + " 0",
+                    "read as": reading,
+                }
+            )
+        if len(clauses) > shown:
+            rows.append(
+                {"family": "", "DIMACS": f"… and {len(clauses) - shown:,} more", "read as": ""}
+            )
+    header = (
+        f"<p>The header <code>p cnf {cnf.num_vars} {len(cnf)}</code>: "
+        f"{cnf.num_vars:,} variables, {len(cnf):,} clauses.</p>"
+    )
+    return HTML(header + str(table(pd.DataFrame(rows))))
+
+
+def family_sentence(counts: Mapping[str, int]) -> str:
+    """The clauses of each family in words: ``64 completeness, 96 uniqueness, ...``."""
+    return ", ".join(f"{count:,} {family}" for family, count in counts.items())
+
+
+def model_sentence(model: Sequence[int], order: int, shown: int = 6) -> str:
+    """How many variables a model makes true, the first `shown` of them named ``x(r,c,d)``."""
+    true = [lit for lit in model if lit > 0]
+    named = ", ".join(variable_name(v, order) for v in true[:shown])
+    rest = f" and {len(true) - shown} more" if len(true) > shown else ""
+    return f"{len(true)} of {len(model)} variables are true: {named}{rest}"
+
+
+def decided_by_propagation(cnf: CNF) -> bool:
+    """True when the formula is decided without a decision: a conflict, or every clause satisfied.
+
+    The rules are :func:`sudosat.solvers.dpll.simplify`'s: unit propagation to a
+    fixpoint and the pure-literal rule, with nothing guessed.
+    """
+    simplified = simplify(cnf)
+    return simplified is not None and (simplified.refuted or not simplified.clauses)
+
+
+def encodings_table(boards: Sequence[Board], encodings: Sequence[str]) -> pd.DataFrame:
+    """The encodings side by side over the same boards.
+
+    Returns
+    -------
+    DataFrame
+        Index ``encoding``; median variables, clauses and literals per board,
+        median milliseconds to build, and the share of boards that unit
+        propagation decides without search.
+    """
+
+    rows = []
+    for name in encodings:
+        sizes, build_ms, decided = [], [], 0
+        for board in boards:
+            started = time.perf_counter()
+            encoded = encode(board, name)
+            build_ms.append((time.perf_counter() - started) * 1000.0)
+            cnf = encoded.cnf
+            sizes.append((cnf.num_vars, len(cnf), cnf.num_literals))
+            decided += bool(getattr(encoded, "decided_by_givens", False)) or decided_by_propagation(
+                cnf
+            )
+        frame = pd.DataFrame(sizes, columns=["variables", "clauses", "literals"])
+        rows.append(
+            {
+                "encoding": name,
+                **frame.median().round().astype(int).to_dict(),
+                "build ms (median)": round(float(pd.Series(build_ms).median()), 2),
+                "decided by propagation": _share(decided, len(boards)),
+            }
+        )
+    return pd.DataFrame(rows).set_index("encoding")
+
+
+def order3_sample(instances: str, count: int) -> list[Board]:
+    """At most `count` consistent order-3 boards of an instance file, taken evenly across it."""
+    boards = [b for b in read_instances(instances).values() if b.order == 3 and b.is_consistent()]
+    return spread(boards, count)
+
+
+def spread(items: Sequence[Any], count: int) -> list[Any]:
+    """At most `count` items taken evenly across `items` (first and last included when possible)."""
+    if count >= len(items):
+        return list(items)
+    if count <= 1:
+        return list(items[:count])
+    step = (len(items) - 1) / (count - 1)
+    return [items[round(k * step)] for k in range(count)]
+
+
+@styled
+def plot_encodings(comparison: pd.DataFrame) -> Figure:
+    """Median variables, clauses and literals of each encoding, side by side on a log scale."""
+    figure, ax = new_figure(7.0, 4.0)
+    measures = ("variables", "clauses", "literals")
+    width = 0.8 / len(measures)
+    positions = range(len(comparison))
+    for k, measure in enumerate(measures):
+        ax.bar(
+            [p + (k - 1) * width for p in positions],
+            comparison[measure].astype(float),
+            width,
+            color=COLOURS[k],
+            label=measure,
+        )
+    ax.set_xticks(list(positions), list(comparison.index))
+    ax.set_yscale("log")
+    ax.set_xlabel("encoding")
+    ax.set_ylabel("median count per board (log scale)")
+    ax.set_title("Size of each encoding on the same order-3 boards")
+    ax.grid(True, axis="y")
+    ax.legend()
+    return figure
+
+
+def encodings_comment(comparison: pd.DataFrame, reference: str = "course") -> str:
+    """The encodings compared with `reference` in sizes and propagation, from the table."""
+    if reference not in comparison.index:
+        return ""
+    base = comparison.loc[reference]
+    sentences = []
+    for name, row in comparison.iterrows():
+        if name == reference:
+            continue
+        sentences.append(
+            f"{name} has {row['clauses'] / base['clauses']:.2f} times the clauses and "
+            f"{row['variables'] / base['variables']:.2f} times the variables of {reference}; "
+            f"propagation alone decides {row['decided by propagation']} of its boards"
+        )
+    return (
+        f"Against the {reference} encoding (propagation alone decides "
+        f"{base['decided by propagation']} of its boards): " + "; ".join(sentences) + "."
+    )
+
+
+def encoding_descriptions(names: Sequence[str]) -> str:
+    """One line per encoding: its name and what it writes (Markdown list)."""
+    return "\n".join(f"* **{name}**: {ENCODINGS[name].description}" for name in names)
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / max(1, whole):.0f}%)"
+
+
+def example_html(board: Board, encoded: Any) -> HTML:
+    """A small board and the size of its encoding, family by family."""
+    return HTML(
+        board.to_html()
+        + f"<p>{encoded.num_vars} variables, {encoded.num_clauses} clauses: "
+        + f"{family_sentence(encoded.family_counts)}</p>"
+    )
+
+
+def solved_example_html(board: Board, encoded: Any, result: Any, caption: str) -> HTML:
+    """A solver's answer on `board`: its status, the true variables named, the decoded board."""
+    from sudosat.report.boards import board_pair_html
+
+    words = f"{result.status}: {model_sentence(result.model, board.order)}."
+    return HTML(
+        f"<p>{words}</p>" + board_pair_html(board, encoded.decode(result.model), caption)
+    )

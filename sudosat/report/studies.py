@@ -1,0 +1,401 @@
+"""The studies' pages: the scaling study (order N × fill fraction alpha) and the heuristics
+experiment, as figures, tables and sentences.
+
+The measuring lives in :mod:`sudosat.study`, :mod:`sudosat.gridstudy` and
+:mod:`sudosat.heuristics`; here is what the pages show of it, so that each
+notebook cell is a call and a sentence.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sudosat.report.plots import panels, save_figure, styled
+from sudosat.report.tables import HTML, table
+
+STUDY_FIGURE_PREFIX = "scaling-"
+"""The file names of :func:`save_study_figures` start with this."""
+
+# -- the measuring study (sudosat.study): median time and size against N and alpha ------
+
+
+def plot_time_against_order(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+) -> Figure:
+    """Median time against N (log scale), one panel per solver, one line per alpha."""
+    return _panels(
+        _select(table, encoding),
+        x="order",
+        lines="alpha",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the order N",
+    )
+
+
+def plot_time_against_alpha(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+) -> Figure:
+    """Median time against alpha (log scale), one panel per solver, one line per order N."""
+    return _panels(
+        _select(table, encoding),
+        x="alpha",
+        lines="order",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the fill fraction alpha",
+    )
+
+
+def plot_size_against_order(table: pd.DataFrame, measure: str = "clauses") -> Figure:
+    """Median encoding size against N (log scale), one panel per encoding, one line per alpha."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="order",
+        lines="alpha",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against N",
+    )
+
+
+def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses") -> Figure:
+    """Median encoding size against alpha (log scale), one panel per encoding, one line per N."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="alpha",
+        lines="order",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against alpha",
+    )
+
+
+def save_study_figures(table: pd.DataFrame, folder: str | os.PathLike[str]) -> list[Path]:
+    """Draw the four figures of a :func:`sudosat.study.run_study` table and save them."""
+    written: list[Path] = []
+    for name, figure in (
+        ("time-vs-order", plot_time_against_order(table)),
+        ("time-vs-alpha", plot_time_against_alpha(table)),
+        ("clauses-vs-order", plot_size_against_order(table)),
+        ("clauses-vs-alpha", plot_size_against_alpha(table)),
+    ):
+        written += save_figure(figure, STUDY_FIGURE_PREFIX + name, folder)
+    return written
+
+
+def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
+    if encoding is None:
+        encoding = table["encoding"].iloc[0]
+    return table[(table["encoding"] == encoding) & (table["status"] != "ERROR")]
+
+
+def _label(column: str) -> str:
+    return column.replace("_ms", " time (ms)").replace("_", " ")
+
+
+@styled
+def _panels(
+    table: pd.DataFrame, *, x: str, lines: str, y: str, ylabel: str, title: str,
+    panel: str = "solver",
+) -> Figure:
+    """One log-scale panel per value of `panel`; median `y` against `x`, one line per `lines`."""
+    names = list(dict.fromkeys(table[panel]))
+    figure, axes = panels(len(names), 5.2, 3.8, sharey=True)
+    for axis, name in zip(axes, names, strict=False):
+        medians = table[table[panel] == name].groupby([lines, x])[y].median()
+        for key, series in medians.groupby(level=0):
+            values = series.droplevel(0)
+            positive = values[values > 0]
+            axis.plot(positive.index, positive.values, marker="o", label=f"{lines} = {key}")
+        axis.set_yscale("log")
+        axis.set_xlabel("order N" if x == "order" else "alpha (fraction of cells given)")
+        axis.set_title(str(name))
+        axis.grid(True, which="both")
+        if x == "order":
+            axis.set_xticks(sorted(table[x].unique()))
+    axes[0].set_ylabel(ylabel)
+    axes[-1].legend()
+    figure.suptitle(title)
+    return figure
+
+
+# -- the scaling page (sudosat.gridstudy) ------------------------------------------------
+
+
+def scaling_spec(
+    *,
+    orders: Sequence[int],
+    alphas: Sequence[float],
+    boards: int,
+    seed: int,
+    time_limit_ms: float,
+    solver: str,
+    encodings: Sequence[str],
+    reference: str,
+    reference_encodings: Sequence[str],
+    quick: bool = False,
+) -> Any:
+    """The grid of the scaling page from its notebook parameters (a ``GridSpec``), shrunk when
+    `quick`."""
+    from sudosat import gridstudy
+
+    spec = gridstudy.GridSpec(
+        orders=tuple(orders),
+        alphas=tuple(alphas),
+        boards=boards,
+        seed=seed,
+        time_limit_ms=float(time_limit_ms),
+        solver=solver,
+        encodings=tuple(encodings),
+        reference=reference,
+        reference_encodings=tuple(reference_encodings),
+    )
+    return spec.quick() if quick else spec
+
+
+def large_grid(
+    orders: Sequence[int], alphas: Sequence[float], quick: bool = False
+) -> tuple[list[int], list[float]]:
+    """The orders and fills of the larger-orders section (the first of each when `quick`)."""
+    return (list(orders[:1]), list(alphas[:1])) if quick else (list(orders), list(alphas))
+
+
+def grid_sentence(spec: Any) -> str:
+    """What the grid holds, in one sentence: T, boards per cell, orders, fills, runs."""
+    from sudosat.gridstudy import percent
+
+    return (
+        f"T = {spec.time_limit_ms / 1000:g} s for every solver call; {spec.boards} boards per "
+        f"cell (generator seeds {spec.seed}..{spec.seed + spec.boards - 1}); orders "
+        f"{', '.join(map(str, spec.orders))}; given {', '.join(percent(a) for a in spec.alphas)};"
+        f" runs: {', '.join(f'{e} / {s}' for e, s in spec.runs())}."
+    )
+
+
+def naive_table(
+    spec: Any, alphas: Sequence[float] = (0.2, 0.3, 0.4, 0.5, 0.6), count: int = 10
+) -> pd.DataFrame:
+    """The original experiment's naive boards (order 3): how many are infeasible or undecided.
+
+    For each fill, `count` boards of the naive method are solved on the
+    optimised encoding by the grid's solver under its T.
+    """
+    from sudosat.encoding import encode
+    from sudosat.generate import generate_many
+    from sudosat.gridstudy import percent
+    from sudosat.solvers.registry import solve
+
+    rows = []
+    for alpha in alphas:
+        puzzles = generate_many(3, alpha, count, seed=spec.seed, method="naive")
+        answers = [
+            solve(encode(p, "optimised").cnf, spec.solver, time_limit_ms=spec.time_limit_ms)
+            .status.value
+            for p in puzzles
+        ]
+        rows.append(
+            {
+                "given": percent(alpha),
+                "boards": len(puzzles),
+                "infeasible (UNSAT)": answers.count("UNSAT"),
+                "undecided within T": answers.count("UNKNOWN"),
+                "mean givens": round(sum(p.num_givens for p in puzzles) / len(puzzles), 1),
+            }
+        )
+    return pd.DataFrame(rows).set_index("given")
+
+
+def invalid_solved_rows(rows: pd.DataFrame) -> list[str]:
+    """The SAT rows of a study's table whose decoded board was not valid (empty when all are)."""
+    bad = rows[(rows["status"] == "SAT") & ~rows["valid"].astype(bool)]
+    return [f"row {index}: {row['solver']} SAT but invalid" for index, row in bad.iterrows()]
+
+
+def grid_run_sentence(rows: pd.DataFrame) -> str:
+    """How many runs the grid made, how they ended, and which cells came from the cache."""
+    reused = rows.loc[rows["computed_at"] != "", "computed_at"]
+    solved = int((rows["status"] == "SAT").sum())
+    cells = rows.groupby(["order", "alpha"]).ngroups
+    from_cache = rows.loc[reused.index].groupby(["order", "alpha"]).ngroups
+    when = f" (measured {', '.join(sorted(set(reused)))})" if len(reused) else ""
+    return (
+        f"{len(rows)} runs: {solved} solved, each checked valid; "
+        f"{int((rows['status'] == 'TIMEOUT').sum())} time-outs, "
+        f"{int((rows['status'] == 'ERROR').sum())} refused. Cells read from the cache: "
+        f"{from_cache} of {cells}{when}."
+    )
+
+
+def growth_fits(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> list[Any]:
+    """The growth fits of clauses, median time and median conflicts against N."""
+    from sudosat.gridstudy import fit_growth
+
+    return [
+        fit
+        for measure in ("clauses", "median_ms", "median_conflicts")
+        for fit in fit_growth(summary, solver, measure, time_limit_ms)
+    ]
+
+
+def usability_sentences(summary: pd.DataFrame, spec: Any) -> list[str]:
+    """Where each encoding stops being usable, what the optimised one removes, the reference."""
+    from sudosat import gridstudy
+
+    limit = spec.time_limit_ms
+    sentences = [
+        gridstudy.usability_sentence(summary, encoding, who, limit)
+        for encoding, who in spec.runs()
+    ]
+    sentences += gridstudy.savings_sentences(summary, spec.solver)
+    if spec.reference:
+        sentences.append(
+            gridstudy.reference_sentence(summary, spec.solver, spec.reference, limit)
+        )
+    return sentences
+
+
+def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> HTML:
+    """The boards of one grid cell, one line each: every run's status, then its solve time."""
+    cell = rows[(rows["order"] == order) & (rows["alpha"].round(6) == round(alpha, 6))]
+    if cell.empty:
+        return HTML("")
+    shapes = {"index": ["seed", "givens"], "columns": ["encoding", "solver"], "aggfunc": "first"}
+    status = cell.pivot_table(values="status", **shapes)
+    times = cell.pivot_table(values="solve_ms", **shapes)
+    return HTML(str(table(status)) + str(table(times, 0)))
+
+
+def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float] = (0.0, 0.5),
+                   seed: int = 0) -> pd.DataFrame:
+    """Clauses of every registered encoding by :func:`sudosat.encoding.estimate`, nothing built.
+
+    One generated board (pattern solution) per order and fill.
+    """
+    from sudosat.encoding import ENCODINGS, estimate
+    from sudosat.generate import generate
+    from sudosat.gridstudy import percent
+
+    rows = []
+    for order in orders:
+        for alpha in alphas:
+            board = generate(order, alpha, seed=seed, base="pattern")
+            row: dict[str, Any] = {"N": order, "given": percent(alpha)}
+            row.update({name: estimate(board, name)["clauses"] for name in ENCODINGS})
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["N", "given"])
+
+
+# -- the heuristics page (sudosat.heuristics) --------------------------------------------
+
+
+def heuristics_spec(seed: int, time_limit_ms: float, encoding: str, per_grade: int = 0,
+                    quick: bool = False) -> Any:
+    """The heuristics experiment of the page's parameters (``per_grade``, ``quick`` shrink it)."""
+    from sudosat.heuristics import ExperimentSpec
+
+    spec = ExperimentSpec(seed=seed, time_limit_ms=float(time_limit_ms), encoding=encoding)
+    if per_grade:
+        spec = spec.shrunk(per_grade)
+    if quick:
+        spec = spec.shrunk(8)
+    return spec
+
+
+def heuristics_sentence(spec: Any) -> str:
+    """T, the encoding and the solvers of the heuristics experiment, in one sentence."""
+    return (
+        f"T = {spec.time_limit_ms:g} ms for every run; encoding: {spec.encoding}; solvers: "
+        + ", ".join(spec.solvers)
+        + "."
+    )
+
+
+def heuristics_data_sentence(results: pd.DataFrame) -> str:
+    """How many puzzles and runs, how they ended, and whether they came from the cache."""
+    cached = results.loc[results["computed_at"] != "", "computed_at"]
+    solved = int((results["status"] == "SAT").sum())
+    measured = ", ".join(sorted(set(cached)))
+    when = f" (read from the cache, measured {measured})" if len(cached) else ""
+    return (
+        f"{results['puzzle'].nunique()} puzzles, {len(results)} runs: {solved} solved, each "
+        f"checked valid; {int((results['status'] == 'TIMEOUT').sum())} time-outs{when}."
+    )
+
+
+def givens_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Per grade: how many puzzles, and the least, median and most givens."""
+    puzzles = results.drop_duplicates("puzzle")
+    described = puzzles.groupby("grade", sort=False)["givens"].describe()
+    return described[["count", "min", "50%", "max"]].rename(columns={"50%": "median"})
+
+
+@styled
+def plot_pairs(
+    results: pd.DataFrame, subject: str | None = None, rivals: Sequence[str] | None = None
+) -> Figure:
+    """Per-puzzle decisions of each rival against `subject` (log-log, +1), one panel each.
+
+    Points above the diagonal are puzzles on which the rival needed more
+    decisions; crosses mark the rival's time-outs (a lower bound). By default
+    the subject and rivals are those the heuristics hypothesis names.
+    """
+    from sudosat.heuristics import RIVALS, SUBJECT, wide
+
+    subject = subject or SUBJECT
+    rivals = tuple(rivals or RIVALS)
+    decisions = wide(results, "decisions") + 1
+    status = wide(results, "status")
+    grades = results.drop_duplicates("puzzle").set_index("puzzle")["grade"]
+    names = list(dict.fromkeys(grades))
+    figure, axes = panels(len(rivals), 4.8, 4.4)
+    for axis, rival in zip(axes, rivals, strict=True):
+        for name in names:
+            chosen = grades[grades == name].index
+            out = status.loc[chosen, rival] == "TIMEOUT"
+            axis.scatter(decisions.loc[chosen, subject][~out], decisions.loc[chosen, rival][~out],
+                         s=14, alpha=0.7, label=name)
+            axis.scatter(decisions.loc[chosen, subject][out], decisions.loc[chosen, rival][out],
+                         s=22, marker="x", color="black")
+        top = float(decisions[[subject, rival]].max().max()) * 1.5
+        axis.plot([1, top], [1, top], color="grey", linewidth=1)
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel(f"{subject} decisions + 1")
+        axis.set_ylabel(f"{rival} decisions + 1")
+        axis.set_title(f"{rival} against {subject} (x: {rival} timed out)")
+        axis.grid(True, which="both")
+    axes[0].legend(fontsize="x-small")
+    return figure
+
+
+@styled
+def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
+    """Decisions (symlog) and time (log, time-outs at T) per solver, as box plots."""
+    from sudosat.heuristics import wide
+
+    decisions = wide(results, "decisions")
+    times = wide(results, "ms").clip(upper=time_limit_ms)
+    labels = list(decisions.columns)
+    figure, (left, right) = panels(2, 5.5, 4.0)
+    left.boxplot([decisions[c] for c in labels], tick_labels=labels, showfliers=True)
+    left.set_yscale("symlog", linthresh=1.0)
+    left.set_ylabel("decisions (symlog: 0 shown)")
+    right.boxplot([times[c] for c in labels], tick_labels=labels, showfliers=True)
+    right.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
+    right.set_yscale("log")
+    right.set_ylabel("time (ms; time-outs at T, dashed)")
+    for axis in (left, right):
+        axis.grid(True, axis="y", which="both")
+    figure.suptitle("distributions over every puzzle")
+    return figure

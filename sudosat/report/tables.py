@@ -1,0 +1,288 @@
+"""Tables for readers: the HTML table every page shows, and the results table's summaries.
+
+:func:`table` turns any DataFrame into a plain table (index as columns, one
+header row, no ``<NA>``); the summaries count and time the results table per
+solver, per instance, per stage and per order. Times are milliseconds.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from sudosat.report.io import DECIDED, STAGES, solver_order
+
+# -- rich output without IPython -------------------------------------------------------
+
+
+class HTML:
+    """Rich HTML for notebooks without importing IPython here (``_repr_html_``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Markdown:
+    """Markdown a notebook renders (``_repr_markdown_``), without importing IPython here."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _repr_markdown_(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def bullets(sentences: Iterable[str]) -> Markdown:
+    """The sentences as a Markdown bullet list (one ``* `` line each)."""
+    return Markdown("\n".join(f"* {sentence}" for sentence in sentences))
+
+
+# -- the reader's table ----------------------------------------------------------------
+
+
+def table(frame: pd.DataFrame, decimals: int | Mapping[str, int] = 1) -> HTML:
+    """A DataFrame as a reader's table: index as ordinary columns, one header row, no ``<NA>``.
+
+    Row labels (the index, named or not) become the first columns; a default
+    0..n index is dropped. Missing values show as an en dash, whole numbers
+    with thousands separators and floats with `decimals` places (a mapping
+    gives them per column).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    decimals : int or mapping of column -> int
+
+    Returns
+    -------
+    HTML
+        Shown as a table in a notebook; ``str()`` gives the markup.
+    """
+    flat = _flat(frame)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in flat.columns)
+    rows = []
+    for values in flat.itertuples(index=False):
+        cells = []
+        for column, value in zip(flat.columns, values, strict=True):
+            places = decimals.get(column, 1) if isinstance(decimals, Mapping) else decimals
+            text, numeric = _cell_text(value, places)
+            align = ' class="num"' if numeric else ""
+            cells.append(f"<td{align}>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return HTML(
+        f'{_TABLE_STYLE}<table class="sudosat-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+_TABLE_STYLE = (
+    "<style>table.sudosat-table{border-collapse:collapse;margin:0.4em 0 1em 0;font-size:90%}"
+    "table.sudosat-table th{border-bottom:2px solid #999;padding:0.25em 0.7em;text-align:left}"
+    "table.sudosat-table td{border-bottom:1px solid #ddd;padding:0.2em 0.7em;text-align:left}"
+    "table.sudosat-table td.num{text-align:right;font-variant-numeric:tabular-nums}</style>"
+)
+
+
+def _flat(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with its index as columns (a plain 0..n index dropped) and one header row."""
+    flat = frame.copy()
+    if isinstance(flat.columns, pd.MultiIndex):
+        flat.columns = [" ".join(str(p) for p in c if str(p)) for c in flat.columns]
+    plain = isinstance(flat.index, pd.RangeIndex) and all(n is None for n in flat.index.names)
+    return flat.reset_index(drop=plain)
+
+
+def _cell_text(value: Any, decimals: int) -> tuple[str, bool]:
+    """How one table cell reads, and whether it is a number (right-aligned)."""
+    if pd.api.types.is_scalar(value) and pd.isna(value):
+        return "–", False
+    if pd.api.types.is_bool(value):
+        return ("yes" if value else "no"), False
+    if pd.api.types.is_integer(value):
+        return f"{int(value):,}", True
+    if pd.api.types.is_float(value):
+        return f"{float(value):,.{decimals}f}", True
+    return str(value), False
+
+
+def html_table(frame: pd.DataFrame, decimals: int = 1) -> str:
+    """The markup of :func:`table` (for pages written without a notebook, as the index)."""
+    return str(table(frame, decimals))
+
+
+# -- summaries of the results table ----------------------------------------------------
+
+
+def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.DataFrame:
+    """One row per solver: how many instances it solved, refuted, ran out of time on.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results table.
+    time_column : str
+        Which time to summarise (``total_ms`` = encode + solve + decode).
+
+    Returns
+    -------
+    DataFrame
+        Index ``solver``; columns instances, solved (SAT, solution checked),
+        unsat, timeouts, errors, then median, p90 and max milliseconds over the
+        instances the solver decided (SAT or UNSAT).
+    """
+    rows = []
+    for solver in solver_order(results):
+        mine = results[results["solver"] == solver]
+        decided = mine[mine["status"].isin(DECIDED)][time_column].dropna()
+        rows.append(
+            {
+                "solver": solver,
+                "instances": len(mine),
+                "solved": int(((mine["status"] == "SAT") & mine["valid"]).sum()),
+                "unsat": int((mine["status"] == "UNSAT").sum()),
+                "timeouts": int((mine["status"] == "TIMEOUT").sum()),
+                "errors": int((mine["status"] == "ERROR").sum()),
+                "median ms": _quantile(decided, 0.5),
+                "p90 ms": _quantile(decided, 0.9),
+                "max ms": float(decided.max()) if len(decided) else math.nan,
+            }
+        )
+    return pd.DataFrame(rows).set_index("solver")
+
+
+def _quantile(values: pd.Series, q: float) -> float:
+    return float(values.quantile(q)) if len(values) else math.nan
+
+
+def times_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.DataFrame:
+    """Per-instance times: one row per input line, one time column per solver.
+
+    A time is shown for every status; the ``<solver> status`` column says
+    whether it is an answer (SAT, UNSAT) or a time-out/error.
+
+    Returns
+    -------
+    DataFrame
+        Index ``line``; columns order, givens, then ``<solver> ms`` and
+        ``<solver> status`` for every solver.
+    """
+    solvers = solver_order(results)
+    base = results.drop_duplicates("line").set_index("line")[["order", "givens"]]
+    table = base.copy()
+    for solver in solvers:
+        mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
+        table[f"{solver} ms"] = mine[time_column].round(1)
+        table[f"{solver} status"] = mine["status"]
+    table = table.sort_index()
+    table["order"] = table["order"].astype("Int64")
+    table["givens"] = table["givens"].astype("Int64")
+    return table
+
+
+def style_times(table: pd.DataFrame) -> Any:
+    """A pandas Styler of :func:`times_table` output: times formatted, non-answers highlighted."""
+    time_columns = [c for c in table.columns if c.endswith(" ms")]
+    status_columns = [c for c in table.columns if c.endswith(" status")]
+
+    def colour(value: Any) -> str:
+        return {
+            "UNSAT": "background:#eef",
+            "TIMEOUT": "background:#fed",
+            "ERROR": "background:#fcc",
+        }.get(str(value), "")
+
+    styler = table.style.format("{:.1f}", subset=time_columns, na_rep="-")
+    return styler.map(colour, subset=status_columns)
+
+
+def stage_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Median milliseconds of each stage (encode, solve, decode) per solver and order."""
+    answered = results[results["status"].isin(DECIDED)]
+    table = answered.groupby(["solver", "order"], sort=False)[list(STAGES)].median()
+    table.columns = [f"{stage_name(c)} (median ms)" for c in STAGES]
+    return table.round(2)
+
+
+def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Median ms of each part of the time, per solver and order, over decided instances.
+
+    Columns: instances, then the medians ``encode ms``, ``load ms`` (into the
+    solver), ``search ms``, ``solve ms`` (load + search + model check),
+    ``decode ms`` and ``total ms``; load and search are empty for solvers that
+    run as a separate program.
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    columns = ["encode_ms", "load_ms", "search_ms", "solve_ms", "decode_ms", "total_ms"]
+    grouped = answered.groupby(["solver", "order"], sort=False)
+    table = grouped[columns].median()
+    table.insert(0, "instances", grouped.size())
+    table.columns = ["instances", *(f"{c.removesuffix('_ms')} ms" for c in columns)]
+    table = table.reset_index()
+    table["order"] = table["order"].astype(int)
+    return table
+
+
+def difficulty_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Conflicts per solver and order over the decided instances: least, median, most.
+
+    Conflicts are a solver's own counter: unlike times, they do not depend on
+    the machine or its load (empty for a solver that does not report them).
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    grouped = answered.groupby(["solver", "order"], sort=False)["conflicts"]
+    table = pd.DataFrame(
+        {
+            "instances": grouped.size(),
+            "least conflicts": grouped.min(),
+            "median conflicts": grouped.median(),
+            "most conflicts": grouped.max(),
+            "more than 30": grouped.apply(_above_30),
+        }
+    ).reset_index()
+    for column in ("order", "least conflicts", "most conflicts", "more than 30"):
+        table[column] = table[column].astype("Int64")
+    return table
+
+
+def _above_30(conflicts: pd.Series) -> float:
+    """How many counts exceed 30 (NaN when the solver reports no conflicts)."""
+    return float((conflicts > 30).sum()) if conflicts.notna().any() else math.nan
+
+
+def stage_name(column: str) -> str:
+    """A time column in words: ``solve_ms`` is "solve time"."""
+    return {
+        "total_ms": "total time",
+        "solve_ms": "solve time",
+        "encode_ms": "encode time",
+        "decode_ms": "decode time",
+        "load_ms": "load time",
+        "search_ms": "search time",
+    }.get(column, column)
+
+
+def stats_sentence(stats: Mapping[str, Any]) -> str:
+    """A solver's counters in words (``59 decisions, 12 conflicts, ...``); times in ms."""
+    words = []
+    for key, value in stats.items():
+        if key.endswith("_ms"):
+            words.append(f"{stage_name(key)} {float(value):.1f} ms")
+        elif key.endswith("_s"):
+            words.append(f"{key.removesuffix('_s').replace('_', ' ')} {float(value):.3f} s")
+        else:
+            words.append(f"{int(value):,} {key.replace('_', ' ')}")
+    return ", ".join(words)
+
