@@ -31,9 +31,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.board import Board
-from sudosat.errors import InstanceError
+from sudosat.errors import InstanceError, open_error_reason
 from sudosat.lines import read_text, split_lines
-from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
+from sudosat.results import COLUMNS as PIPELINE_COLUMNS
+from sudosat.results import Verdict, parse_output, read_table, typed_frame
 
 if TYPE_CHECKING:
     from sudosat.cnf import CNF
@@ -115,9 +116,7 @@ def read_instances(path: str | os.PathLike[str]) -> dict[int, Board]:
     try:
         text = read_text(source)
     except OSError as exc:
-        raise InstanceError(
-            f"cannot read the instance file: {exc.strerror}", file=str(path)
-        ) from None
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
     boards = {}
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
@@ -137,8 +136,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
     solved = {}
     text = read_text(resolve(path))
     for number, line in enumerate(split_lines(text), start=1):
-        words = line.split()
-        if len(words) < 2 or words[0] == "ERROR" or words[1] in ("UNSAT", "TIMEOUT"):
+        if len(line.split()) < 2 or parse_output(line).verdict is not Verdict.SAT:
             continue
         try:
             solved[number] = Board.parse(line)
@@ -148,7 +146,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
 
 
 def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a results table (CSV, or JSON lines when the name ends in ``.jsonl``).
+    """Read a results table (:func:`sudosat.results.read_table`: CSV or JSON lines by suffix).
 
     Numeric columns become numbers (missing ones NaN), ``valid`` a boolean,
     ``error`` a string; columns the table lacks are added empty, so every
@@ -159,40 +157,12 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     InstanceError
         The file cannot be read as a table.
     """
-    source = resolve(path)
-    try:
-        if source.suffix == ".jsonl":
-            frame = pd.read_json(source, lines=True)
-        else:
-            frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
-    except (OSError, ValueError) as exc:
-        raise InstanceError(f"cannot read the results table: {exc}", file=str(path)) from None
-    return normalise_results(frame)
+    return read_table(resolve(path))
 
 
 def normalise_results(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `frame` with DESIGN.md's columns present and typed."""
-    frame = frame.copy()
-    for column in RESULT_COLUMNS:
-        if column not in frame.columns:
-            frame[column] = pd.NA
-    for column in _NUMERIC:
-        frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    frame["valid"] = frame["valid"].map(_as_bool)
-    for column in ("error", "output"):
-        if column in frame.columns:
-            frame[column] = (
-                frame[column].astype(object).where(frame[column].notna(), "").astype(str)
-            )
-    frame["status"] = frame["status"].fillna("ERROR").astype(str)
-    frame["solver"] = frame["solver"].astype(str)
-    return frame
-
-
-def _as_bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "1", "yes")
-    return bool(value) if value is not None and value == value else False
+    """A copy of `frame` with DESIGN.md's columns present and typed (:func:`typed_frame`)."""
+    return typed_frame(frame)
 
 
 def solver_order(results: pd.DataFrame) -> list[str]:
@@ -230,7 +200,7 @@ def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.Da
                 "instances": len(mine),
                 "solved": int(((mine["status"] == "SAT") & mine["valid"]).sum()),
                 "unsat": int((mine["status"] == "UNSAT").sum()),
-                "timeouts": int((mine["status"] == "TIMEOUT").sum()),
+                "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
                 "errors": int((mine["status"] == "ERROR").sum()),
                 "median ms": _quantile(decided, 0.5),
                 "p90 ms": _quantile(decided, 0.9),
@@ -277,7 +247,7 @@ def style_times(table: pd.DataFrame) -> Any:
     def colour(value: Any) -> str:
         return {
             "UNSAT": "background:#eef",
-            "TIMEOUT": "background:#fed",
+            Verdict.TIMEOUT.value: "background:#fed",
             "ERROR": "background:#fcc",
         }.get(str(value), "")
 
@@ -1323,30 +1293,33 @@ def component_costs(
     DataFrame
         Index ``order``; sizes, then one ``<component> ms`` column each.
     """
-    from sudosat.board import check_solution
     from sudosat.cnf import parse_dimacs
-    from sudosat.encoding import encode
     from sudosat.generate import generate
-    from sudosat.solvers.base import solve
+    from sudosat.runner import run_instance
 
     rows = []
     for order in orders:
         board = generate(order, alpha, seed=seed)
+        outcome = run_instance(board, solver, "course", limit_covers="solver")
+        done, cnf = outcome.row, outcome.formula.cnf
         timer = _Stopwatch()
-        encoded = timer.run("encoder", encode, board, "course")
-        text = timer.run("DIMACS writer", encoded.cnf.to_dimacs)
+        text = timer.run("DIMACS writer", cnf.to_dimacs)
         timer.run("parser", parse_dimacs, text, "<memory>")
-        result = timer.run("solver", solve, encoded.cnf, solver)
-        solution = timer.run("decoder", encoded.decode, result.model or [])
-        timer.run("check", check_solution, board, solution)
+        times = {
+            "encoder": done.encode_ms,
+            **timer.times,
+            "solver": done.solve_ms,
+            "decoder": outcome.stage_ms.get("decode", 0.0),
+            "check": outcome.stage_ms.get("check", 0.0),
+        }
         rows.append(
             {
                 "order": order,
                 "givens": board.num_givens,
-                "variables": encoded.num_vars,
-                "clauses": encoded.num_clauses,
-                "literals": encoded.cnf.num_literals,
-                **{f"{name} ms": round(ms, 4) for name, ms in timer.times.items()},
+                "variables": done.variables,
+                "clauses": done.clauses,
+                "literals": cnf.num_literals,
+                **{f"{name} ms": round(ms or 0.0, 4) for name, ms in times.items()},
             }
         )
     return pd.DataFrame(rows).set_index("order")
@@ -1566,24 +1539,24 @@ def encodings_comment(comparison: pd.DataFrame, reference: str = "course") -> st
 def solver_comparison(
     puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
 ) -> pd.DataFrame:
-    """Each solver's answer, time and counters on each puzzle (course encoding)."""
-    from sudosat.encoding import encode
-    from sudosat.solvers.base import solve
+    """Each solver's answer, time and counters on each puzzle (course encoding, T on the solver)."""
+    from sudosat.runner import prepare, run_instance
 
     rows = []
     for label, line in puzzles.items():
-        cnf = encode(Board.parse(line), "course").cnf
+        board = Board.parse(line)
+        prepared = prepare(board, "course")  # built once, shared by the solvers
         for solver in solvers:
-            result = solve(cnf, solver, time_limit_ms=time_limit_ms)
-            stats = result.stats
+            outcome = run_instance(board, solver, prepared, time_limit_ms, limit_covers="solver")
+            done = outcome.row
             rows.append(
                 {
                     "puzzle": label,
                     "solver": solver,
-                    "answer": "TIMEOUT" if result.is_unknown else str(result.status),
-                    "solver ms": round(result.elapsed_ms, 1),
+                    "answer": str(done.status),
+                    "solver ms": round(done.solve_ms or 0.0, 1),
                     **{
-                        k: int(stats[k]) if k in stats else pd.NA
+                        k: pd.NA if done[k] is None else int(done[k])
                         for k in ("decisions", "propagations", "conflicts")
                     },
                 }

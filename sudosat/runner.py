@@ -81,6 +81,7 @@ the build stop the rest.
 """
 
 _STAT_COLUMNS = ("decisions", "conflicts", "propagations")
+_SPLIT_COLUMNS = ("load_ms", "search_ms")
 
 
 class Formula(Protocol):
@@ -104,10 +105,19 @@ class Prepared:
     formula : Formula
     encode_ms : float or None
         Milliseconds spent building it (the row's ``encode_ms``).
+    loaded : incremental solver, optional
+        A solver (:func:`sudosat.incremental.open_solver`) already holding
+        every clause of `formula` but the `assumptions`: it answers instead of
+        a fresh solver, the assumptions holding for that call only (the
+        workbench re-solves this way while only the givens change).
+    assumptions : tuple of int
+        The literals `loaded` is asked to assume (the givens).
     """
 
     formula: Any
     encode_ms: float | None = None
+    loaded: Any = None
+    assumptions: tuple[int, ...] = ()
 
 
 def prepare(board: Board, encoding: str, *, max_bytes: int | None = None) -> Prepared:
@@ -351,11 +361,16 @@ def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
                            formula=formula)
     deadline = run.clock.for_solver()
     started = time.perf_counter()
-    result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
-                   **run.options)
+    loaded = None if isinstance(encoding, str) else encoding.loaded
+    if loaded is None:
+        result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
+                       **run.options)
+    else:
+        result = loaded.solve(list(encoding.assumptions), deadline.remaining_or_none())
     run.draft["solve_ms"] = _ms_since(started)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
-    run.draft.update({key: _optional_ms(result.stats.get(key)) for key in ("load_ms", "search_ms")})
+    if loaded is None:  # a loaded solver's load happened before this call
+        run.draft.update({key: _optional_ms(result.stats.get(key)) for key in _SPLIT_COLUMNS})
     return _conclude(run, formula, result, deadline)
 
 

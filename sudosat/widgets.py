@@ -30,7 +30,7 @@ import base64
 import html
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -39,6 +39,8 @@ from sudosat.board import Board, units
 from sudosat.encoding import DEFAULT_MAX_BYTES, ENCODINGS, estimate
 from sudosat.errors import SudosatError
 from sudosat.generate import generate
+from sudosat.results import Verdict
+from sudosat.runner import Prepared, run_instance
 from sudosat.workbench import (
     FAMILY_LABELS,
     GIVENS_MODES,
@@ -51,7 +53,9 @@ from sudosat.workbench import (
     matching_encoding,
     preset,
     read_model,
+    reuses_rules,
     verdict,
+    with_givens,
 )
 
 COURSE_EXAMPLE = (
@@ -130,6 +134,47 @@ class Outcome:
         return self.built.label if self.built is not None else self.encoding
 
 
+class RulesCache:
+    """The last setting's rules (the formula of the empty board), loaded into one solver.
+
+    While only the givens change (typing in the grid or the line), the
+    formula of each puzzle is the rules plus one unit clause per given
+    (:func:`sudosat.workbench.with_givens`): the workbench then copies the
+    rules instead of writing every family again, and re-solves through the
+    solver that already holds them, the givens as assumptions. Any other
+    change (order, switches, encoding, solver) builds and loads afresh.
+
+    Attributes
+    ----------
+    loads : int
+        How many times rules were built and loaded (for tests and curious readers).
+    """
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.rules: Built | None = None
+        self.loaded: Any = None
+        self.loads = 0
+
+    def get(self, key: tuple, board: Board, switches: Switches, solver: str, max_bytes: int):
+        """(rules, loaded solver) for `key`, built and loaded when the key changed."""
+        from sudosat.incremental import open_solver
+
+        if key != self.key:
+            self.close()
+            rules = build(Board.empty(board.order), switches, max_bytes=max_bytes)
+            self.loaded = open_solver(solver, rules.cnf)
+            self.key, self.rules = key, rules
+            self.loads += 1
+        return self.rules, self.loaded
+
+    def close(self) -> None:
+        """Let the loaded solver go."""
+        if self.loaded is not None:
+            self.loaded.close()
+        self.key = self.rules = self.loaded = None
+
+
 def compute(
     text: str,
     switches: Switches,
@@ -137,6 +182,7 @@ def compute(
     solver: str,
     time_limit_ms: float | None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    cache: RulesCache | None = None,
 ) -> Outcome:
     """Parse, build, solve and read one setting; errors become ``Outcome.error``.
 
@@ -150,30 +196,60 @@ def compute(
         ``custom`` or a registered encoding name (which overrides the switches).
     solver : str
     time_limit_ms : float or None
-        The solver's wall-clock limit; running out reads TIMEOUT, never UNSAT.
+        The solver's wall-clock limit (building the formula is not counted);
+        running out reads TIMEOUT, never UNSAT.
     max_bytes : int
         The memory guard: a formula estimated above it is refused before building.
+    cache : RulesCache, optional
+        Keep the rules loaded between calls that differ only in the givens
+        (the live workbench passes its own).
     """
-    from sudosat.solvers import solve
-
     outcome = Outcome(text=text, switches=switches, encoding=encoding, solver=solver)
     try:
         outcome.board = Board.parse(text.strip(), source="<workbench>")
         started = time.perf_counter()
-        if encoding == CUSTOM:
-            outcome.built = build(outcome.board, switches, max_bytes=max_bytes)
-        else:
-            outcome.built = build(outcome.board, encoding=encoding, max_bytes=max_bytes)
+        prepared = _prepare(outcome.board, switches, encoding, solver, max_bytes, cache)
+        outcome.built = prepared.formula
         outcome.encode_ms = (time.perf_counter() - started) * 1000.0
-        result = solve(outcome.built.cnf, solver, time_limit_ms=time_limit_ms)
     except SudosatError as exc:
         outcome.error = str(exc)
         return outcome
-    outcome.status = str(result.status)
+    done = run_instance(
+        outcome.board,
+        solver,
+        replace(prepared, encode_ms=outcome.encode_ms),
+        time_limit_ms,
+        limit_covers="solver",
+    )
+    result = done.result
+    if result is None:  # the solver did not run or failed: the row says why
+        outcome.error = done.row.error or "the solver gave no answer"
+        return outcome
+    outcome.status = str(Verdict.from_status(result.status))
     outcome.stats = {"time (ms)": round(result.elapsed_ms, 2), **result.stats}
-    if result.is_sat and result.model is not None:  # solve() checked the model
+    if result.is_sat and result.model is not None:  # the model was checked against the CNF
         outcome.reading = read_model(outcome.built, result.model)
     return outcome
+
+
+def _prepare(
+    board: Board,
+    switches: Switches,
+    encoding: str,
+    solver: str,
+    max_bytes: int,
+    cache: RulesCache | None,
+) -> Prepared:
+    """The formula of one setting; from the cached rules when only the givens changed."""
+    chosen = switches if encoding == CUSTOM else preset(encoding)
+    if cache is None or chosen is None or not reuses_rules(chosen):
+        if encoding == CUSTOM:
+            return Prepared(build(board, switches, max_bytes=max_bytes))
+        return Prepared(build(board, encoding=encoding, max_bytes=max_bytes))
+    key = (board.order, chosen, solver, max_bytes)
+    rules, loaded = cache.get(key, board, chosen, solver, max_bytes)
+    built, givens = with_givens(rules, board)
+    return Prepared(built, loaded=loaded, assumptions=tuple(givens))
 
 
 # -- views (plain HTML, so that tests and the static page read the same) ----------------
@@ -345,7 +421,7 @@ def answer_html(outcome: Outcome) -> str:
     if reading is None:
         said = {
             "UNSAT": "the formula has no model: the puzzle has no solution under these clauses",
-            "UNKNOWN": "no decision within the time limit (or the local search gave up): "
+            Verdict.TIMEOUT: "no decision within the time limit (or the local search gave up): "
             "this is not UNSAT",
         }.get(outcome.status, "")
         body = f"<p>{said}</p>" + board_html(outcome.board)
@@ -554,6 +630,7 @@ class Workbench:
     ) -> None:
         self.extra = dict(puzzles or {})
         self.max_bytes = max_bytes
+        self.rules_cache = RulesCache()  # re-solving while only the givens change (issue 14)
         self._quiet = False  # set while the code (not the reader) moves the controls
         self._schedule = Debouncer(self.update, debounce_s)
         self.order = widgets.Dropdown(options=list(ORDERS), value=3, description="order")
@@ -754,6 +831,7 @@ class Workbench:
             self.solver.value,
             self.time_limit.value,
             self.max_bytes,
+            self.rules_cache,
         )
         outcome = self.outcome
         self.verdict.value = verdict_html(outcome.switches or Switches(), outcome.encoding)
