@@ -860,10 +860,10 @@ out.pysat-minisat22.txt: ':' and '/' become '-'); without -o,
 The results table (one row per line and solver: status, valid, stage times in
 ms, variables, clauses, solver counters, the reason a line was not solved, the
 output line) is appended row by row to --results (default <OUT or FILE
-stem>.results.csv; a .jsonl name gives JSON lines), so an interrupted run loses
-nothing finished: the same command with --resume completes it, keeping only
-rows that match this input line and these options (and whose boards check
-again). One run at a time per results table; a second is refused. A bad line
+stem>.results.csv; a .jsonl, .json or .ndjson name gives JSON lines), so an
+interrupted run loses nothing finished: the same command with --resume
+completes it, keeping only rows that match this input line and these options
+(and whose boards check again). One run at a time per results table; a second is refused. A bad line
 becomes an ERROR line and row; the others go on. Every output path is checked
 before the first line is solved; a FIFO or a device is written in place.
 
@@ -898,7 +898,9 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         metavar="NAME",
         help="encoding (default course; 'sudosat encode --list' shows all)",
     )
-    parser.add_argument("--results", metavar="FILE", help="results table (.csv or .jsonl)")
+    parser.add_argument(
+        "--results", metavar="FILE", help="results table (.csv; .jsonl, .json, .ndjson: JSON lines)"
+    )
     parser.add_argument(
         "-j",
         "--jobs",
