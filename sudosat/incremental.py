@@ -382,27 +382,17 @@ def loaded_rules(
     return loaded, encoded
 
 
-def solve_instance(
-    board: Board,
-    solver: str = "cdcl",
-    encoding: str = "course",
-    time_limit_ms: float | None = None,
-    *,
-    line: int | None = None,
-    max_bytes: int | None = None,
-    **options: Any,
-):
-    """:func:`sudosat.runner.run_instance` with ``incremental=True``: the rules loaded once.
+def solve_instance(board: Board, *args: Any, **kwargs: Any):
+    """:func:`sudosat.pipeline.solve_instance` with ``incremental=True``: the rules loaded once.
 
     Same output line and row columns as the default mode; a solver without
     assumptions (see :func:`incremental_support`) runs the default pipeline.
     Like the default mode it never raises for one instance: an encoding that
     depends on the givens (see :func:`check_encoding`) is an ERROR row.
     """
-    from sudosat.runner import run_instance
+    from sudosat.pipeline import solve_instance as solve_one
 
-    return run_instance(board, solver, encoding, time_limit_ms, line=line, max_bytes=max_bytes,
-                        incremental=True, **options)
+    return solve_one(board, *args, incremental=True, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------

@@ -141,33 +141,10 @@ def solve_instance(
     :func:`sudosat.runner.run_instance` with ``limit_covers="pipeline"``: the
     clock starts before the memory guard and the encoding, the solver gets
     what is left, and when the encoding alone uses up T the answer is TIMEOUT.
-
-    Parameters
-    ----------
-    board : Board
-        The puzzle (its givens may clash: the answer is then UNSAT).
-    solver : str
-        A registered solver name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
-    encoding : str
-        A registered encoding name.
-    time_limit_ms : float, optional
-        The limit for the whole pipeline (memory guard, encoding, solving);
-        None for none.
-    line : int, optional
-        The input line number, for the row.
-    max_bytes : int, optional
-        The memory guard's limit (:func:`sudosat.encoding.check_resources`;
-        default its own): a bigger formula is an ERROR row, never built.
-    **options
-        Passed to the solver (``seed``, ``zchaff`` ...); ``incremental=True``
-        solves with the rules loaded once per process and the givens as
-        assumptions.
-
-    Returns
-    -------
-    InstanceOutcome
-        Never raises for a bad instance, an unavailable or crashing solver, or
-        a refused encoding: those become an ERROR row whose ``error`` says why.
+    `max_bytes` is the memory guard's limit; `options` go to the solver
+    (``seed``, ``zchaff`` ...), but ``incremental=True``, which solves with
+    the rules loaded once per process and the givens as assumptions. Never
+    raises for one instance: whatever fails is an ERROR row saying why.
     """
     incremental = bool(options.pop("incremental", False))
     return run_instance(

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat import widgets, workbench
+from sudosat import widgets, workbench, workbench_run
 from sudosat.board import Board, check_solution
 from sudosat.encoding import encode
 from sudosat.solvers import solve
@@ -241,8 +241,12 @@ def test_editing_a_cell_rewrites_the_line_and_solves_again(bench):
 def test_typing_givens_reuses_one_loaded_solver(bench, monkeypatch):
     """Issue 14 (5): while only the givens change, the rules are neither rebuilt nor reloaded."""
     builds = []
-    real_build = workbench.build
-    monkeypatch.setattr(widgets, "build", lambda *a, **k: builds.append(a) or real_build(*a, **k))
+
+    def counted_build(*args, **kwargs):
+        builds.append(args)
+        return workbench.build(*args, **kwargs)
+
+    monkeypatch.setattr(workbench_run, "build", counted_build)
     loads = bench.rules_cache.loads
     solution = Board.parse(COURSE_SOLUTION)
     for cell in (0, 1, 2):  # givens typed one after another, each from the solution
