@@ -162,3 +162,22 @@ def test_format_output_needs_what_each_verdict_prints():
         format_output(Verdict.SAT)
     with pytest.raises(ValueError, match="order"):
         format_output(Verdict.UNSAT)
+
+
+def test_issue15_an_unwritable_output_is_an_output_error_naming_it(tmp_path, capsys):
+    from sudosat.cli import main
+    from sudosat.errors import InstanceError, OutputError
+
+    instances = tmp_path / "in.txt"
+    instances.write_text(COURSE_EXAMPLE + "\n")
+    folder_in_the_way = tmp_path / "taken"
+    folder_in_the_way.mkdir()
+    with pytest.raises(OutputError, match="taken: is a folder") as caught:
+        run_batch(instances, folder_in_the_way, progress=False)
+    assert not isinstance(caught.value, InstanceError)
+    solution = tmp_path / "s.sol"
+    solution.write_text("s cnf 0 729\n")
+    target = folder_in_the_way / "missing" / "out.txt"
+    code = main(["decode", str(solution), "--order", "3", "-o", str(target)])
+    assert code == 1
+    assert f"{target}: cannot write: No such file or directory" in capsys.readouterr().err
