@@ -33,13 +33,12 @@ import argparse
 import importlib.util
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 
-from sudosat.encoding import encode
 from sudosat.generate import generate, generate_many
+from sudosat.runner import prepare
 from sudosat.study import (
     cell_seed,
     measure,
@@ -60,16 +59,14 @@ def run_grid(orders, alphas, boards: int, time_limit_ms: float, seed: int) -> pd
         for alpha in alphas:
             first = cell_seed(seed, order, alpha)
             for index, board in enumerate(generate_many(order, alpha, boards, seed=first)):
-                started = time.perf_counter()
-                encoded = encode(board, ENCODING)
-                encode_ms = (time.perf_counter() - started) * 1000.0
+                prepared = prepare(board, ENCODING)  # built once behind the memory guard
                 for solver in (OWN, REFERENCE):
                     row = measure(board, solver, ENCODING, time_limit_ms=time_limit_ms,
-                                  encoded=encoded, encode_ms=encode_ms)
+                                  prepared=prepared)
                     row.update(alpha=alpha, board=index, seed=first + index)
                     if solver == REFERENCE:
                         _, row["load_ms"], row["search_ms"] = reference_search_ms(
-                            encoded.cnf, REFERENCE.split(":", 1)[1], time_limit_ms)
+                            prepared.formula.cnf, REFERENCE.split(":", 1)[1], time_limit_ms)
                     rows.append(row)
                     _progress(row)
     return pd.DataFrame(rows)

@@ -1,4 +1,4 @@
-"""Where batch work runs, and the results file it leaves behind.
+"""Where batch work runs, and how its files are written safely.
 
 Two concerns of :func:`sudosat.pipeline.run_batch` live here, apart from the
 Sudoku logic so that they stay small and testable on their own:
@@ -12,11 +12,11 @@ Executors
     when the *worker itself* died (a killed process, a lost Dask worker): a
     crash costs the items it hit, never the others.
 
-The results log
-    :class:`ResultsLog` appends one row per finished instance to a CSV or JSONL
-    file and flushes it at once, so an interrupted run keeps every finished row;
-    :func:`read_results` reads such a file back, skipping a last row cut short
-    by a kill.
+Files
+    :func:`write_atomically` (a file replaced all at once, a device or FIFO
+    written in place), :func:`check_writable` (refuse a bad output before any
+    work) and :class:`ResultsLock` (one run per results file). The results
+    table itself is :mod:`sudosat.results`'s.
 
 This module knows nothing of Sudoku.
 """
@@ -24,26 +24,22 @@ This module knows nothing of Sudoku.
 from __future__ import annotations
 
 import contextlib
-import csv
 import fcntl
-import io
-import json
 import multiprocessing
 import os
 import signal
 import stat
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SudosatError
+from sudosat.errors import OutputError, SudosatError, WorkerCrashed, open_error_reason
 from sudosat.process import die_with_parent
 
-Row = dict[str, Any]
 Work = Callable[[Any], Any]
 """What an executor runs: one picklable function applied to each item."""
 Done = tuple[Any, Any]
@@ -54,10 +50,6 @@ DASK_CONNECT_TIMEOUT_S = 20
 """Seconds to wait for a Dask scheduler to answer before giving up."""
 MANAGER_JOIN_S = 10
 """Seconds to let a stopped process pool's manager thread finish."""
-
-
-class WorkerCrashed(SudosatError, RuntimeError):
-    """The process (or Dask worker) running an item died before it answered."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -296,99 +288,6 @@ _END = object()
 
 
 # ---------------------------------------------------------------------------------------
-# the results log
-
-
-def results_format(path: str | os.PathLike) -> str:
-    """``jsonl`` for a ``.jsonl``/``.json`` file, else ``csv``."""
-    return "jsonl" if Path(path).suffix.lower() in (".jsonl", ".json") else "csv"
-
-
-class ResultsLog:
-    """A results table written row by row, each row flushed as soon as it is known.
-
-    Parameters
-    ----------
-    path : path-like
-        The CSV or JSONL file (by extension, see :func:`results_format`).
-    columns : sequence of str
-        The columns, in order.
-    rows : sequence of dict
-        Rows to start with (those kept by a resumed run). A regular file is
-        first rewritten atomically with just the header and these rows, which
-        also drops a last row that a kill cut short; a special file (a FIFO, a
-        character device) is written in place through one handle.
-    lock : ResultsLock, optional
-        The lock this run holds on `path`; it moves with the atomic rewrite.
-    """
-
-    def __init__(
-        self,
-        path: str | os.PathLike,
-        columns: Sequence[str],
-        rows: Sequence[Row] = (),
-        *,
-        lock: ResultsLock | None = None,
-    ) -> None:
-        self.path = Path(path)
-        self.columns = tuple(columns)
-        self.format = results_format(self.path)
-        target = output_target(self.path)
-        if file_kind(target) in SPECIAL_KINDS:
-            self._file = open(target, "w", encoding="utf-8", newline="")  # noqa: SIM115
-            self._file.write(_table_text(self.path, self.columns, rows))
-        else:
-            write_results(self.path, self.columns, rows, lock=lock)
-            self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        self._csv = csv.DictWriter(
-            self._file, self.columns, extrasaction="ignore", lineterminator="\n"
-        )
-
-    def append(self, row: Row) -> None:
-        """Write `row` and flush it to the operating system."""
-        if self.format == "csv":
-            self._csv.writerow(_csv_ready(row))
-        else:
-            self._file.write(json.dumps({c: row.get(c) for c in self.columns}) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        self._file.close()
-
-    def __enter__(self) -> ResultsLog:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-def _csv_ready(row: Row) -> Row:
-    return {key: "" if value is None else value for key, value in row.items()}
-
-
-def _table_text(path: str | os.PathLike, columns: Sequence[str], rows: Iterable[Row]) -> str:
-    buffer = io.StringIO()
-    if results_format(path) == "csv":
-        writer = csv.DictWriter(buffer, list(columns), extrasaction="ignore", lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(_csv_ready(row) for row in rows)
-    else:
-        buffer.writelines(json.dumps({c: row.get(c) for c in columns}) + "\n" for row in rows)
-    return buffer.getvalue()
-
-
-def write_results(
-    path: str | os.PathLike,
-    columns: Sequence[str],
-    rows: Iterable[Row],
-    *,
-    lock: ResultsLock | None = None,
-) -> None:
-    """Write a whole results table at once (see :func:`write_atomically`)."""
-    write_atomically(path, _table_text(path, columns, rows), lock=lock)
-
-
-# ---------------------------------------------------------------------------------------
 # writing files that may not be ordinary
 
 SPECIAL_KINDS = frozenset({"character device", "FIFO"})
@@ -451,7 +350,7 @@ def write_atomically(
 
     Raises
     ------
-    SudosatError
+    OutputError
         The file cannot be written (the message names it and says why).
     """
     target = output_target(path)
@@ -460,14 +359,14 @@ def write_atomically(
         _write_in_place(target, text)
         return
     if kind not in _WRITABLE_KINDS:
-        raise SudosatError(f"cannot write a {kind}", file=str(path))
+        raise OutputError(f"cannot write a {kind}", file=str(path))
     mode = stat.S_IMODE(os.stat(target).st_mode) if kind == "regular file" else 0o666 & ~_umask()
     try:
         handle, temporary = tempfile.mkstemp(
             prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=target.parent
         )
     except OSError as exc:
-        raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
+        raise OutputError(open_error_reason(exc, "write"), file=str(path)) from None
     try:
         os.fchmod(handle, mode)
         with open(handle, "w", encoding="utf-8", newline="", closefd=False) as stream:
@@ -480,7 +379,7 @@ def write_atomically(
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         if isinstance(exc, OSError):
-            raise SudosatError(f"cannot write: {exc.strerror}", file=str(path)) from None
+            raise OutputError(open_error_reason(exc, "write"), file=str(path)) from None
         raise
     if lock is None or not lock.owns(handle):
         os.close(handle)
@@ -491,7 +390,7 @@ def _write_in_place(target: Path, text: str) -> None:
         with open(target, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
     except OSError as exc:
-        raise SudosatError(f"cannot write: {exc.strerror}", file=str(target)) from None
+        raise OutputError(open_error_reason(exc, "write"), file=str(target)) from None
 
 
 def check_writable(path: str | os.PathLike) -> None:
@@ -504,7 +403,7 @@ def check_writable(path: str | os.PathLike) -> None:
 
     Raises
     ------
-    SudosatError
+    OutputError
         One line naming the path and the reason.
     """
     target = output_target(path)
@@ -512,28 +411,28 @@ def check_writable(path: str | os.PathLike) -> None:
     while not folder.exists():
         folder = folder.parent
     if not folder.is_dir():
-        raise SudosatError(f"{folder} is not a folder", file=str(path))
+        raise OutputError(f"{folder} is not a folder", file=str(path))
     length, limit = len(os.fsencode(target.name)), _name_max(folder)
     if length > limit:
-        raise SudosatError(
+        raise OutputError(
             f"the file name is {length} bytes long; the limit here is {limit}", file=str(path)
         )
     kind = file_kind(target)
     if kind.startswith("unreadable"):
-        raise SudosatError(f"cannot be examined: {kind}", file=str(path))
+        raise OutputError(f"cannot be examined: {kind}", file=str(path))
     if kind not in _WRITABLE_KINDS:
         what = "a folder" if kind == "directory" else f"a {kind}"
-        raise SudosatError(f"is {what}, not a file that can be written", file=str(path))
+        raise OutputError(f"is {what}, not a file that can be written", file=str(path))
     if kind in SPECIAL_KINDS:
         if not os.access(target, os.W_OK):
-            raise SudosatError(f"the {kind} is not writable", file=str(path))
+            raise OutputError(f"the {kind} is not writable", file=str(path))
         return
     if kind == "regular file" and not os.access(target, os.W_OK):
-        raise SudosatError("the file is read-only", file=str(path))
+        raise OutputError("the file is read-only", file=str(path))
     try:
         handle, probe = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise SudosatError(
+        raise OutputError(
             f"cannot write in the folder {folder}: {exc.strerror}", file=str(path)
         ) from None
     os.close(handle)
@@ -547,9 +446,13 @@ def _name_max(folder: Path) -> int:
         return 255
 
 
-def same_file(first: str | os.PathLike, second: str | os.PathLike) -> bool:
-    """True when both paths name one file (after symlinks, or the same inode)."""
-    if output_target(first) == output_target(second):
+def same_file(first: str | os.PathLike | int, second: str | os.PathLike | int) -> bool:
+    """True when both name one file: one path after symlinks, or the same inode.
+
+    An ``int`` is an open file descriptor (compared by its inode only).
+    """
+    paths = not isinstance(first, int) and not isinstance(second, int)
+    if paths and output_target(first) == output_target(second):
         return True
     try:
         a, b = os.stat(first), os.stat(second)
@@ -608,7 +511,7 @@ class ResultsLock:
                     "another --results",
                     file=str(self.path),
                 ) from None
-            if _same_inode(handle, target):
+            if same_file(handle, target):
                 self._handle = handle
             else:  # replaced between our open and our lock: lock the new one
                 os.close(handle)
@@ -618,7 +521,7 @@ class ResultsLock:
         try:
             return os.open(target, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
         except OSError as exc:
-            raise SudosatError(f"cannot open: {exc.strerror}", file=str(self.path)) from None
+            raise OutputError(open_error_reason(exc, "open"), file=str(self.path)) from None
 
     def move_to(self, handle: int) -> None:
         """Lock `handle` (the file about to replace ours) and let the old lock go."""
@@ -643,14 +546,6 @@ class ResultsLock:
         self.release()
 
 
-def _same_inode(handle: int, target: Path) -> bool:
-    try:
-        here, there = os.fstat(handle), os.stat(target)
-    except OSError:
-        return False
-    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
-
-
 def _lock_holder(handle: int) -> int | None:
     """The PID holding a lock on the file of `handle`, from ``/proc/locks`` (Linux)."""
     info = os.fstat(handle)
@@ -666,60 +561,3 @@ def _lock_holder(handle: int) -> int | None:
         if fields[5] == where and fields[4].isdigit():
             return int(fields[4])
     return None
-
-
-def read_results(path: str | os.PathLike) -> list[Row]:
-    """The rows of a results file (CSV or JSONL), as dicts; ``[]`` when it does not exist.
-
-    A last line without its line end was cut short by a kill and is skipped;
-    so is any row that cannot be read (a CSV row with the wrong number of
-    fields or a field beyond the csv module's limit, a line that is not a JSON
-    object). Bytes that are not UTF-8 become U+FFFD, which no row of ours
-    holds, so such a row fails any check a caller makes. CSV values come back
-    as strings (empty for a missing value); JSONL values keep their types.
-
-    Examples
-    --------
-    >>> read_results("no-such-results.csv")
-    []
-    """
-    try:
-        text = Path(path).read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise SudosatError(f"cannot read the results: {exc.strerror}", file=str(path)) from None
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    if results_format(path) == "csv":
-        return _csv_rows(text)
-    rows = []
-    for line in text.splitlines():
-        with contextlib.suppress(json.JSONDecodeError, RecursionError):
-            value = json.loads(line)
-            if isinstance(value, dict):
-                rows.append(value)
-    return rows
-
-
-def _csv_rows(text: str) -> list[Row]:
-    reader = csv.reader(io.StringIO(text))
-    header = _next_csv_row(reader)
-    rows = []
-    while header:
-        fields = _next_csv_row(reader)
-        if fields is None:
-            break
-        if len(fields) == len(header):
-            rows.append(dict(zip(header, fields, strict=True)))
-    return rows
-
-
-def _next_csv_row(reader) -> list[str] | None:
-    """The next row; ``[]`` for one that cannot be read (the reader goes on after it)."""
-    try:
-        return next(reader)
-    except StopIteration:
-        return None
-    except csv.Error:
-        return []

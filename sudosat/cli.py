@@ -20,7 +20,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sudosat.errors import InstanceError, SudosatError
+from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
+from sudosat.results import Verdict, format_output, parse_output
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -50,12 +51,8 @@ def _read_text(path: str) -> str:
 
     try:
         return read_text(path)
-    except FileNotFoundError:
-        raise InstanceError("no such file", file=path) from None
-    except IsADirectoryError:
-        raise InstanceError("is a directory", file=path) from None
     except OSError as exc:
-        raise InstanceError(f"cannot read: {exc.strerror}", file=path) from None
+        raise InstanceError(open_error_reason(exc), file=path) from None
 
 
 def _instance_line(path: str, number: int):
@@ -80,7 +77,7 @@ def _write_output(text: str, target: str | None) -> None:
     try:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise InstanceError(f"cannot write: {exc.strerror}", file=target) from None
+        raise OutputError(open_error_reason(exc, "write"), file=target) from None
 
 
 def _positive_ms(text: str) -> float:
@@ -444,8 +441,8 @@ def _run_decode(args: argparse.Namespace) -> int:
                 raise SudosatError(f"the answer is over {answer.num_vars} variables; an order-"
                                    f"{args.order} {encoding} model in the {numbering} numbering "
                                    f"has {expected} (wrong --order, --numbering or --encoding?)")
-            word = "UNSAT" if answer.status is Status.UNSAT else "TIMEOUT"
-            _write_output(f"{args.order} {word}\n", args.output)
+            word = Verdict.from_status(answer.status)
+            _write_output(format_output(word, order=args.order) + "\n", args.output)
             return EXIT_OK
         board = decode_model(answer.values, args.order, encoding=encoding, numbering=numbering,
                              instance=instance, num_vars=answer.num_vars)
@@ -512,12 +509,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _is_unsolved_answer(answer: str) -> bool:
-    words = answer.split()
-    if not words:
-        return False
-    if words[0] == "ERROR":
-        return True
-    return len(words) == 2 and words[1] in ("UNSAT", "TIMEOUT")
+    return parse_output(answer).verdict is not Verdict.SAT
 
 
 # ---------------------------------------------------------------------------------------
@@ -835,11 +827,11 @@ def _run_count(args: argparse.Namespace) -> int:
             )
         except SudosatError as exc:
             print(f"sudosat: {exc}", file=sys.stderr)
-            answers.append(f"ERROR {' '.join(str(exc.reason).split())}")
+            answers.append(format_output(Verdict.ERROR, reason=exc.reason))
             failed = True
             continue
         if found is None:
-            answers.append("TIMEOUT")
+            answers.append(Verdict.TIMEOUT.value)
         else:
             answers.append(f"at least {found}" if found >= args.limit else str(found))
     _write_output("".join(line + "\n" for line in answers), args.output)
@@ -868,10 +860,10 @@ out.pysat-minisat22.txt: ':' and '/' become '-'); without -o,
 The results table (one row per line and solver: status, valid, stage times in
 ms, variables, clauses, solver counters, the reason a line was not solved, the
 output line) is appended row by row to --results (default <OUT or FILE
-stem>.results.csv; a .jsonl name gives JSON lines), so an interrupted run loses
-nothing finished: the same command with --resume completes it, keeping only
-rows that match this input line and these options (and whose boards check
-again). One run at a time per results table; a second is refused. A bad line
+stem>.results.csv; a .jsonl, .json or .ndjson name gives JSON lines), so an
+interrupted run loses nothing finished: the same command with --resume
+completes it, keeping only rows that match this input line and these options
+(and whose boards check again). One run at a time per results table; a second is refused. A bad line
 becomes an ERROR line and row; the others go on. Every output path is checked
 before the first line is solved; a FIFO or a device is written in place.
 
@@ -906,7 +898,9 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         metavar="NAME",
         help="encoding (default course; 'sudosat encode --list' shows all)",
     )
-    parser.add_argument("--results", metavar="FILE", help="results table (.csv or .jsonl)")
+    parser.add_argument(
+        "--results", metavar="FILE", help="results table (.csv; .jsonl, .json, .ndjson: JSON lines)"
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -994,7 +988,7 @@ def _check_encoding_memory(board, args: argparse.Namespace, source: str, line: i
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    from sudosat.pipeline import results_path, run_batch
+    from sudosat.pipeline import BatchSettings, results_path, run_batch
 
     solvers = args.solvers or ["cdcl"]
     instances = _solve_input(args)
@@ -1002,10 +996,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     if extra is not None and not extra:
         return EXIT_USAGE
     try:
-        summary = run_batch(
-            instances,
-            args.output,
-            solvers=solvers,
+        settings = BatchSettings(
+            solvers=tuple(solvers),
             solver_options=extra,
             encoding=args.encoding,
             time_limit_ms=args.time_limit_ms,
@@ -1019,6 +1011,7 @@ def _run_solve(args: argparse.Namespace) -> int:
             progress=args.progress,
             max_bytes=args.max_memory,
         )
+        summary = run_batch(instances, args.output, settings)
     except KeyboardInterrupt:
         results = args.results or results_path(args.file, args.output)
         print(
@@ -1097,12 +1090,14 @@ def _add_solvers_parser(subparsers) -> None:
 
 
 def _run_solvers(args: argparse.Namespace) -> int:
+    from sudosat.pipeline import probe_solver
     from sudosat.solvers import list_solvers
 
-    if args.zchaff:
-        os.environ["ZCHAFF"] = args.zchaff
     for info in list_solvers([f"exec:{program}" for program in args.exec]):
         state = "available" if info.available else f"not available: {info.why_not}"
+        if info.name == "zchaff" and args.zchaff:  # the binary given, passed as an option
+            why = probe_solver("zchaff", zchaff=args.zchaff)
+            state = "available" if why is None else f"not available: {why}"
         print(f"{info.name:22} {state}")
     return EXIT_OK
 

@@ -36,7 +36,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TextIO
 
-from sudosat.errors import DimacsError, SudosatError
+from sudosat.errors import DimacsError, SudosatError, open_error_reason
 from sudosat.limits import BYTES_PER_DIMACS_CHAR, BYTES_PER_VARIABLE, check_memory
 from sudosat.lines import read_text, split_lines
 from sudosat.result import Status
@@ -444,12 +444,8 @@ def read_dimacs(path: str | os.PathLike, max_bytes: int | None = None) -> CNF:
     name = os.fspath(path)
     try:
         text = read_text(name)
-    except FileNotFoundError:
-        raise DimacsError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise DimacsError("is a directory, not a DIMACS file", file=name) from None
     except OSError as exc:
-        raise DimacsError(f"cannot read: {exc.strerror}", file=name) from None
+        raise DimacsError(open_error_reason(exc, expected="a DIMACS file"), file=name) from None
     return parse_dimacs(text, name, max_bytes=max_bytes)
 
 

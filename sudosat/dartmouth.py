@@ -29,7 +29,7 @@ from array import array
 from pathlib import Path
 
 from sudosat.cnf import CNF, parse_int_token
-from sudosat.errors import DimacsError
+from sudosat.errors import DimacsError, open_error_reason
 from sudosat.lines import split_lines
 
 DARTMOUTH_HINT = "looks like the Dartmouth rcv format: pass --format dartmouth"
@@ -83,10 +83,8 @@ def read_dartmouth(path: str | os.PathLike) -> CNF:
     name = os.fspath(path)
     try:
         text = Path(name).read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise DimacsError("no such file", file=name) from None
     except OSError as exc:
-        raise DimacsError(f"cannot read: {exc.strerror}", file=name) from None
+        raise DimacsError(open_error_reason(exc), file=name) from None
     return parse_dartmouth(text, name)
 
 

@@ -82,3 +82,34 @@ class ResourceLimitError(SudosatError, MemoryError):
 
 class DecodeError(SudosatError, ValueError):
     """A model cannot be read back as a board: wrong order, numbering or encoding, or a bad cell."""
+
+
+class OutputError(SudosatError, OSError):
+    """An output (a solved-boards file, a results table, a folder for them) cannot be written."""
+
+
+class WorkerCrashed(SudosatError, RuntimeError):
+    """The process (or Dask worker) running an item died before it answered."""
+
+
+def open_error_reason(exc: OSError, action: str = "read", expected: str | None = None) -> str:
+    """The one user message for an OSError raised while opening a file to `action` it.
+
+    `expected` names what the file should have been, for the folder case
+    (``is a directory, not a DIMACS file``). The caller puts the message in
+    the error it raises, with the file name.
+
+    Examples
+    --------
+    >>> open_error_reason(FileNotFoundError(2, "No such file or directory"))
+    'no such file'
+    >>> open_error_reason(IsADirectoryError(21, "Is a directory"), expected="a DIMACS file")
+    'is a directory, not a DIMACS file'
+    >>> open_error_reason(PermissionError(13, "Permission denied"), "write")
+    'cannot write: Permission denied'
+    """
+    if isinstance(exc, FileNotFoundError) and action == "read":
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory" + (f", not {expected}" if expected else "")
+    return f"cannot {action}: {exc.strerror or exc}"

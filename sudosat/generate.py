@@ -229,19 +229,21 @@ def _solver_solution(order: int, rng: random.Random, solver: str) -> Board:
     start is drawn again, and after :data:`_DIAGONAL_ATTEMPTS` the start is a
     random first row alone, which always completes (relabel any solution).
     """
-    from sudosat.encoding import encode
-    from sudosat.solvers.registry import solve
+    from sudosat.results import Verdict
+    from sudosat.runner import run_instance
 
     for attempt in range(_DIAGONAL_ATTEMPTS + 1):
         diagonal = attempt < _DIAGONAL_ATTEMPTS
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
-        encoded = encode(start, GENERATOR_ENCODING)
-        result = solve(encoded.cnf, solver)
-        if result.is_sat:
-            return encoded.decode(result.model)
-        if result.is_unknown:
+        outcome = run_instance(start, solver, GENERATOR_ENCODING, limit_covers="solver")
+        if outcome.status is Verdict.SAT and outcome.solution is not None:
+            return outcome.solution
+        if outcome.status is not Verdict.UNSAT:
             break
-    raise SolverError(f"{solver} did not complete a random start into a solution ({result.status})")
+    why = f": {outcome.row.error}" if outcome.status is Verdict.ERROR else ""
+    raise SolverError(
+        f"{solver} did not complete a random start into a solution ({outcome.status}{why})"
+    )
 
 
 _DIAGONAL_ATTEMPTS = 20
@@ -371,17 +373,19 @@ class _UniquenessChecker:
 def _has_other_solution(puzzle: Board, index: int, value: int, solver: str) -> bool:
     """True when `puzzle` has a solution whose cell `index` differs from `value`."""
     from sudosat.encoding import encode
-    from sudosat.solvers.registry import solve
+    from sudosat.results import Verdict
+    from sudosat.runner import Prepared, run_instance
 
     encoded = encode(puzzle, GENERATOR_ENCODING)
     var = encoded.variable(*divmod(index, puzzle.size), value)
     if var is None:  # the reduction fixed the cell from its peers: nothing else fits there
         return False
     encoded.cnf.add_clause([-var])  # a fresh CNF of our own: safe to extend
-    result = solve(encoded.cnf, solver)
-    if result.is_unknown:
-        raise SolverError(f"{solver} gave no answer on a uniqueness check")
-    return result.is_sat
+    outcome = run_instance(puzzle, solver, Prepared(encoded), limit_covers="solver")
+    if outcome.status in (Verdict.TIMEOUT, Verdict.ERROR):
+        why = f": {outcome.row.error}" if outcome.row.error else ""
+        raise SolverError(f"{solver} gave no answer on a uniqueness check{why}")
+    return outcome.status is Verdict.SAT
 
 
 def _candidates(cells: Sequence[int], order: int, index: int) -> list[int]:

@@ -28,7 +28,8 @@ import pandas as pd
 
 from sudosat.board import Board
 from sudosat.generate import generate_many
-from sudosat.study import _empty_row, _encode_once, measure
+from sudosat.results import Verdict
+from sudosat.study import failed_row, measure, prepare_once
 from sudosat.studycache import code_version, load_or_compute
 
 SOLVED = ("SAT", "UNSAT")
@@ -90,8 +91,6 @@ class GridSpec:
 
 def run_cell(spec: GridSpec, order: int, alpha: float) -> list[dict]:
     """Every row of one cell: each board, encoded once per encoding, solved by each solver."""
-    from sudosat.encoding import encode
-
     started = time.perf_counter()
     puzzles = generate_many(order, alpha, spec.boards, seed=spec.seed)
     generate_ms = (time.perf_counter() - started) * 1000.0 / max(spec.boards, 1)
@@ -100,26 +99,20 @@ def run_cell(spec: GridSpec, order: int, alpha: float) -> list[dict]:
     for index, board in enumerate(puzzles):
         for encoding in spec.encodings:
             solvers = [s for e, s in runs if e == encoding]
-            encoded, encode_ms, failure = _encode_once(encode, board, encoding)
+            prepared, failure = prepare_once(board, encoding)
             for solver in solvers:
-                rows.append(
-                    _row(board, solver, encoding, spec.time_limit_ms, encoded, encode_ms, failure)
-                )
+                rows.append(_row(board, solver, encoding, spec.time_limit_ms, prepared, failure))
                 rows[-1].update(
                     alpha=alpha, board=index, seed=spec.seed + index, generate_ms=generate_ms
                 )
-            del encoded  # the course encoding of order 6 holds 3 million clauses
+            del prepared  # the course encoding of order 6 holds 3 million clauses
     return rows
 
 
-def _row(board: Board, solver, encoding, time_limit_ms, encoded, encode_ms, failure) -> dict:
+def _row(board: Board, solver, encoding, time_limit_ms, prepared, failure) -> dict:
     if failure is not None:
-        row = _empty_row(board, solver, encoding)
-        row.update(status="ERROR", error=failure, total_ms=0.0)
-        return row
-    return measure(
-        board, solver, encoding, time_limit_ms=time_limit_ms, encoded=encoded, encode_ms=encode_ms
-    )
+        return failed_row(board, solver, encoding, failure)
+    return measure(board, solver, encoding, time_limit_ms=time_limit_ms, prepared=prepared)
 
 
 def run_grid(
@@ -176,7 +169,7 @@ def summarise(table: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
         median_decisions, clauses, variables, encode_ms.
     """
     frame = table.copy()
-    timed_out = frame["status"] == "TIMEOUT"
+    timed_out = frame["status"] == Verdict.TIMEOUT
     frame["capped_ms"] = frame["solve_ms"].astype(float).clip(upper=time_limit_ms)
     frame.loc[timed_out, "capped_ms"] = time_limit_ms
     frame["solved_flag"] = frame["status"].isin(SOLVED)
@@ -646,7 +639,7 @@ def large_sentences(large: pd.DataFrame, solver: str, time_limit_ms: float) -> l
 
 
 def _stop_word(status: str) -> str:
-    return "timed out" if status == "TIMEOUT" else "failed (" + status + ")"
+    return "timed out" if status == Verdict.TIMEOUT else "failed (" + status + ")"
 
 
 # ---------------------------------------------------------------------------------------

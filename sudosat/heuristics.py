@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sudosat.generate import generate_many
+from sudosat.results import Verdict
 from sudosat.studycache import code_version, load_or_compute
 
 # (label, registered solver, options); MOMS is the hypothesis's subject.
@@ -110,29 +111,24 @@ def _options(label: str) -> tuple[str, dict]:
 
 def run_solver(label: str, lines: Sequence[str], spec: ExperimentSpec) -> list[dict]:
     """One solver over the puzzle lines: status, decisions, conflicts, time per puzzle."""
-    import time
-
-    from sudosat.board import Board, check_solution
-    from sudosat.encoding import encode
-    from sudosat.solvers.registry import solve
+    from sudosat.board import Board
+    from sudosat.runner import run_instance
 
     solver, options = _options(label)
     rows = []
     for line in lines:
         board = Board.parse(line)
-        encoded = encode(board, spec.encoding)
-        started = time.perf_counter()
-        result = solve(encoded.cnf, solver, time_limit_ms=spec.time_limit_ms, **options)
-        took = (time.perf_counter() - started) * 1000.0
-        valid = result.is_sat and check_solution(board, encoded.decode(result.model)) is None
+        done = run_instance(
+            board, solver, spec.encoding, spec.time_limit_ms, limit_covers="solver", **options
+        ).row
         rows.append(
             {
                 "solver": label,
-                "status": {"UNKNOWN": "TIMEOUT"}.get(result.status.value, result.status.value),
-                "valid": bool(valid),
-                "decisions": int(result.stats.get("decisions", 0) or 0),
-                "conflicts": int(result.stats.get("conflicts", 0) or 0),
-                "ms": took,
+                "status": str(done.status),
+                "valid": bool(done.valid),
+                "decisions": int(done.decisions or 0),
+                "conflicts": int(done.conflicts or 0),
+                "ms": done.solve_ms or 0.0,
             }
         )
     return rows
@@ -200,7 +196,7 @@ def grade_table(results: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "median decisions": grouped["decisions"].median(),
-            "time-outs": grouped["status"].apply(lambda s: int((s == "TIMEOUT").sum())),
+            "time-outs": grouped["status"].apply(lambda s: int((s == Verdict.TIMEOUT).sum())),
             "puzzles": grouped.size(),
         }
     )
@@ -292,8 +288,8 @@ def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str]
                 ratio=float(2 ** np.mean(logs)),
                 ratio_low=float(2 ** interval.confidence_interval.low),
                 ratio_high=float(2 ** interval.confidence_interval.high),
-                rival_timeouts=int((status[rival] == "TIMEOUT").sum()),
-                subject_timeouts=int((status[subject] == "TIMEOUT").sum()),
+                rival_timeouts=int((status[rival] == Verdict.TIMEOUT).sum()),
+                subject_timeouts=int((status[subject] == Verdict.TIMEOUT).sum()),
             )
         )
     return comparisons

@@ -33,7 +33,7 @@ Examples
 --------
 >>> from sudosat.board import Board
 >>> outcome = solve_instance(Board.parse("1 0"))
->>> outcome.output_line, outcome.row["status"]
+>>> outcome.output_line, str(outcome.row["status"])
 ('1 1', 'SAT')
 >>> count_solutions(Board.parse("2 " + "0" * 16), limit=3)
 3
@@ -62,6 +62,7 @@ __all__ = [
     "givens_as_assumptions",
     "incremental_support",
     "is_unique",
+    "loaded_rules",
     "open_solver",
     "rules",
     "solve_instance",
@@ -359,88 +360,40 @@ def forget_loaded() -> None:
     _ACTIVATION.clear()
 
 
-def solve_instance(
-    board: Board,
-    solver: str = "cdcl",
-    encoding: str = "course",
-    time_limit_ms: float | None = None,
-    *,
-    line: int | None = None,
-    max_bytes: int | None = None,
-    **options: Any,
-):
-    """:func:`sudosat.pipeline.solve_instance`, with the rules loaded once per process.
+def loaded_rules(
+    solver: str, order: int, encoding: str, options: dict[str, Any], max_bytes: int
+) -> tuple[Any, Encoded]:
+    """The solver this process keeps loaded with the rules of (order, encoding), ready for a puzzle.
 
-    Same output line and row columns as the default mode; ``encode_ms``
-    counts building the assumptions (and, for the first puzzle of an order,
-    building and loading the rules), ``clauses`` the rules plus one per given.
-    A solver without assumptions (see :func:`incremental_support`) runs the
-    default pipeline instead.
+    What :func:`sudosat.runner.run_instance` asks for in incremental mode: the
+    first call per (solver, order, encoding, options) builds and loads the
+    rules (behind the memory guard), later calls reuse them; each call tells
+    the solver an unrelated question comes next.
 
+    Raises
+    ------
+    EncodingError
+        The encoding depends on the givens (see :func:`check_encoding`).
+    ResourceLimitError
+        The rules would not fit in `max_bytes`.
+    """
+    check_encoding(encoding)
+    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes)
+    _next_question(loaded)
+    return loaded, encoded
+
+
+def solve_instance(board: Board, *args: Any, **kwargs: Any):
+    """:func:`sudosat.pipeline.solve_instance` with ``incremental=True``: the rules loaded once.
+
+    Same output line and row columns as the default mode; a solver without
+    assumptions (see :func:`incremental_support`) runs the default pipeline.
     Like the default mode it never raises for one instance: an encoding that
     depends on the givens (see :func:`check_encoding`) is an ERROR row.
     """
-    from sudosat import pipeline
+    from sudosat.pipeline import solve_instance as solve_one
 
-    if not incremental_support(solver)[0]:
-        return pipeline.solve_instance(
-            board, solver, encoding, time_limit_ms, line=line, max_bytes=max_bytes, **options
-        )
-    pipeline._import_solver(solver)
-    deadline = Deadline(time_limit_ms)
-    row = pipeline._new_row(line, solver, encoding, board)
-    try:
-        check_encoding(encoding)
-        return _stages(board, solver, encoding, deadline, row, max_bytes, options)
-    except SudosatError as exc:
-        return pipeline._failed(row, exc.reason, deadline, board)
-    except MemoryError:
-        return pipeline._failed(row, "out of memory", deadline, board)
-    except Exception as exc:  # a solver's bug must cost one line, not the whole batch
-        return pipeline._failed(row, f"crashed: {type(exc).__name__}: {exc}", deadline, board)
-
-
-def _stages(board, solver, encoding, deadline, row, max_bytes, options):
-    from sudosat import pipeline
-
-    started = time.perf_counter()
-    limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
-    loaded, encoded = _loaded(solver, board.order, encoding, options, limit)
-    assumptions = givens_as_assumptions(board)
-    row["encode_ms"] = pipeline._ms_since(started)
-    row.update(variables=encoded.num_vars, clauses=encoded.num_clauses + len(assumptions))
-    if deadline.expired():
-        return pipeline._timed_out(row, "the time limit ran out while encoding", deadline, board)
-    started = time.perf_counter()
-    _next_question(loaded)
-    result = loaded.solve(assumptions, deadline.remaining_or_none())
-    row["solve_ms"] = pipeline._ms_since(started)
-    row.update({key: pipeline._count(result.stats.get(key)) for key in pipeline._STAT_COLUMNS})
-    if result.status is Status.UNSAT:
-        outcome = pipeline._unsat(row, deadline, board)
-        core = loaded.get_core() or []
-        clash = row["error"] or "the givens admit no solution together"
-        outcome.row["error"] = f"{clash}; failed givens: {name_givens(core, board.order)}"
-        return outcome
-    if result.status is Status.UNKNOWN:
-        why = (
-            "the time limit ran out while solving"
-            if deadline.expired()
-            else "the solver stopped without a decision"
-        )
-        return pipeline._timed_out(row, why, deadline, board)
-    started = time.perf_counter()
-    solution = encoded.decode(result.model or [])
-    problem = check_solution(board, solution)
-    row["decode_ms"] = pipeline._ms_since(started)
-    if problem is not None:
-        row["valid"] = False
-        return pipeline._failed(
-            row, f"the decoded board is not a solution: {problem}", deadline, board
-        )
-    row.update(status="SAT", valid=True, total_ms=pipeline._round(deadline.elapsed_ms()))
-    row["output"] = solution.to_line()
-    return pipeline.InstanceOutcome(row, solution, row["output"], board)
+    return solve_one(board, *args, incremental=True, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Sudoku instances end to end: one board, or a file of any size.
 
 One instance
-    :func:`solve_instance` runs parse → encode → solve → decode → check under
-    one time limit T and returns an :class:`InstanceOutcome`: a row of the
+    :func:`solve_instance` runs parse → encode → solve → decode → check
+    (:func:`sudosat.runner.run_instance`) under one time limit T and returns
+    an :class:`~sudosat.runner.InstanceOutcome`: a row of the
     results table, the solved board, and the line the output file gets.
     T bounds the whole pipeline, the same for every solver: the clock starts
     before the memory guard and the encoding, the solver gets what is left, and
@@ -20,13 +21,11 @@ A file
     the same everywhere, only the timings differ.
 
 The results table
-    One row per (line, solver), the columns of :data:`COLUMNS`: those of
-    DESIGN.md, then ``output``, the output line itself (what ``resume`` needs
-    to rebuild the output file, and what a report shows beside the input).
-    ``status`` is SAT, UNSAT, TIMEOUT or ERROR; ``valid`` says whether the
-    decoded board passed :func:`sudosat.board.check_solution` (empty when
-    there is no board); ``error`` says why a line was not solved (for UNSAT
-    with clashing givens: the clash). Times are wall-clock milliseconds.
+    One :class:`sudosat.results.Row` per (line, solver), the columns of
+    :data:`sudosat.results.COLUMNS`: those of DESIGN.md, then ``output``, the
+    output line itself (what ``resume`` needs to rebuild the output file, and
+    what a report shows beside the input), then the fingerprints ``resume``
+    checks. :mod:`sudosat.results` reads and writes it.
 
 Large sweeps on a cluster
     Start a Dask scheduler and workers on the machines (``dask scheduler`` on
@@ -49,20 +48,19 @@ Examples
 --------
 >>> from sudosat.board import Board
 >>> outcome = solve_instance(Board.parse("1 0"), solver="cdcl")
->>> outcome.output_line, outcome.row["status"], outcome.row["valid"]
+>>> outcome.output_line, str(outcome.row["status"]), outcome.row["valid"]
 ('1 1', 'SAT', True)
 """
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import functools
 import hashlib
 import re
 import statistics
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,29 +70,36 @@ from sudosat.batch import (
     DaskExecutor,
     ProcessExecutor,
     ResultsLock,
-    ResultsLog,
-    Row,
     SerialExecutor,
     check_writable,
     file_kind,
     output_target,
-    read_results,
     same_file,
     write_atomically,
-    write_results,
 )
 from sudosat.board import Board, check_solution
 from sudosat.cnf import CNF
-from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
-from sudosat.errors import InstanceError, SudosatError
+from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
 from sudosat.lines import read_text, split_lines
-from sudosat.result import Status
-from sudosat.solvers.budget import Deadline
-from sudosat.solvers.registry import get_solver, solve
+from sudosat.results import (
+    COLUMNS,
+    STATUSES,
+    ResultsLog,
+    Row,
+    Verdict,
+    format_output,
+    one_line,
+    parse_output,
+    read_rows,
+    write_table,
+)
+from sudosat.runner import InstanceOutcome, blank_row, failed_outcome, run_instance
+from sudosat.solvers.registry import solve
 
 __all__ = [
     "COLUMNS",
     "STATUSES",
+    "BatchSettings",
     "BatchSummary",
     "InstanceOutcome",
     "SolverSummary",
@@ -103,7 +108,6 @@ __all__ = [
     "output_paths",
     "parse_line",
     "probe_solver",
-    "read_results",
     "results_path",
     "run_batch",
     "run_hash",
@@ -112,77 +116,10 @@ __all__ = [
     "solve_line",
 ]
 
-COLUMNS: tuple[str, ...] = (
-    "line",
-    "order",
-    "givens",
-    "solver",
-    "encoding",
-    "status",
-    "valid",
-    "encode_ms",
-    "solve_ms",
-    "decode_ms",
-    "total_ms",
-    "variables",
-    "clauses",
-    "decisions",
-    "conflicts",
-    "propagations",
-    "load_ms",
-    "search_ms",
-    "error",
-    "output",
-    "line_hash",
-    "run_hash",
-)
-"""The results table's columns: DESIGN.md's, the output line, then what ``resume`` checks.
-
-``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
-this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
-the search itself; empty for the others. ``line_hash`` fingerprints the input
-line a row answers and ``run_hash`` the parameters that shape its answer
-(solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
-both match (see :func:`run_batch`).
-"""
-
-STATUSES = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
-"""The values of the ``status`` column."""
-
-_STAT_COLUMNS = ("decisions", "conflicts", "propagations")
-
 Task = tuple[int, str, str]
 """One unit of batch work: (line number, line text, solver)."""
 Key = tuple[int, str]
 """A row's identity in a batch: (line number, solver)."""
-
-
-@dataclass
-class InstanceOutcome:
-    """What one instance came to with one solver.
-
-    Attributes
-    ----------
-    row : dict
-        The results-table row (keys :data:`COLUMNS`).
-    solution : Board or None
-        The solved board (givens included) when the status is SAT.
-    output_line : str
-        The output file's line: the solved board (``Board.to_line()``),
-        ``N UNSAT``, ``N TIMEOUT`` or ``ERROR <reason>``.
-    puzzle : Board or None
-        The input board, when the line could be read.
-    """
-
-    row: Row
-    solution: Board | None
-    output_line: str
-    puzzle: Board | None = None
-
-    @property
-    def status(self) -> str:
-        """SAT, UNSAT, TIMEOUT or ERROR."""
-        return self.row["status"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,178 +136,28 @@ def solve_instance(
     max_bytes: int | None = None,
     **options: Any,
 ) -> InstanceOutcome:
-    """Encode, solve, decode and check one board under one time limit.
+    """Encode, solve, decode and check one board, T bounding the whole pipeline.
 
-    Parameters
-    ----------
-    board : Board
-        The puzzle (its givens may clash: the answer is then UNSAT).
-    solver : str
-        A registered solver name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
-    encoding : str
-        A registered encoding name.
-    time_limit_ms : float, optional
-        The limit for the whole pipeline (memory guard, encoding, solving);
-        None for none.
-    line : int, optional
-        The input line number, for the row.
-    max_bytes : int, optional
-        The memory guard's limit (:func:`sudosat.encoding.check_resources`;
-        default its own): a bigger formula is an ERROR row, never built.
-    **options
-        Passed to the solver (``seed``, ``zchaff`` ...); ``incremental=True``
-        solves with the rules loaded once per process and the givens as
-        assumptions (:func:`sudosat.incremental.solve_instance`).
-
-    Returns
-    -------
-    InstanceOutcome
-        Never raises for a bad instance, an unavailable or crashing solver, or
-        a refused encoding: those become an ERROR row whose ``error`` says why.
+    :func:`sudosat.runner.run_instance` with ``limit_covers="pipeline"``: the
+    clock starts before the memory guard and the encoding, the solver gets
+    what is left, and when the encoding alone uses up T the answer is TIMEOUT.
+    `max_bytes` is the memory guard's limit; `options` go to the solver
+    (``seed``, ``zchaff`` ...), but ``incremental=True``, which solves with
+    the rules loaded once per process and the givens as assumptions. Never
+    raises for one instance: whatever fails is an ERROR row saying why.
     """
-    if options.pop("incremental", False):  # rules loaded once per process (issue 14)
-        from sudosat.incremental import solve_instance as solve_incrementally
-
-        return solve_incrementally(
-            board, solver, encoding, time_limit_ms, line=line, max_bytes=max_bytes, **options
-        )
-    _import_solver(solver)
-    deadline = Deadline(time_limit_ms)
-    row = _new_row(line, solver, encoding, board)
-    try:
-        return _stages(board, solver, encoding, deadline, row, max_bytes, options)
-    except SudosatError as exc:
-        return _failed(row, exc.reason, deadline, board)
-    except MemoryError:
-        return _failed(row, "out of memory", deadline, board)
-    except Exception as exc:  # a solver's bug must cost one line, not the whole batch
-        return _failed(row, f"crashed: {type(exc).__name__}: {exc}", deadline, board)
-
-
-def _import_solver(solver: str) -> None:
-    """Import the solver's module before the clock starts: T is for solving, not for imports.
-
-    A name that fails here fails again inside the pipeline, which reports it.
-    """
-    with contextlib.suppress(Exception):
-        get_solver(solver)
-
-
-def _new_row(line: int | None, solver: str, encoding: str, board: Board | None) -> Row:
-    row: Row = dict.fromkeys(COLUMNS)
-    row.update(line=line, solver=solver, encoding=encoding)
-    if board is not None:
-        row.update(order=board.order, givens=board.num_givens)
-    return row
-
-
-def _stages(
-    board: Board,
-    solver: str,
-    encoding: str,
-    deadline: Deadline,
-    row: Row,
-    max_bytes: int | None,
-    options: dict[str, Any],
-) -> InstanceOutcome:
-    started = time.perf_counter()
-    size = check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
-    too_slow = _cannot_encode_in_time(size, deadline)
-    if too_slow:
-        row.update(variables=size["variables"], clauses=size["clauses"])
-        return _timed_out(row, too_slow, deadline, board)
-    try:
-        encoded = encode(board, encoding, check=functools.partial(_stop_if_expired, deadline))
-    except _OutOfTime:
-        row["encode_ms"] = _ms_since(started)
-        return _timed_out(row, "the time limit ran out while encoding", deadline, board)
-    row["encode_ms"] = _ms_since(started)
-    row.update(variables=encoded.num_vars, clauses=encoded.num_clauses)
-    if deadline.expired():
-        return _timed_out(row, "the time limit ran out while encoding", deadline, board)
-    started = time.perf_counter()
-    result = solve(encoded.cnf, solver, time_limit_ms=deadline.remaining_or_none(), **options)
-    row["solve_ms"] = _ms_since(started)
-    row.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
-    row.update({key: _optional_ms(result.stats.get(key)) for key in ("load_ms", "search_ms")})
-    if result.status is Status.UNSAT:
-        return _unsat(row, deadline, board)
-    if result.status is Status.UNKNOWN:
-        why = (
-            "the time limit ran out while solving"
-            if deadline.expired()
-            else "the solver stopped without a decision"
-        )
-        return _timed_out(row, why, deadline, board)
-    started = time.perf_counter()
-    solution = encoded.decode(result.model or [])
-    problem = check_solution(board, solution)
-    row["decode_ms"] = _ms_since(started)
-    if problem is not None:
-        row["valid"] = False
-        return _failed(row, f"the decoded board is not a solution: {problem}", deadline, board)
-    row.update(status="SAT", valid=True, total_ms=_round(deadline.elapsed_ms()))
-    row["output"] = solution.to_line()
-    return InstanceOutcome(row, solution, row["output"], board)
-
-
-ENCODE_ENTRIES_PER_MS = 50_000
-"""A fast rate of building clauses (literals plus clause ends per millisecond).
-
-Measured at 11,000-14,000 for every encoding at orders 4-6 (2026, a shared
-2-core machine); the up-front refusal uses about four times that, so it only
-turns away a build that surely cannot fit in T. The deadline checks during
-the build stop the rest.
-"""
-
-
-class _OutOfTime(Exception):
-    """Raised inside the encoder when T runs out; caught by :func:`_stages`."""
-
-
-def _stop_if_expired(deadline: Deadline) -> None:
-    if deadline.expired():
-        raise _OutOfTime
-
-
-def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:
-    """Why the encoding cannot be built within what is left of T (None when it may be)."""
-    entries = size["literals"] + size["clauses"]
-    least_ms = entries / ENCODE_ENTRIES_PER_MS
-    left = deadline.remaining_ms()
-    if least_ms <= left:
-        return None
-    return (
-        f"the encoding ({size['clauses']:,} clauses) takes at least {least_ms:.0f} ms "
-        f"to build, more than the {left:.0f} ms left of the time limit"
+    incremental = bool(options.pop("incremental", False))
+    return run_instance(
+        board,
+        solver,
+        encoding,
+        time_limit_ms,
+        limit_covers="pipeline",
+        max_bytes=max_bytes,
+        incremental=incremental,
+        line=line,
+        **options,
     )
-
-
-def _unsat(row: Row, deadline: Deadline, board: Board) -> InstanceOutcome:
-    clash = board.first_conflict()
-    row.update(
-        status="UNSAT",
-        total_ms=_round(deadline.elapsed_ms()),
-        error=f"the givens clash: {clash}" if clash else None,
-    )
-    row["output"] = f"{board.order} UNSAT"
-    return InstanceOutcome(row, None, row["output"], board)
-
-
-def _timed_out(row: Row, why: str, deadline: Deadline, board: Board) -> InstanceOutcome:
-    row.update(status="TIMEOUT", total_ms=_round(deadline.elapsed_ms()), error=why)
-    row["output"] = f"{board.order} TIMEOUT"
-    return InstanceOutcome(row, None, row["output"], board)
-
-
-def _failed(
-    row: Row, reason: str, deadline: Deadline | None, board: Board | None
-) -> InstanceOutcome:
-    reason = _one_line(reason)
-    row.update(status="ERROR", error=reason, output=f"ERROR {reason}")
-    if deadline is not None:
-        row["total_ms"] = _round(deadline.elapsed_ms())
-    return InstanceOutcome(row, None, row["output"], board)
 
 
 def solve_line(
@@ -396,12 +183,12 @@ def solve_line(
     try:
         board = parse_line(text, source=source, line=line)
     except InstanceError as exc:
-        return _failed(_new_row(line, solver, encoding, None), exc.reason, None, None)
+        return failed_outcome(blank_row(line, solver, encoding), exc.reason)
     try:
         return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
     except Exception as exc:  # nothing one line does may stop the others
-        row = _new_row(line, solver, encoding, board)
-        return _failed(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
+        row = blank_row(line, solver, encoding, board)
+        return failed_outcome(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
 
 
 def parse_line(text: str, *, source: str | None = None, line: int | None = None) -> Board:
@@ -428,31 +215,11 @@ def parse_line(text: str, *, source: str | None = None, line: int | None = None)
         if huge is not None:
             reason = f"the token {huge[:12]}... ({len(huge):,} characters) is not a Sudoku value"
         else:
-            reason = _one_line(f"cannot read the line: {type(exc).__name__}: {exc}")[:300]
+            reason = one_line(f"cannot read the line: {type(exc).__name__}: {exc}")[:300]
         raise InstanceError(reason, file=source, line=line) from None
 
 
 _MAX_TOKEN = 4300  # Python's default limit on the digits of int(str)
-
-
-def _ms_since(started: float) -> float:
-    return _round((time.perf_counter() - started) * 1000.0)
-
-
-def _round(ms: float) -> float:
-    return round(ms, 3)
-
-
-def _count(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _optional_ms(value: Any) -> float | None:
-    return None if value is None else _round(float(value))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split()) or "unknown error"
 
 
 # ---------------------------------------------------------------------------------------
@@ -521,6 +288,72 @@ def results_path(instances: str | Path, output: str | Path | None) -> Path:
 
 
 @dataclass(frozen=True)
+class BatchSettings:
+    """How :func:`run_batch` solves a file: everything but the files themselves.
+
+    Attributes
+    ----------
+    solvers : tuple of str
+        Solver names; each line is solved with each, under the same T.
+    encoding : str
+        The encoding for every line.
+    time_limit_ms : float, optional
+        T, per line and solver, for the whole pipeline.
+    results : path, optional
+        The results table (its suffix chooses CSV or JSONL, see
+        :func:`sudosat.results.table_format`); default :func:`results_path`.
+    jobs : int
+        Worker processes (1: in this process), or local Dask workers.
+    resume : bool
+        Keep the rows already in `results` for these lines, solvers and this
+        encoding, and solve only the others. The input file must be the same.
+    seed : int
+        Seed for every solver call (the same for every line, so any worker
+        gives the same answer).
+    zchaff : str, optional
+        The zChaff binary for the ``zchaff`` solver.
+    solver_options : mapping, optional
+        Extra keyword options per solver name (``{"cdcl": {"incremental": True}}``).
+    executor : {"processes", "dask"}
+        Local processes (default), or a Dask cluster at `scheduler` (a local
+        one of `jobs` workers when `scheduler` is None).
+    scheduler : str, optional
+        The Dask scheduler's address.
+    progress : bool, optional
+        Show a tqdm progress bar; default: when standard error is a terminal
+        or a notebook runs us.
+    max_bytes : int, optional
+        The memory guard's limit per formula (see :func:`solve_instance`).
+    """
+
+    solvers: tuple[str, ...] = ("cdcl",)
+    encoding: str = "course"
+    time_limit_ms: float | None = None
+    results: str | Path | None = None
+    jobs: int = 1
+    resume: bool = False
+    seed: int = 0
+    zchaff: str | None = None
+    solver_options: Mapping[str, Mapping[str, Any]] | None = None
+    executor: str = "processes"
+    scheduler: str | None = None
+    progress: bool | None = None
+    max_bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        solvers = tuple(dict.fromkeys(self.solvers)) or ("cdcl",)  # once each, in order
+        object.__setattr__(self, "solvers", solvers)
+
+    def options(self, solver: str) -> dict[str, Any]:
+        """The keyword options `solver` gets on every line: the seed, zChaff's path, the extras."""
+        mine: dict[str, Any] = {"seed": self.seed}
+        if solver == "zchaff" and self.zchaff:
+            mine["zchaff"] = self.zchaff
+        mine.update((self.solver_options or {}).get(solver, {}))
+        return mine
+
+
+@dataclass(frozen=True)
 class _Job:
     """Everything a worker needs besides the line: small and picklable."""
 
@@ -568,7 +401,7 @@ class SolverSummary:
             self.solved += 1
         elif status == "UNSAT":
             self.unsat += 1
-        elif status == "TIMEOUT":
+        elif status == Verdict.TIMEOUT:
             self.timeouts += 1
         else:
             self.errors += 1
@@ -617,20 +450,8 @@ class BatchSummary:
 def run_batch(
     instances: str | Path,
     output: str | Path | None = None,
-    *,
-    solvers: Sequence[str] = ("cdcl",),
-    encoding: str = "course",
-    time_limit_ms: float | None = None,
-    results: str | Path | None = None,
-    jobs: int = 1,
-    resume: bool = False,
-    seed: int = 0,
-    zchaff: str | None = None,
-    solver_options: dict[str, dict[str, Any]] | None = None,
-    executor: str = "processes",
-    scheduler: str | None = None,
-    progress: bool | None = None,
-    max_bytes: int | None = None,
+    settings: BatchSettings | None = None,
+    **changes: Any,
 ) -> BatchSummary:
     """Solve every line of an instance file with every solver; write outputs and results.
 
@@ -640,36 +461,11 @@ def run_batch(
         The instance file, one board per line (any format :meth:`Board.parse` reads).
     output : path, optional
         The output file; see :func:`output_paths` for several solvers or none.
-    solvers : sequence of str
-        Solver names; each line is solved with each, under the same T.
-    encoding : str
-        The encoding for every line.
-    time_limit_ms : float, optional
-        T, per line and solver, for the whole pipeline.
-    results : path, optional
-        The results table (``.csv``, or ``.jsonl``); default :func:`results_path`.
-    jobs : int
-        Worker processes (1: in this process), or local Dask workers.
-    resume : bool
-        Keep the rows already in `results` for these lines, solvers and this
-        encoding, and solve only the others. The input file must be the same.
-    seed : int
-        Seed for every solver call (the same for every line, so any worker
-        gives the same answer).
-    zchaff : str, optional
-        The zChaff binary for the ``zchaff`` solver.
-    solver_options : dict, optional
-        Extra keyword options per solver name.
-    executor : {"processes", "dask"}
-        Local processes (default), or a Dask cluster at `scheduler` (a local
-        one of `jobs` workers when `scheduler` is None).
-    scheduler : str, optional
-        The Dask scheduler's address.
-    progress : bool, optional
-        Show a tqdm progress bar; default: when standard error is a terminal
-        or a notebook runs us.
-    max_bytes : int, optional
-        The memory guard's limit per formula (see :func:`solve_instance`).
+    settings : BatchSettings, optional
+        How to solve (default ``BatchSettings()``: cdcl, course, no limit).
+    **changes
+        Fields of :class:`BatchSettings` to change (``solvers=["cdcl",
+        "dpll"], jobs=2``); an unknown name is a TypeError.
 
     Returns
     -------
@@ -678,10 +474,11 @@ def run_batch(
     Raises
     ------
     SudosatError
-        The instance file cannot be read, or the output cannot be written.
-        A bad line is never raised: it becomes an ERROR line and row.
+        The instance file cannot be read (InstanceError), or an output cannot
+        be written (OutputError). A bad line is never raised: it becomes an
+        ERROR line and row.
     KeyboardInterrupt
-        After Ctrl-C, once every finished row is safely in `results`.
+        After Ctrl-C, once every finished row is safely in the results table.
 
     Notes
     -----
@@ -690,22 +487,26 @@ def run_batch(
     usual ``if __name__ == "__main__":`` guard. Rows are appended in the order
     they finish; at the end the table is rewritten sorted by line, then solver.
     """
-    solvers = list(dict.fromkeys(solvers)) or ["cdcl"]
+    settings = dataclasses.replace(settings or BatchSettings(), **changes)
+    solvers = list(settings.solvers)
     lines = _read_lines(instances)
     outputs = output_paths(instances, output, solvers)
-    results = Path(results) if results is not None else results_path(instances, output)
+    results = Path(settings.results or results_path(instances, output))
     roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
     check_paths(instances, [*roles, (results, "the results table")])  # before any work
-    options = _options(solvers, seed, zchaff, solver_options)
-    job = _Job(encoding, time_limit_ms, str(instances), options, max_bytes)
+    options = {solver: settings.options(solver) for solver in solvers}
+    job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
+               settings.max_bytes)
     tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
-    runner = _make_executor(executor, jobs, scheduler)  # bad options fail before any file changes
+    # bad executor options fail before any file changes
+    runner = _make_executor(settings.executor, settings.jobs, settings.scheduler)
     _ensure_parent(results)
     special = file_kind(output_target(results)) in SPECIAL_KINDS
     with ResultsLock(results) as lock:
-        found = read_results(results) if resume and not special else []
+        found = read_rows(results) if settings.resume and not special else []
         kept = _kept_rows(found, lines, job, solvers)
-        done = {(int(row["line"]), row["solver"]) for row in kept if row["solver"] in outputs}
+        rows = {(row["line"], row["solver"]): row for row in kept}
+        done = {key for key in rows if key[1] in outputs}
         todo = [task for task in tasks if (task[0], task[2]) not in done]
         summary = BatchSummary(
             {s: SolverSummary(s, outputs[s]) for s in solvers},
@@ -713,15 +514,13 @@ def run_batch(
             resumed=len(done),
             discarded=len(found) - len(kept),
         )
-        rows = {(int(row["line"]), row["solver"]): row for row in kept}
         with ResultsLog(results, COLUMNS, kept, lock=lock) as log:
-            _execute(job, todo, runner, _show_progress(progress), (log, rows, summary))
+            _execute(job, todo, runner, _show_progress(settings.progress), (log, rows, summary))
         for row in rows.values():
             if row["solver"] in summary.solvers:
                 summary.solvers[row["solver"]].add(row)
         if not special:
-            ordered = sorted(rows.values(), key=_order_key(solvers))
-            write_results(results, COLUMNS, ordered, lock=lock)
+            write_table(results, sorted(rows.values(), key=_order_key(solvers)), lock=lock)
         _write_outputs(outputs, rows, len(lines))
     return summary
 
@@ -736,44 +535,27 @@ def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]
 
     Raises
     ------
-    SudosatError
+    OutputError
         One line naming the path and why.
     """
     seen: list[tuple[str | Path, str]] = []
     for path, role in outputs:
         if same_file(path, instances):
-            raise SudosatError(f"{role} would overwrite the instance file", file=str(path))
+            raise OutputError(f"{role} would overwrite the instance file", file=str(path))
         shared_device = file_kind(output_target(path)) == "character device"
         for other, other_role in seen:
             if same_file(path, other) and not shared_device:
-                raise SudosatError(f"{role} would overwrite {other_role}", file=str(path))
+                raise OutputError(f"{role} would overwrite {other_role}", file=str(path))
         seen.append((path, role))
         check_writable(path)
-
-
-def _options(
-    solvers: Sequence[str], seed: int, zchaff: str | None, extra: dict[str, dict[str, Any]] | None
-) -> dict[str, dict[str, Any]]:
-    options = {}
-    for solver in solvers:
-        mine: dict[str, Any] = {"seed": seed}
-        if solver == "zchaff" and zchaff:
-            mine["zchaff"] = zchaff
-        mine.update((extra or {}).get(solver, {}))
-        options[solver] = mine
-    return options
 
 
 def _read_lines(path: str | Path) -> list[str]:
     """The file's lines (a final line end does not start another line)."""
     try:
         text = read_text(path)  # no newline translation: a lone CR stays inside its line
-    except FileNotFoundError:
-        raise InstanceError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InstanceError("is a directory", file=str(path)) from None
     except OSError as exc:
-        raise InstanceError(f"cannot read: {exc.strerror}", file=str(path)) from None
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
     return split_lines(text)
 
 
@@ -781,12 +563,14 @@ def _ensure_parent(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SudosatError(
+        raise OutputError(
             f"cannot create the folder: {exc.strerror}", file=str(path.parent)
         ) from None
 
 
-def _kept_rows(found: list[Row], lines: list[str], job: _Job, solvers: list[str]) -> list[Row]:
+def _kept_rows(
+    found: list[dict[str, Any]], lines: list[str], job: _Job, solvers: list[str]
+) -> list[Row]:
     """Rows of an earlier run that answer this run: nothing else is trusted.
 
     A row is kept when its line exists and its ``line_hash`` matches that line
@@ -798,21 +582,21 @@ def _kept_rows(found: list[Row], lines: list[str], job: _Job, solvers: list[str]
     """
     kept: dict[Key, Row] = {}
     puzzles: dict[int, Board | None] = {}
-    for row in found:
-        number = _line_number(row.get("line"), len(lines))
-        solver = row.get("solver")
+    for raw in found:
+        number = _line_number(raw.get("line"), len(lines))
+        solver = raw.get("solver")
         if number is None or not isinstance(solver, str):
             continue
-        if row.get("line_hash") != line_hash(lines[number - 1]):
+        if raw.get("line_hash") != line_hash(lines[number - 1]):
             continue
         if solver in solvers:
-            if row.get("run_hash") != run_hash(job, solver):
+            if raw.get("run_hash") != run_hash(job, solver):
                 continue
             if number not in puzzles:
                 puzzles[number] = _puzzle_or_none(lines[number - 1])
-            if not _answer_holds(row, puzzles[number]):
+            if not _answer_holds(raw, puzzles[number]):
                 continue
-        kept[(number, solver)] = row
+        kept[(number, solver)] = Row.from_dict(raw).replace(line=number, solver=solver)
     return list(kept.values())
 
 
@@ -843,17 +627,20 @@ def _puzzle_or_none(text: str) -> Board | None:
         return None
 
 
-def _answer_holds(row: Row, puzzle: Board | None) -> bool:
+def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
     """Whether a kept row's status and output line agree with its puzzle."""
     status, output = row.get("status"), row.get("output")
     if status not in STATUSES or not isinstance(output, str) or "\n" in output:
         return False
-    if status == "ERROR":
+    said = parse_output(output)
+    if said.verdict != status:
+        return False
+    if status == Verdict.ERROR:
         return output.startswith("ERROR ")
     if puzzle is None:
         return False
-    if status in ("UNSAT", "TIMEOUT"):
-        return output == f"{puzzle.order} {status}"
+    if status != Verdict.SAT:
+        return output == format_output(status, order=puzzle.order)
     try:
         solved = Board.parse(output)
     except Exception:  # whatever a tampered row holds, it is only not kept
@@ -869,7 +656,12 @@ def _order_key(solvers: Sequence[str]):
 class _Recorder:
     """Takes each finished row: appends it to the log, keeps it, counts it on the bar."""
 
-    _KEYS = {"SAT": "solved", "UNSAT": "unsat", "TIMEOUT": "timeouts", "ERROR": "errors"}
+    _KEYS = {
+        Verdict.SAT: "solved",
+        Verdict.UNSAT: "unsat",
+        Verdict.TIMEOUT: "timeouts",
+        Verdict.ERROR: "errors",
+    }
 
     def __init__(self, log: ResultsLog, rows: dict, summary: BatchSummary, bar: Any) -> None:
         self.log, self.rows, self.summary, self.bar = log, rows, summary, bar
@@ -899,14 +691,13 @@ def _execute(job: _Job, todo: list[Task], runner: Any, show: bool, recorder_part
                 recorder.take(_stamped(job, task, _failed_row(job, task, missing[task[2]])))
         ready = [task for task in todo if task[2] not in missing]
         for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
-            row = outcome if isinstance(outcome, dict) else _failed_row(job, task, outcome)
+            row = outcome if isinstance(outcome, Row) else _failed_row(job, task, outcome)
             recorder.take(_stamped(job, task, row))
 
 
 def _stamped(job: _Job, task: Task, row: Row) -> Row:
     """`row` with the fingerprints of its line and its run (what a resumed run checks)."""
-    row.update(line_hash=line_hash(task[1]), run_hash=run_hash(job, task[2]))
-    return row
+    return row.replace(line_hash=line_hash(task[1]), run_hash=run_hash(job, task[2]))
 
 
 def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:
@@ -926,9 +717,8 @@ def _probe_task(job: _Job, solver: str) -> str | None:
 def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
     """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
     number, _, solver = task  # the line is not read again here: it may be what failed
-    row = _new_row(number, solver, job.encoding, None)
     reason = error if isinstance(error, str) else _reason(error)
-    return _failed(row, reason, None, None).row
+    return failed_outcome(blank_row(number, solver, job.encoding), reason).row
 
 
 def _reason(error: BaseException) -> str:

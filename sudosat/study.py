@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pandas as pd
 
-from sudosat.board import Board, check_solution
+from sudosat.board import Board
 from sudosat.errors import SudosatError
 from sudosat.generate import generate_many
+from sudosat.results import Verdict
+from sudosat.runner import InstanceOutcome, Prepared, prepare, run_instance
 
 DEFAULT_ORDERS = (3, 4, 5, 6)
 DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.6)
@@ -59,7 +61,6 @@ COLUMNS = (
     "error",
 )
 _COUNTERS = ("decisions", "conflicts", "propagations")
-_STATUS_WORD = {"SAT": "SAT", "UNSAT": "UNSAT", "UNKNOWN": "TIMEOUT"}
 
 
 def cell_seed(seed: int, order: int, alpha: float) -> int:
@@ -77,10 +78,13 @@ def measure(
     encoding: str,
     *,
     time_limit_ms: float | None = None,
-    encoded=None,
-    encode_ms: float | None = None,
+    prepared: Prepared | None = None,
+    max_bytes: int | None = None,
 ) -> dict:
     """Encode, solve, decode and check one board; return its row (the keys of :data:`COLUMNS`).
+
+    :func:`sudosat.runner.run_instance` with the limit on the solver alone
+    (``limit_covers="solver"``) and the memory guard on.
 
     Parameters
     ----------
@@ -89,8 +93,10 @@ def measure(
         Registered names.
     time_limit_ms : float, optional
         Limit of the solver call; past it the status is ``TIMEOUT``.
-    encoded, encode_ms : optional
-        An encoding of `board` already built (and its time), shared between solvers.
+    prepared : Prepared, optional
+        An encoding of `board` already built (:func:`prepare_once`), shared between solvers.
+    max_bytes : int, optional
+        The memory guard's limit (default its own).
 
     Returns
     -------
@@ -99,36 +105,40 @@ def measure(
         e.g. the memory guard refused the encoding); ``valid`` says whether a
         SAT answer decodes to a solution that keeps the givens.
     """
-    from sudosat.encoding import encode
-    from sudosat.solvers.registry import solve
+    outcome = run_instance(
+        board,
+        solver,
+        prepared or encoding,
+        time_limit_ms,
+        limit_covers="solver",
+        max_bytes=max_bytes,
+    )
+    return study_row(board, solver, encoding, outcome)
 
-    row = _empty_row(board, solver, encoding)
-    try:
-        if encoded is None:
-            started = time.perf_counter()
-            encoded = encode(board, encoding)
-            encode_ms = (time.perf_counter() - started) * 1000.0
-        row.update(
-            encode_ms=encode_ms,
-            variables=encoded.num_vars,
-            clauses=encoded.num_clauses,
-            literals=encoded.cnf.num_literals,
-        )
-        result = solve(encoded.cnf, solver, time_limit_ms=time_limit_ms)
-        row.update(status=_STATUS_WORD[result.status.value], solve_ms=result.elapsed_ms)
-        row.update({key: result.stats.get(key) for key in _COUNTERS})
-        if result.is_sat:
-            started = time.perf_counter()
-            solution = encoded.decode(result.model)
-            row["decode_ms"] = (time.perf_counter() - started) * 1000.0
-            row["valid"] = check_solution(board, solution) is None
-    except (SudosatError, MemoryError) as exc:
-        row.update(status="ERROR", error=str(exc) or type(exc).__name__)
+
+def study_row(board: Board, solver: str, encoding: str, outcome: InstanceOutcome) -> dict:
+    """The study's row (:data:`COLUMNS`) of one :func:`~sudosat.runner.run_instance` outcome.
+
+    ``total_ms`` is the sum of the stages (the encoding counted once per
+    solver even when it was shared); ``error`` is filled for ERROR rows only.
+    """
+    row = empty_row(board, solver, encoding)
+    done = outcome.row
+    row.update({key: done[key] for key in _COPIED})
+    row.update(status=str(done.status), valid=bool(done.valid))
+    if done.status is Verdict.ERROR:
+        row["error"] = done.error or ""
+    if outcome.formula is not None:
+        row["literals"] = outcome.formula.cnf.num_literals
     row["total_ms"] = sum(row[key] or 0.0 for key in ("encode_ms", "solve_ms", "decode_ms"))
     return row
 
 
-def _empty_row(board: Board, solver: str, encoding: str) -> dict:
+_COPIED = ("encode_ms", "solve_ms", "decode_ms", "variables", "clauses", *_COUNTERS)
+
+
+def empty_row(board: Board, solver: str, encoding: str) -> dict:
+    """A study row with only the board, the solver and the encoding filled in."""
     row = dict.fromkeys(COLUMNS)
     row.update(
         order=board.order,
@@ -140,6 +150,21 @@ def _empty_row(board: Board, solver: str, encoding: str) -> dict:
         error="",
     )
     return row
+
+
+def failed_row(board: Board, solver: str, encoding: str, reason: str) -> dict:
+    """The ERROR row of a board whose encoding could not be built (see :func:`prepare_once`)."""
+    row = empty_row(board, solver, encoding)
+    row.update(status=str(Verdict.ERROR), error=reason, total_ms=0.0)
+    return row
+
+
+def prepare_once(board: Board, encoding: str) -> tuple[Prepared | None, str | None]:
+    """(the encoding built behind the memory guard, None), or (None, why it was refused)."""
+    try:
+        return prepare(board, encoding), None
+    except (SudosatError, MemoryError) as exc:
+        return None, str(exc) or type(exc).__name__
 
 
 def run_study(
@@ -198,40 +223,22 @@ def run_study(
 
 def _run_cell(order, alpha, boards, time_limit_ms, solvers, encodings, seed, method):
     """Yield the rows of one grid cell."""
-    from sudosat.encoding import encode
-
     first = cell_seed(seed, order, alpha)
     started = time.perf_counter()
     puzzles = generate_many(order, alpha, boards, seed=first, method=method)
     generate_ms = (time.perf_counter() - started) * 1000.0 / max(boards, 1)
     for index, board in enumerate(puzzles):
         for encoding in encodings:
-            encoded, encode_ms, failure = _encode_once(encode, board, encoding)
+            prepared, failure = prepare_once(board, encoding)
             for solver in solvers:
                 if failure is not None:
-                    row = _empty_row(board, solver, encoding)
-                    row.update(status="ERROR", error=failure, total_ms=0.0)
+                    row = failed_row(board, solver, encoding, failure)
                 else:
                     row = measure(
-                        board,
-                        solver,
-                        encoding,
-                        time_limit_ms=time_limit_ms,
-                        encoded=encoded,
-                        encode_ms=encode_ms,
+                        board, solver, encoding, time_limit_ms=time_limit_ms, prepared=prepared
                     )
                 row.update(alpha=alpha, board=index, seed=first + index, generate_ms=generate_ms)
                 yield row
-
-
-def _encode_once(encode, board: Board, encoding: str):
-    """(encoded, milliseconds, None), or (None, None, reason) when the encoding is refused."""
-    started = time.perf_counter()
-    try:
-        encoded = encode(board, encoding)
-    except (SudosatError, MemoryError) as exc:
-        return None, None, str(exc) or type(exc).__name__
-    return encoded, (time.perf_counter() - started) * 1000.0, None
 
 
 def measure_isolated(
@@ -303,7 +310,7 @@ def reference_search_ms(
         loaded = time.perf_counter()
         answer = limited_search(solver, deadline)
         done = time.perf_counter()
-    status = "TIMEOUT" if answer is None else ("SAT" if answer else "UNSAT")
+    status = Verdict.TIMEOUT if answer is None else (Verdict.SAT if answer else Verdict.UNSAT)
     return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0
 
 

@@ -46,6 +46,8 @@ MEASURED_SOURCES = (
     "formulas.py",
     "generate.py",
     "result.py",
+    "results.py",
+    "runner.py",
     "study.py",
     "solvers/__init__.py",
     "solvers/adapter.py",

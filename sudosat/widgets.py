@@ -28,42 +28,38 @@ from __future__ import annotations
 import asyncio
 import base64
 import html
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as widgets
 
 from sudosat.board import Board, units
-from sudosat.encoding import DEFAULT_MAX_BYTES, ENCODINGS, estimate
+from sudosat.encoding import DEFAULT_MAX_BYTES, estimate
 from sudosat.errors import SudosatError
-from sudosat.generate import generate
+from sudosat.results import Verdict
 from sudosat.workbench import (
     FAMILY_LABELS,
     GIVENS_MODES,
     NUMBERINGS,
-    Built,
     Reading,
     Switches,
-    build,
     cnf_excerpt,
     matching_encoding,
     preset,
-    read_model,
     verdict,
 )
-
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+from sudosat.workbench_run import (
+    COURSE_EXAMPLE,
+    CUSTOM,
+    Outcome,
+    RulesCache,
+    available_solvers,
+    compute,
+    encoding_choices,
+    sample_puzzles,
 )
-"""The course's own example (SPEC §1.1)."""
 
 ORDERS = (1, 2, 3, 4, 5, 6)
-CUSTOM = "custom"
-# fraction of cells given in the generated sample of each order: enough that
-# our pure-Python solvers answer within the default time limit
-_SAMPLE_ALPHA = {1: 0.0, 2: 0.4, 3: 0.4, 4: 0.55, 5: 0.7, 6: 0.8}
 _FAMILY_SWITCHES = ("completeness", "uniqueness", "rows", "columns", "boxes", "coverage")
 _SWITCH_LABELS = {
     "completeness": "completeness",
@@ -74,106 +70,6 @@ _SWITCH_LABELS = {
     "coverage": "at least once per unit",
 }
 DOWNLOAD_LIMIT = 8_000_000  # bytes of DIMACS embedded in the page as a download link
-_EXTERNAL = ("exec:minisat", "exec:picosat", "exec:cadical", "exec:kissat")
-
-
-def sample_puzzles(order: int, seed: int = 0) -> dict[str, str]:
-    """Puzzles offered for `order`: the course example for order 3, and a generated one.
-
-    Returns
-    -------
-    dict of str to str
-        Label -> instance line (course format).
-    """
-    puzzles = {}
-    if order == 3:
-        puzzles["course example"] = COURSE_EXAMPLE
-    board = generate(order, _SAMPLE_ALPHA.get(order, 0.8), seed=seed)
-    puzzles[f"generated (order {order}, {board.num_givens} givens, seed {seed})"] = board.to_line()
-    return puzzles
-
-
-def available_solvers() -> list[str]:
-    """Every solver that runs here: ours, zChaff when found, PySAT's, Debian's binaries."""
-    from sudosat.solvers import list_solvers
-
-    return [info.name for info in list_solvers(list(_EXTERNAL)) if info.available]
-
-
-def encoding_choices() -> list[str]:
-    """``custom`` (the switches) and every registered encoding."""
-    return [CUSTOM, *ENCODINGS]
-
-
-# -- computing one setting -----------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    """What one setting gave: the formula, the answer, and what the answer breaks."""
-
-    text: str = ""
-    board: Board | None = None
-    switches: Switches | None = None
-    encoding: str = CUSTOM
-    solver: str = ""
-    built: Built | None = None
-    encode_ms: float = 0.0
-    status: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
-    reading: Reading | None = None
-    error: str = ""
-
-    @property
-    def label(self) -> str:
-        """The formula's name: a registered encoding, or ``custom``."""
-        return self.built.label if self.built is not None else self.encoding
-
-
-def compute(
-    text: str,
-    switches: Switches,
-    encoding: str,
-    solver: str,
-    time_limit_ms: float | None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-) -> Outcome:
-    """Parse, build, solve and read one setting; errors become ``Outcome.error``.
-
-    Parameters
-    ----------
-    text : str
-        An instance line in any format :meth:`Board.parse` reads.
-    switches : Switches
-        Used when `encoding` is ``custom``.
-    encoding : str
-        ``custom`` or a registered encoding name (which overrides the switches).
-    solver : str
-    time_limit_ms : float or None
-        The solver's wall-clock limit; running out reads TIMEOUT, never UNSAT.
-    max_bytes : int
-        The memory guard: a formula estimated above it is refused before building.
-    """
-    from sudosat.solvers import solve
-
-    outcome = Outcome(text=text, switches=switches, encoding=encoding, solver=solver)
-    try:
-        outcome.board = Board.parse(text.strip(), source="<workbench>")
-        started = time.perf_counter()
-        if encoding == CUSTOM:
-            outcome.built = build(outcome.board, switches, max_bytes=max_bytes)
-        else:
-            outcome.built = build(outcome.board, encoding=encoding, max_bytes=max_bytes)
-        outcome.encode_ms = (time.perf_counter() - started) * 1000.0
-        result = solve(outcome.built.cnf, solver, time_limit_ms=time_limit_ms)
-    except SudosatError as exc:
-        outcome.error = str(exc)
-        return outcome
-    outcome.status = str(result.status)
-    outcome.stats = {"time (ms)": round(result.elapsed_ms, 2), **result.stats}
-    if result.is_sat and result.model is not None:  # solve() checked the model
-        outcome.reading = read_model(outcome.built, result.model)
-    return outcome
 
 
 # -- views (plain HTML, so that tests and the static page read the same) ----------------
@@ -345,7 +241,7 @@ def answer_html(outcome: Outcome) -> str:
     if reading is None:
         said = {
             "UNSAT": "the formula has no model: the puzzle has no solution under these clauses",
-            "UNKNOWN": "no decision within the time limit (or the local search gave up): "
+            Verdict.TIMEOUT: "no decision within the time limit (or the local search gave up): "
             "this is not UNSAT",
         }.get(outcome.status, "")
         body = f"<p>{said}</p>" + board_html(outcome.board)
@@ -554,6 +450,7 @@ class Workbench:
     ) -> None:
         self.extra = dict(puzzles or {})
         self.max_bytes = max_bytes
+        self.rules_cache = RulesCache()  # re-solving while only the givens change (issue 14)
         self._quiet = False  # set while the code (not the reader) moves the controls
         self._schedule = Debouncer(self.update, debounce_s)
         self.order = widgets.Dropdown(options=list(ORDERS), value=3, description="order")
@@ -754,6 +651,7 @@ class Workbench:
             self.solver.value,
             self.time_limit.value,
             self.max_bytes,
+            self.rules_cache,
         )
         outcome = self.outcome
         self.verdict.value = verdict_html(outcome.switches or Switches(), outcome.encoding)

@@ -279,6 +279,8 @@ class Built:
     start_from_givens : bool
         True when the CNF does not hold the givens (simplified or reduced):
         decoding starts from them.
+    numbering : str
+        The key of :data:`NUMBERINGS` its cell variables follow.
     """
 
     cnf: CNF
@@ -288,11 +290,26 @@ class Built:
     num_cell_vars: int
     meaning: Callable[[int], tuple[int, int, int] | None]
     start_from_givens: bool = False
+    numbering: str = "course"
 
     @property
     def auxiliary(self) -> int:
         """Auxiliary variables (sequential or product at-most-one)."""
         return sum(f.auxiliary for f in self.families)
+
+    @property
+    def encoding(self) -> str:
+        """The formula's name (its :attr:`label`), as :func:`sudosat.runner.run_instance` asks."""
+        return self.label
+
+    def decode(self, model: Iterable[Lit]) -> Board:
+        """The board `model` describes; a cell holding no symbol or several stays empty.
+
+        Such a board fails :func:`sudosat.board.check_solution`; :func:`read_model`
+        says what exactly it breaks.
+        """
+        cells = [held[0] if len(held) == 1 else 0 for held in self.cell_sets(model)]
+        return Board(self.board.order, cells)
 
     def name(self, lit: Lit) -> str:
         """``x(r,c,d)`` with 1-based row and column (``¬`` for a negative literal)."""
@@ -443,6 +460,7 @@ def _switched(board: Board, switches: Switches, first: int) -> Built:
         numbering.highest(order),
         lambda v: numbering.meaning(v, order),
         start_from_givens=switches.givens == "simplify",
+        numbering=numbering.name,
     )
 
 
@@ -518,6 +536,49 @@ def _registered(board: Board, name: str, first: int) -> Built:
         encoded.meaning,
         start_from_givens=True,
     )
+
+
+def reuses_rules(switches: Switches) -> bool:
+    """True when the formula of every puzzle is the empty board's plus one unit per given.
+
+    That holds when the givens are unit clauses (not substituted): the rules
+    can then be built and loaded into a solver once, and each puzzle's givens
+    passed as assumptions (see :func:`with_givens`).
+    """
+    return switches.givens == "units"
+
+
+def with_givens(rules: Built, board: Board, first: int = 3) -> tuple[Built, list[Lit]]:
+    """The formula of `board` from the formula of the empty board, and the givens' literals.
+
+    Clause for clause what :func:`build` gives for `board` with the same
+    switches (when :func:`reuses_rules`), at the cost of copying the rules'
+    clause array instead of writing every family again.
+
+    Examples
+    --------
+    >>> empty = build(Board.empty(2), Switches())
+    >>> puzzle = Board.parse("2 1000000000000000")
+    >>> built, givens = with_givens(empty, puzzle)
+    >>> list(built.cnf) == list(build(puzzle, Switches()).cnf), givens
+    (True, [1])
+    """
+    if board.order != rules.board.order or rules.board.num_givens:
+        raise EncodingError("with_givens needs the rules of the empty board of the same order")
+    size, variable = board.size, NUMBERINGS[rules.numbering].variable
+    givens = [
+        variable(cell // size, cell % size, value, board.order)
+        for cell, value in enumerate(board.cells)
+        if value
+    ]
+    cnf = rules.cnf.copy()
+    for lit in givens:
+        cnf.add_clause([lit])
+    units_family = Family("givens", len(givens), len(givens), 0, [[lit] for lit in givens[:first]])
+    families = [f for f in rules.families if f.name != "givens"] + [units_family]
+    built = Built(cnf, board, rules.label, families, rules.num_cell_vars, rules.meaning,
+                  rules.start_from_givens, rules.numbering)
+    return built, givens
 
 
 def with_switch(switches: Switches, **changes: object) -> Switches:

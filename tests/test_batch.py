@@ -12,15 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.batch import (
-    ProcessExecutor,
-    ResultsLog,
-    SerialExecutor,
-    WorkerCrashed,
-    read_results,
-    write_atomically,
-)
+from sudosat.batch import ProcessExecutor, SerialExecutor, write_atomically
+from sudosat.errors import WorkerCrashed
 from sudosat.pipeline import COLUMNS, run_batch
+from sudosat.results import ResultsLog, read_rows
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 from tests.test_pipeline import CLASHING, puzzle_lines, read_csv, write_lines
 
@@ -87,7 +82,7 @@ def test_results_log_appends_and_flushes_each_row(tmp_path):
     with ResultsLog(path, ("line", "status"), [{"line": 1, "status": "SAT"}]) as log:
         log.append({"line": 2, "status": "UNSAT", "extra": "ignored"})
         # Flushed: another reader sees both rows while the log is still open.
-        assert read_results(path) == [
+        assert read_rows(path) == [
             {"line": "1", "status": "SAT"},
             {"line": "2", "status": "UNSAT"},
         ]
@@ -96,10 +91,10 @@ def test_results_log_appends_and_flushes_each_row(tmp_path):
 def test_read_results_skips_a_row_cut_short(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text('{"line": 1}\n{"line": 2}\n{"li')
-    assert read_results(path) == [{"line": 1}, {"line": 2}]
+    assert read_rows(path) == [{"line": 1}, {"line": 2}]
     csv_path = tmp_path / "r.csv"
     csv_path.write_text("line,output\n1,3 816\n2,3 8164")
-    assert read_results(csv_path) == [{"line": "1", "output": "3 816"}]
+    assert read_rows(csv_path) == [{"line": "1", "output": "3 816"}]
 
 
 def test_write_atomically_leaves_no_temporary_file(tmp_path):
@@ -167,7 +162,7 @@ def start_run(instances: Path, out: Path, results: Path, jobs: int, mode: str) -
 def wait_for_rows(results: Path, count: int, process: subprocess.Popen, limit_s: float) -> None:
     stop = time.monotonic() + limit_s
     while time.monotonic() < stop and process.poll() is None:
-        if len(read_results(results)) >= count:
+        if len(read_rows(results)) >= count:
             return
         time.sleep(0.05)
     pytest.fail(f"the run did not write {count} rows in {limit_s} s (exit {process.poll()})")
@@ -182,7 +177,7 @@ def test_sigkill_half_way_then_resume_completes_without_redoing_rows(tmp_path, j
     wait_for_rows(results, 10, process, limit_s=120)
     os.killpg(process.pid, signal.SIGKILL)  # the run and its workers, mid-row perhaps
     process.wait()
-    before = {(row["line"], row["solver"]): row for row in read_results(results)}
+    before = {(row["line"], row["solver"]): row for row in read_rows(results)}
     assert 10 <= len(before) < len(lines) and not out.exists()
     resumed = start_run(instances, out, results, jobs, "resume")
     assert resumed.wait(timeout=300) == 0
@@ -225,7 +220,7 @@ def test_sigint_stops_cleanly_and_says_how_to_resume(tmp_path):
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "--resume" in err and "Traceback" not in err
-    assert read_results(results)  # the finished rows are there
+    assert read_rows(results)  # the finished rows are there
 
 
 def test_course_example_with_cdcl_and_absent_zchaff(tmp_path):

@@ -439,12 +439,13 @@ def test_fault6_second_run_on_a_results_file_is_refused(tmp_path, capsys, one_li
 
 
 def test_fault6_lock_follows_the_atomic_rewrites(tmp_path):
-    from sudosat.batch import ResultsInUse, ResultsLock, write_results
+    from sudosat.batch import ResultsInUse, ResultsLock
+    from sudosat.results import write_table
 
     path = tmp_path / "r.csv"
     with ResultsLock(path) as lock:
-        write_results(path, ["line"], [{"line": 1}], lock=lock)
-        write_results(path, ["line"], [{"line": 2}], lock=lock)
+        write_table(path, [{"line": 1}], ["line"], lock=lock)
+        write_table(path, [{"line": 2}], ["line"], lock=lock)
         with pytest.raises(ResultsInUse, match=f"PID {os.getpid()}"):
             ResultsLock(path).acquire()
     with ResultsLock(path):

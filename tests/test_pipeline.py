@@ -14,13 +14,13 @@ from sudosat.errors import SudosatError
 from sudosat.pipeline import (
     COLUMNS,
     output_paths,
-    read_results,
     results_path,
     run_batch,
     safe_name,
     solve_instance,
     solve_line,
 )
+from sudosat.results import read_rows
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, SHARED_DATA
 
 CLASHING = "3 11" + COURSE_EXAMPLE[4:]  # row 1 holds 1 twice: unsatisfiable givens
@@ -124,20 +124,20 @@ def test_unknown_solver_is_an_error_row_not_an_exception():
 
 
 def test_a_crashing_solver_costs_one_row(monkeypatch):
-    import sudosat.pipeline as pipeline
+    import sudosat.runner as runner
 
     def explode(*args, **kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(pipeline, "solve", explode)
+    monkeypatch.setattr(runner, "solve", explode)
     outcome = solve_instance(Board.parse(COURSE_EXAMPLE), "cdcl")
     assert outcome.output_line == "ERROR crashed: ZeroDivisionError: boom"
 
 
 def test_a_wrong_decoded_board_is_invalid(monkeypatch):
-    import sudosat.pipeline as pipeline
+    import sudosat.runner as runner
 
-    monkeypatch.setattr(pipeline, "check_solution", lambda puzzle, solution: "row 2 holds 5 twice")
+    monkeypatch.setattr(runner, "check_solution", lambda puzzle, solution: "row 2 holds 5 twice")
     outcome = solve_instance(Board.parse(COURSE_EXAMPLE), "cdcl")
     assert outcome.row["valid"] is False and outcome.row["status"] == "ERROR"
     assert "not a solution: row 2 holds 5 twice" in outcome.output_line
@@ -256,7 +256,7 @@ def test_several_solvers_each_get_their_file_and_a_missing_zchaff_says_why(tmp_p
 def test_results_as_jsonl_keep_their_types(tmp_path):
     instances = write_lines(tmp_path / "in.txt", [COURSE_EXAMPLE])
     run_batch(instances, tmp_path / "out.txt", results=tmp_path / "r.jsonl", progress=False)
-    (row,) = read_results(tmp_path / "r.jsonl")
+    (row,) = read_rows(tmp_path / "r.jsonl")
     assert row["line"] == 1 and row["valid"] is True and row["output"] == COURSE_SOLUTION
 
 

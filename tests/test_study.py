@@ -90,23 +90,37 @@ def test_summaries(small_table):
 
 def test_timeout_and_refused_encoding_become_rows(monkeypatch):
     import sudosat.encoding as encoding
+    import sudosat.runner as runner
 
     board = Board.empty(3)
     timed_out = measure(board, "dp", "course", time_limit_ms=1)
     assert timed_out["status"] == "TIMEOUT" and not timed_out["valid"]
 
-    real_encode = encoding.encode
+    real_guard = runner.check_resources
 
-    def refuse(board, name):  # the guard refuses the course encoding; the generator's still works
+    def refuse(board, name, max_bytes):  # the guard refuses the course encoding only
         if name == "course":
             raise encoding.ResourceLimitError("too big for the test")
-        return real_encode(board, name)
+        return real_guard(board, name, max_bytes)
 
-    monkeypatch.setattr(encoding, "encode", refuse)
+    monkeypatch.setattr(runner, "check_resources", refuse)
     refused = measure(board, "cdcl", "course")
     assert refused["status"] == "ERROR" and "too big" in refused["error"]
+    assert refused["encode_ms"] is None  # refused before anything was built
     table = run_study([2], [0.0], 1, solvers=["cdcl"], encodings=["course"])
     assert table["status"].tolist() == ["ERROR"]
+
+
+def test_the_study_limit_is_the_solvers_alone_and_the_guard_applies():
+    """Issue 15: T bounds the solver call in the study; the memory guard runs there too."""
+    board = Board.empty(3)
+    row = measure(board, "cdcl", "course", time_limit_ms=60_000, max_bytes=1000)
+    assert row["status"] == "ERROR" and "limit" in row["error"]
+    solved = measure(board, "cdcl", "course", time_limit_ms=60_000)
+    assert solved["status"] == "SAT" and solved["valid"] and solved["literals"] > 0
+    assert solved["total_ms"] == pytest.approx(
+        solved["encode_ms"] + solved["solve_ms"] + solved["decode_ms"]
+    )
 
 
 def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_path):

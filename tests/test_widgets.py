@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat import widgets, workbench
+from sudosat import widgets, workbench, workbench_run
 from sudosat.board import Board, check_solution
 from sudosat.encoding import encode
 from sudosat.solvers import solve
+from tests.conftest import COURSE_SOLUTION
 
 COURSE = widgets.COURSE_EXAMPLE
 SMALL = "2 1000002000300004"
@@ -131,11 +132,11 @@ def test_switched_formulas_keep_their_promises(flags, givens, amo, kept):
 # -- computing and reading ----------------------------------------------------------
 
 
-def test_a_time_out_reads_unknown_not_unsat():
+def test_a_time_out_reads_timeout_not_unsat():
     outcome = widgets.compute(
         "4 " + "0" * 256, workbench.Switches(), "course", "dpll", time_limit_ms=1
     )
-    assert outcome.status == "UNKNOWN"
+    assert outcome.status == "TIMEOUT"
     assert "not UNSAT" in widgets.answer_html(outcome)
 
 
@@ -235,6 +236,31 @@ def test_editing_a_cell_rewrites_the_line_and_solves_again(bench):
     assert bench.outcome.board.num_givens == 28 and bench.outcome.reading.valid
     bench.grid.cells[1].value = "8"  # a clash: the formula is unsatisfiable
     assert bench.outcome.status == "UNSAT"
+
+
+def test_typing_givens_reuses_one_loaded_solver(bench, monkeypatch):
+    """Issue 14 (5): while only the givens change, the rules are neither rebuilt nor reloaded."""
+    builds = []
+
+    def counted_build(*args, **kwargs):
+        builds.append(args)
+        return workbench.build(*args, **kwargs)
+
+    monkeypatch.setattr(workbench_run, "build", counted_build)
+    loads = bench.rules_cache.loads
+    solution = Board.parse(COURSE_SOLUTION)
+    for cell in (0, 1, 2):  # givens typed one after another, each from the solution
+        if not bench.grid.cells[cell].value:
+            bench.grid.cells[cell].value = str(solution.cells[cell])
+            assert bench.outcome.reading.valid and not bench.outcome.error
+    assert bench.rules_cache.loads == loads and builds == []
+    fresh = widgets.compute(bench.text.value, bench.switches(), "course", "cdcl", 10_000)
+    assert list(fresh.built.cnf) == list(bench.outcome.built.cnf)  # the same formula
+    assert [f.clauses for f in fresh.built.families] == [
+        f.clauses for f in bench.outcome.built.families
+    ]
+    bench.switch["coverage"].value = True  # another formula: built and loaded once more
+    assert bench.rules_cache.loads == loads + 1 and bench.outcome.reading.valid
 
 
 def test_a_bad_cell_is_named_and_nothing_is_solved(bench):

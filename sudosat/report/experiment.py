@@ -242,24 +242,24 @@ def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -
 def solver_comparison(
     puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
 ) -> pd.DataFrame:
-    """Each solver's answer, time and counters on each puzzle (course encoding)."""
-    from sudosat.encoding import encode
-    from sudosat.solvers.registry import solve
+    """Each solver's answer, time and counters on each puzzle (course encoding, T on the solver)."""
+    from sudosat.runner import prepare, run_instance
 
     rows = []
     for label, line in puzzles.items():
-        cnf = encode(Board.parse(line), "course").cnf
+        board = Board.parse(line)
+        prepared = prepare(board, "course")  # built once, shared by the solvers
         for solver in solvers:
-            result = solve(cnf, solver, time_limit_ms=time_limit_ms)
-            stats = result.stats
+            outcome = run_instance(board, solver, prepared, time_limit_ms, limit_covers="solver")
+            done = outcome.row
             rows.append(
                 {
                     "puzzle": label,
                     "solver": solver,
-                    "answer": "TIMEOUT" if result.is_unknown else str(result.status),
-                    "solver ms": round(result.elapsed_ms, 1),
+                    "answer": str(done.status),
+                    "solver ms": round(done.solve_ms or 0.0, 1),
                     **{
-                        k: int(stats[k]) if k in stats else pd.NA
+                        k: pd.NA if done[k] is None else int(done[k])
                         for k in ("decisions", "propagations", "conflicts")
                     },
                 }
@@ -282,30 +282,33 @@ def component_costs(
     DataFrame
         Index ``order``; sizes, then one ``<component> ms`` column each.
     """
-    from sudosat.board import check_solution
     from sudosat.cnf import parse_dimacs
-    from sudosat.encoding import encode
     from sudosat.generate import generate
-    from sudosat.solvers.registry import solve
+    from sudosat.runner import run_instance
 
     rows = []
     for order in orders:
         board = generate(order, alpha, seed=seed)
+        outcome = run_instance(board, solver, "course", limit_covers="solver")
+        done, cnf = outcome.row, outcome.formula.cnf
         timer = _Stopwatch()
-        encoded = timer.run("encoder", encode, board, "course")
-        text = timer.run("DIMACS writer", encoded.cnf.to_dimacs)
+        text = timer.run("DIMACS writer", cnf.to_dimacs)
         timer.run("parser", parse_dimacs, text, "<memory>")
-        result = timer.run("solver", solve, encoded.cnf, solver)
-        solution = timer.run("decoder", encoded.decode, result.model or [])
-        timer.run("check", check_solution, board, solution)
+        times = {
+            "encoder": done.encode_ms,
+            **timer.times,
+            "solver": done.solve_ms,
+            "decoder": outcome.stage_ms.get("decode", 0.0),
+            "check": outcome.stage_ms.get("check", 0.0),
+        }
         rows.append(
             {
                 "order": order,
                 "givens": board.num_givens,
-                "variables": encoded.num_vars,
-                "clauses": encoded.num_clauses,
-                "literals": encoded.cnf.num_literals,
-                **{f"{name} ms": round(ms, 4) for name, ms in timer.times.items()},
+                "variables": done.variables,
+                "clauses": done.clauses,
+                "literals": cnf.num_literals,
+                **{f"{name} ms": round(ms or 0.0, 4) for name, ms in times.items()},
             }
         )
     return pd.DataFrame(rows).set_index("order")

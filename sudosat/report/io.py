@@ -16,9 +16,10 @@ from typing import Any
 import pandas as pd
 
 from sudosat.board import Board
-from sudosat.errors import InstanceError
+from sudosat.errors import InstanceError, open_error_reason
 from sudosat.lines import read_text, split_lines
-from sudosat.pipeline import COLUMNS as PIPELINE_COLUMNS
+from sudosat.results import COLUMNS as PIPELINE_COLUMNS
+from sudosat.results import Verdict, parse_output, read_table, typed_frame
 
 RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
 """The results table's columns (DESIGN.md), in order."""
@@ -34,8 +35,6 @@ COURSE_EXAMPLE = (
 )
 """The course's own example instance (SPEC §1.1)."""
 
-_TEXT_COLUMNS = ("solver", "encoding", "status", "valid", "error", "output")
-_NUMERIC = tuple(column for column in PIPELINE_COLUMNS if column not in _TEXT_COLUMNS)
 
 # -- paths -----------------------------------------------------------------------------
 
@@ -97,9 +96,7 @@ def read_instances(path: str | os.PathLike[str]) -> dict[int, Board]:
     try:
         text = read_text(source)
     except OSError as exc:
-        raise InstanceError(
-            f"cannot read the instance file: {exc.strerror}", file=str(path)
-        ) from None
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
     boards = {}
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
@@ -119,8 +116,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
     solved = {}
     text = read_text(resolve(path))
     for number, line in enumerate(split_lines(text), start=1):
-        words = line.split()
-        if len(words) < 2 or words[0] == "ERROR" or words[1] in ("UNSAT", "TIMEOUT"):
+        if len(line.split()) < 2 or parse_output(line).verdict is not Verdict.SAT:
             continue
         try:
             solved[number] = Board.parse(line)
@@ -130,7 +126,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
 
 
 def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a results table (CSV, or JSON lines when the name ends in ``.jsonl``).
+    """Read a results table (:func:`sudosat.results.read_table`: CSV or JSON lines by suffix).
 
     Numeric columns become numbers (missing ones NaN), ``valid`` a boolean,
     ``error`` a string; columns the table lacks are added empty, so every
@@ -141,40 +137,12 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     InstanceError
         The file cannot be read as a table.
     """
-    source = resolve(path)
-    try:
-        if source.suffix == ".jsonl":
-            frame = pd.read_json(source, lines=True)
-        else:
-            frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
-    except (OSError, ValueError) as exc:
-        raise InstanceError(f"cannot read the results table: {exc}", file=str(path)) from None
-    return normalise_results(frame)
+    return read_table(resolve(path))
 
 
 def normalise_results(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `frame` with DESIGN.md's columns present and typed."""
-    frame = frame.copy()
-    for column in RESULT_COLUMNS:
-        if column not in frame.columns:
-            frame[column] = pd.NA
-    for column in _NUMERIC:
-        frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    frame["valid"] = frame["valid"].map(_as_bool)
-    for column in ("error", "output"):
-        if column in frame.columns:
-            frame[column] = (
-                frame[column].astype(object).where(frame[column].notna(), "").astype(str)
-            )
-    frame["status"] = frame["status"].fillna("ERROR").astype(str)
-    frame["solver"] = frame["solver"].astype(str)
-    return frame
-
-
-def _as_bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "1", "yes")
-    return bool(value) if value is not None and value == value else False
+    """A copy of `frame` with DESIGN.md's columns present and typed (:func:`typed_frame`)."""
+    return typed_frame(frame)
 
 
 def solver_order(results: pd.DataFrame) -> list[str]:

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from sudosat.report.plots import panels, save_figure, styled
 from sudosat.report.tables import HTML, table
+from sudosat.results import Verdict
 
 STUDY_FIGURE_PREFIX = "scaling-"
 """The file names of :func:`save_study_figures` start with this."""
@@ -362,7 +363,7 @@ def plot_pairs(
     for axis, rival in zip(axes, rivals, strict=True):
         for name in names:
             chosen = grades[grades == name].index
-            out = status.loc[chosen, rival] == "TIMEOUT"
+            out = status.loc[chosen, rival] == Verdict.TIMEOUT
             axis.scatter(decisions.loc[chosen, subject][~out], decisions.loc[chosen, rival][~out],
                          s=14, alpha=0.7, label=name)
             axis.scatter(decisions.loc[chosen, subject][out], decisions.loc[chosen, rival][out],

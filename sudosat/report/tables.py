@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from sudosat.report.io import DECIDED, STAGES, solver_order
+from sudosat.results import Verdict
 
 # -- rich output without IPython -------------------------------------------------------
 
@@ -153,7 +154,7 @@ def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.Da
                 "instances": len(mine),
                 "solved": int(((mine["status"] == "SAT") & mine["valid"]).sum()),
                 "unsat": int((mine["status"] == "UNSAT").sum()),
-                "timeouts": int((mine["status"] == "TIMEOUT").sum()),
+                "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
                 "errors": int((mine["status"] == "ERROR").sum()),
                 "median ms": _quantile(decided, 0.5),
                 "p90 ms": _quantile(decided, 0.9),
@@ -200,7 +201,7 @@ def style_times(table: pd.DataFrame) -> Any:
     def colour(value: Any) -> str:
         return {
             "UNSAT": "background:#eef",
-            "TIMEOUT": "background:#fed",
+            Verdict.TIMEOUT.value: "background:#fed",
             "ERROR": "background:#fcc",
         }.get(str(value), "")
 
