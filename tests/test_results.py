@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sudosat import report
 from sudosat.board import Board
+from sudosat.errors import InstanceError
 from sudosat.pipeline import run_batch
 from sudosat.result import Status
 from sudosat.results import (
@@ -93,7 +94,7 @@ def test_issue15_run_batch_then_load_results_in_each_suffix(tmp_path, suffix):
 
 
 def test_a_missing_table_is_an_error_naming_it(tmp_path):
-    with pytest.raises(report.InstanceError, match="nothing.json"):
+    with pytest.raises(InstanceError, match="nothing.json"):
         read_table(tmp_path / "nothing.json")
     assert read_rows(tmp_path / "nothing.json") == []
 
