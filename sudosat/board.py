@@ -627,9 +627,12 @@ def _translate(token: str, table: bytes) -> tuple[int, ...]:
     except UnicodeEncodeError:
         values = None
     if values is None or _BAD in values:
-        for position, symbol in enumerate(token, 1):
-            if not symbol.isascii() or table[ord(symbol)] == _BAD:
-                raise InstanceError(f"{symbol!r} at position {position} is not a symbol") from None
+        position, symbol = next(
+            (position, symbol)
+            for position, symbol in enumerate(token, 1)
+            if not symbol.isascii() or table[ord(symbol)] == _BAD
+        )
+        raise InstanceError(f"{symbol!r} at position {position} is not a symbol") from None
     return tuple(values)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -124,7 +125,11 @@ def run_solver(label: str, lines: Sequence[str], spec: ExperimentSpec) -> list[d
         started = time.perf_counter()
         result = solve(encoded.cnf, solver, time_limit_ms=spec.time_limit_ms, **options)
         took = (time.perf_counter() - started) * 1000.0
-        valid = result.is_sat and check_solution(board, encoded.decode(result.model)) is None
+        valid = (
+            result.is_sat
+            and result.model is not None
+            and check_solution(board, encoded.decode(result.model)) is None
+        )
         rows.append(
             {
                 "solver": label,
@@ -168,7 +173,7 @@ def run_experiment(
             rows, computed_at = load_or_compute(
                 "heuristics",
                 parameters,
-                lambda label=label, lines=lines: run_solver(label, lines, spec),
+                partial(run_solver, label, lines, spec),
                 cache_dir=cache_dir,
                 version=version,
             )

@@ -65,11 +65,15 @@ def format_solution(
     v 1
     v -2
     """
+    literals: list[Lit] = []
+    if status is Status.SAT:
+        if model is None:
+            raise ValueError("a SAT answer needs its model")
+        literals = list(model)
     lines = [f"c {text}".rstrip() for text in comments]
     if style == "course":
         lines.append(f"s cnf {status.course_code} {num_vars}")
-        if status is Status.SAT:
-            lines.extend(f"v {lit}" for lit in model)
+        lines.extend(f"v {lit}" for lit in literals)
     elif style == "competition":
         lines.append(
             {
@@ -79,13 +83,12 @@ def format_solution(
             }[status]
         )
         if status is Status.SAT:
-            tokens = [str(lit) for lit in model] + ["0"]
+            tokens = [str(lit) for lit in literals] + ["0"]
             for start in range(0, len(tokens), 20):
                 lines.append("v " + " ".join(tokens[start : start + 20]))
     elif style == "units":
-        units = list(model) if status is Status.SAT else []
-        lines.append(f"p cnf {num_vars} {len(units)}")
-        lines.extend(f"{lit} 0" for lit in units)
+        lines.append(f"p cnf {num_vars} {len(literals)}")
+        lines.extend(f"{lit} 0" for lit in literals)
     else:
         raise ValueError(
             f"unknown solution style {style!r}; choose one of {', '.join(SOLUTION_STYLES)}"

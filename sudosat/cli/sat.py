@@ -159,7 +159,11 @@ def _handle_proof(cnf, result, args: argparse.Namespace) -> str:
 # SAT -Sn FILE
 
 
-SAT_STRATEGIES = {1: ("dp", {}), 2: ("dpll", {}), 3: ("cdcl", {})}
+SAT_STRATEGIES: dict[int, tuple[str, dict[str, object]]] = {
+    1: ("dp", {}),
+    2: ("dpll", {}),
+    3: ("cdcl", {}),
+}
 
 
 def build_sat_sn_parser() -> argparse.ArgumentParser:
