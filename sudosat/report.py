@@ -1513,12 +1513,6 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
 
 # -- helpers the notebooks call --------------------------------------------------------
 
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
-"""The course's own example instance (SPEC §1.1)."""
-
-
 def plot_encodings(comparison: pd.DataFrame) -> Figure:
     """Median variables, clauses and literals of each encoding, side by side on a log scale."""
     figure, ax = _figure(7.0, 4.0)

@@ -35,7 +35,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from sudosat.board import Board, units
+from sudosat.board import COURSE_EXAMPLE, Board, units
 from sudosat.encoding import DEFAULT_MAX_BYTES, ENCODINGS, estimate
 from sudosat.errors import SudosatError
 from sudosat.generate import generate
@@ -53,11 +53,6 @@ from sudosat.workbench import (
     read_model,
     verdict,
 )
-
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
-"""The course's own example (SPEC §1.1)."""
 
 ORDERS = (1, 2, 3, 4, 5, 6)
 CUSTOM = "custom"

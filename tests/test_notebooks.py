@@ -16,12 +16,13 @@ import nbformat
 import pytest
 
 from sudosat import reportbuild
+from sudosat.board import COURSE_EXAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 OURS = ("reduction", "solvers", "experiment", "report", "explore")
 TINY_INSTANCES = [
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010",
+    COURSE_EXAMPLE,
     "2 1000002000300004",
     "2 1100000000000000",
 ]

@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudosat import widgets, workbench
-from sudosat.board import Board, check_solution
+from sudosat.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.encoding import encode
 from sudosat.solvers import solve
 
-COURSE = widgets.COURSE_EXAMPLE
+COURSE = COURSE_EXAMPLE
 SMALL = "2 1000002000300004"
 EMPTY_3 = "3 " + "0" * 81
 
