@@ -312,7 +312,8 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_every_module_has_a_layer(graph):
-    assert unplaced_modules(graph, LAYERS) == []
+    unplaced = unplaced_modules(graph, LAYERS)
+    assert unplaced == [], "\n".join(unplaced)
 
 
 def test_no_import_circles(graph):
