@@ -38,7 +38,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TextIO
 
-from sudosat.dimacs import parse_int_token, scan_dimacs
+from sudosat.dimacs import Lit, parse_int_token, scan_dimacs
 from sudosat.errors import DimacsError
 from sudosat.lines import read_text
 from sudosat.solutions import SOLUTION_STYLES, Solution, format_solution, parse_solution
@@ -57,7 +57,6 @@ __all__ = [
     "read_dimacs",
 ]
 
-Lit = int
 Clause = list[Lit]
 
 

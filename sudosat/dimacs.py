@@ -27,6 +27,9 @@ from sudosat.errors import DimacsError
 from sudosat.limits import BYTES_PER_DIMACS_CHAR, BYTES_PER_VARIABLE, check_memory
 from sudosat.lines import split_lines
 
+Lit = int
+"""A signed DIMACS literal: variable ``v`` is ``v``, its negation ``-v`` (never 0)."""
+
 _CHUNK_CHARS = 1 << 22
 # The bytes each fast path may meet, checked by deleting them with bytes.translate
 # (C speed, 20 times faster than a regex search). Anything else (a comment, a
@@ -37,7 +40,7 @@ _NOT_JSON_BLANKS = ("+", "\t", "\r", "\v", "\f")  # JSON takes none of them (nor
 _MINUS_ZERO = re.compile(rb"-0")
 _NEGATIVE_ZERO = re.compile(rb"(?<![0-9])-0+(?![0-9])")
 _BLANKS = re.compile(r"[ \t\r\v\f]+")  # ASCII blanks, as MiniSat's isspace (line ends aside)
-BLANK_CHARS = " \t\r\v\f"
+BLANK_CHARS = " \t\r\v\f"  # the same blanks as characters, for str.strip
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _MAX_DIGITS = 18  # every count or literal sudosat can hold has fewer digits; int() stays cheap
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sudosat.dimacs import BLANK_CHARS, blank_split, parse_int_token, scan_dimacs, shorten
+from sudosat.dimacs import BLANK_CHARS, Lit, blank_split, parse_int_token, scan_dimacs, shorten
 from sudosat.errors import DimacsError, SudosatError
 from sudosat.limits import BYTES_PER_VARIABLE, check_memory
 from sudosat.lines import split_lines
 from sudosat.result import Status
 
-Lit = int
 
 @dataclass
 class Solution:
