@@ -18,13 +18,14 @@ REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quot
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv install report test test-fast lint bench clean solve-own solve-zchaff
+.PHONY: help venv install report test test-fast lint typecheck bench clean solve-own solve-zchaff
 
 help:
 	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
-	@echo "make test        set up .venv, run the whole test suite"
-	@echo "make test-fast   the suite without the tests marked slow"
+	@echo "make test        set up .venv, lint, type-check, run the whole test suite"
+	@echo "make test-fast   the same without the tests marked slow"
 	@echo "make lint        ruff over the package, tests, benchmarks and scripts"
+	@echo "make typecheck   mypy over the package (settings in pyproject.toml)"
 	@echo "make bench       run every benchmark script in benchmarks/"
 	@echo "make solve-own   solve INSTANCES with our cdcl under T ms -> results/ (output + table)"
 	@echo "make solve-zchaff  the same with zChaff (ZCHAFF=path/to/zchaff), the same T"
@@ -42,14 +43,18 @@ venv install: $(STAMP)
 report: $(STAMP)
 	$(PY) -m sudosat.report.build $(REPORT_ARGS)
 
-test: $(STAMP)
+# The suite runs only on code that lints and type-checks (a few seconds once mypy's cache is warm).
+test: lint typecheck
 	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
 
-test-fast: $(STAMP)
+test-fast: lint typecheck
 	$(PY) -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sudosat tests benchmarks scripts
+
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 bench: $(STAMP)
 	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
@@ -62,4 +67,4 @@ solve-zchaff: $(STAMP)
 	scripts/solve-zchaff $(call quote,$(INSTANCES)) $(call quote,$(T)) results
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

@@ -37,13 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sudosat.board import Board  # noqa: E402
+from sudosat.board import COURSE_EXAMPLE, Board  # noqa: E402
 from sudosat.cnf import parse_dimacs  # noqa: E402
 from sudosat.encoding import ENCODINGS, encode, estimate  # noqa: E402
 from sudosat.generate import generate  # noqa: E402
 
-COURSE_EXAMPLE = ("3 000400009020980030093000840000000000"
-                  "200008067160300002049000650600003000000059010")
 FIELDS = ["section", "encoding", "order", "board", "givens", "variables", "clauses", "literals",
           "estimated_mb", "build_ms", "peak_mb", "target", "ok"]
 

@@ -28,7 +28,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sudosat.board import Board
+from sudosat.board import COURSE_EXAMPLE, Board
 from sudosat.encoding import encode
 from sudosat.generate import generate
 from sudosat.solvers.base import solve
@@ -36,9 +36,6 @@ from sudosat.solvers.base import solve
 SEED = 20240611
 """The seed every board derives from (board k of a group uses SEED + offset + k)."""
 
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
 CANDIDATES = 1500
 """Minimal order-3 puzzles generated and graded (about 0.15 s each)."""
 ORDER3_COUNT = 48

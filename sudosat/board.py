@@ -65,6 +65,12 @@ COURSE_MAX_ORDER = 6
 GRID_MAX_VALUE = 35
 """The highest value a grid string can write (``Z``; ``.`` is an empty cell there)."""
 
+COURSE_EXAMPLE = (
+    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+)
+"""The course's own example instance (SPEC §1.1), the one definition every module, test and
+notebook uses; ``data/course-example.txt`` holds the same line for the command line."""
+
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ."
 _COURSE_SYMBOLS = _ALPHABET
 _GRID_SYMBOLS = "." + _ALPHABET[1:-1]
@@ -627,9 +633,12 @@ def _translate(token: str, table: bytes) -> tuple[int, ...]:
     except UnicodeEncodeError:
         values = None
     if values is None or _BAD in values:
-        for position, symbol in enumerate(token, 1):
-            if not symbol.isascii() or table[ord(symbol)] == _BAD:
-                raise InstanceError(f"{symbol!r} at position {position} is not a symbol") from None
+        position, symbol = next(
+            (position, symbol)
+            for position, symbol in enumerate(token, 1)
+            if not symbol.isascii() or table[ord(symbol)] == _BAD
+        )
+        raise InstanceError(f"{symbol!r} at position {position} is not a symbol") from None
     return tuple(values)
 
 

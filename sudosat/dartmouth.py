@@ -28,14 +28,19 @@ import re
 from array import array
 from pathlib import Path
 
-from sudosat.cnf import CNF, parse_int_token
+from sudosat.cnf import CNF
+from sudosat.dimacs import DARTMOUTH_HINT, looks_like_dartmouth, parse_int_token
 from sudosat.errors import DimacsError, open_error_reason
 from sudosat.lines import split_lines
 
-DARTMOUTH_HINT = "looks like the Dartmouth rcv format: pass --format dartmouth"
-"""What a failed DIMACS read adds when the text has this format's shape."""
+__all__ = [
+    "DARTMOUTH_HINT",
+    "looks_like_dartmouth",
+    "parse_dartmouth",
+    "read_dartmouth",
+    "to_dartmouth",
+]
 
-_RCV_NAME = re.compile(r"-?[1-9]{3}")
 _LITERAL = re.compile(r"-?[1-9][0-9]*")
 
 
@@ -100,12 +105,3 @@ def to_dartmouth(cnf: CNF) -> str:
     if cnf.has_empty_clause:
         raise ValueError("the Dartmouth format cannot write an empty clause")
     return "".join(" ".join(map(str, clause)) + "\n" for clause in cnf)
-
-
-def looks_like_dartmouth(text: str) -> bool:
-    """True when `text` has no header and every token is an rcv name (``111``, ``-532``).
-
-    A failed DIMACS read asks this to suggest ``--format dartmouth``.
-    """
-    tokens = text.split()
-    return bool(tokens) and all(_RCV_NAME.fullmatch(token) for token in tokens)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -164,7 +165,7 @@ def run_experiment(
             rows, computed_at = load_or_compute(
                 "heuristics",
                 parameters,
-                lambda label=label, lines=lines: run_solver(label, lines, spec),
+                partial(run_solver, label, lines, spec),
                 cache_dir=cache_dir,
                 version=version,
             )

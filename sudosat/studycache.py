@@ -41,6 +41,8 @@ DEFAULT_CACHE_DIR = ".cache/studies"
 MEASURED_SOURCES = (
     "board.py",
     "cnf.py",
+    "dimacs.py",
+    "solutions.py",
     "encoding.py",
     "amo.py",
     "formulas.py",

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sudosat.board import Board
+from sudosat.board import COURSE_EXAMPLE, Board
 from sudosat.encoding import DEFAULT_MAX_BYTES, ENCODINGS
 from sudosat.errors import SudosatError
 from sudosat.generate import generate
@@ -45,11 +45,6 @@ __all__ = [
 
 CUSTOM = "custom"
 """The encoding choice that means: the formula the switches describe."""
-
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
-"""The course's own example (SPEC §1.1)."""
 
 # fraction of cells given in the generated sample of each order: enough that
 # our pure-Python solvers answer within the default time limit

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from sudosat.board import COURSE_EXAMPLE
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
 COURSE_SOLUTION = (
     "3 816435279427986135593217846974562381235198467168374592749821653651743928382659714"
 )

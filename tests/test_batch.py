@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil  # the test extra declares it: a missing psutil fails loudly, never skips
 import pytest
 
 from sudosat.batch import ProcessExecutor, SerialExecutor, write_atomically
@@ -258,7 +259,6 @@ def test_course_example_with_cdcl_and_absent_zchaff(tmp_path):
 
 
 def test_a_worker_killed_mid_run_loses_no_row(tmp_path):
-    psutil = pytest.importorskip("psutil")
     lines = puzzle_lines(40)
     instances = write_lines(tmp_path / "in.txt", lines)
     out, results = tmp_path / "out.txt", tmp_path / "r.csv"

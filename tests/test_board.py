@@ -12,15 +12,8 @@ from hypothesis import strategies as st
 
 from sudosat.board import Board, check_solution, units
 from sudosat.errors import InstanceError, SudosatError
-from tests.conftest import shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, ROOT, shared_file
 
-# SPEC §1.1: the course's own example and its solution.
-COURSE_PUZZLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
-COURSE_SOLUTION = (
-    "3 816435279427986135593217846974562381235198467168374592749821653651743928382659714"
-)
 SOLVED_4X4 = "2 1234341221434321"
 
 
@@ -117,7 +110,7 @@ def test_first_conflict_agrees_with_a_plain_check(board: Board) -> None:
 
 
 def test_course_example_solution_is_accepted() -> None:
-    puzzle, solution = Board.parse(COURSE_PUZZLE), Board.parse(COURSE_SOLUTION)
+    puzzle, solution = Board.parse(COURSE_EXAMPLE), Board.parse(COURSE_SOLUTION)
     assert puzzle.order == 3 and puzzle.num_givens == 27
     assert puzzle.is_consistent() and not puzzle.is_complete()
     assert solution.is_complete() and solution.is_consistent()
@@ -125,15 +118,22 @@ def test_course_example_solution_is_accepted() -> None:
     assert solution.to_course() == COURSE_SOLUTION
 
 
+def test_the_course_example_file_holds_the_one_constant() -> None:
+    # The README's commands read data/course-example.txt; the package, tests and notebooks
+    # use sudosat.board.COURSE_EXAMPLE. They must not drift apart (issue 15).
+    text = (ROOT / "data" / "course-example.txt").read_text(encoding="utf-8")
+    assert text == COURSE_EXAMPLE + "\n"
+
+
 def test_course_example_one_changed_cell_names_its_row() -> None:
-    puzzle, solution = Board.parse(COURSE_PUZZLE), Board.parse(COURSE_SOLUTION)
+    puzzle, solution = Board.parse(COURSE_EXAMPLE), Board.parse(COURSE_SOLUTION)
     # Row 2, column 1 holds 4; make it 7 (row 2 already has a 7 in column 3).
     broken = solution.with_value(1, 0, 7)
     assert check_solution(puzzle, broken) == "row 2 holds 7 twice, in cells (2, 1) and (2, 3)"
 
 
 def test_a_changed_given_is_named_when_every_unit_is_fine() -> None:
-    puzzle, solution = Board.parse(COURSE_PUZZLE), Board.parse(COURSE_SOLUTION)
+    puzzle, solution = Board.parse(COURSE_EXAMPLE), Board.parse(COURSE_SOLUTION)
     swapped = Board(3, [{1: 2, 2: 1}.get(v, v) for v in solution.cells])  # still a Sudoku
     assert swapped.is_consistent()
     # The first given in reading order that holds 1 or 2 is cell (2, 2) = 2.
@@ -141,7 +141,7 @@ def test_a_changed_given_is_named_when_every_unit_is_fine() -> None:
 
 
 def test_check_solution_names_an_empty_cell_and_an_order_mismatch() -> None:
-    puzzle, solution = Board.parse(COURSE_PUZZLE), Board.parse(COURSE_SOLUTION)
+    puzzle, solution = Board.parse(COURSE_EXAMPLE), Board.parse(COURSE_SOLUTION)
     assert check_solution(puzzle, solution.with_value(4, 6, 0)) == "cell (5, 7) is empty"
     assert check_solution(puzzle, Board.parse(SOLVED_4X4)) == (
         "the solution has order 2, the puzzle order 3"
@@ -237,13 +237,13 @@ def test_error_carries_file_and_line() -> None:
 
 @pytest.mark.parametrize("ending", ["\r\n", "\n", "\r", " \t\r\n"])
 def test_line_ends_and_blanks_are_accepted(ending: str) -> None:
-    assert Board.parse(COURSE_PUZZLE + ending) == Board.parse(COURSE_PUZZLE)
-    grid = Board.parse(COURSE_PUZZLE).to_grid()
-    assert Board.parse("  " + grid + ending) == Board.parse(COURSE_PUZZLE)
+    assert Board.parse(COURSE_EXAMPLE + ending) == Board.parse(COURSE_EXAMPLE)
+    grid = Board.parse(COURSE_EXAMPLE).to_grid()
+    assert Board.parse("  " + grid + ending) == Board.parse(COURSE_EXAMPLE)
 
 
 def test_byte_order_mark_is_ignored() -> None:
-    assert Board.parse("\ufeff" + COURSE_PUZZLE) == Board.parse(COURSE_PUZZLE)
+    assert Board.parse("\ufeff" + COURSE_EXAMPLE) == Board.parse(COURSE_EXAMPLE)
 
 
 # -- formats ---------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_grid_string_reads_dot_and_zero_as_empty() -> None:
 
 
 def test_numeric_course_file_style() -> None:
-    course = Board.parse(COURSE_PUZZLE)
+    course = Board.parse(COURSE_EXAMPLE)
     dashed = "3 " + "-".join(str(v) for v in course.cells)
     assert Board.parse(dashed) == course
     assert Board.parse("3, " + ", ".join(str(v) for v in course.cells) + ",") == course
@@ -299,7 +299,7 @@ def test_to_text_has_box_rules() -> None:
 
 
 def test_to_html_marks_givens_and_changed_cells() -> None:
-    puzzle, solution = Board.parse(COURSE_PUZZLE), Board.parse(COURSE_SOLUTION)
+    puzzle, solution = Board.parse(COURSE_EXAMPLE), Board.parse(COURSE_SOLUTION)
     html = solution.to_html(puzzle)
     assert html.count("<td") == 81
     assert len(re.findall(r'class="[^"]*\bgiven\b', html)) == puzzle.num_givens
@@ -320,7 +320,7 @@ def test_to_html_scales_to_large_orders() -> None:
 
 
 def test_queries_and_with_value() -> None:
-    board = Board.parse(COURSE_PUZZLE)
+    board = Board.parse(COURSE_EXAMPLE)
     assert board.value(0, 3) == 4 and board.value(8, 7) == 1
     assert board.givens()[:2] == [(0, 3, 4), (0, 8, 9)]
     assert len(board.givens()) == board.num_givens == 27
@@ -337,7 +337,7 @@ def test_queries_and_with_value() -> None:
 
 
 def test_boards_are_values() -> None:
-    a, b = Board.parse(COURSE_PUZZLE), Board(3, Board.parse(COURSE_PUZZLE).cells)
+    a, b = Board.parse(COURSE_EXAMPLE), Board(3, Board.parse(COURSE_EXAMPLE).cells)
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a != Board.parse(COURSE_SOLUTION) and a != "not a board"
     assert isinstance(a.cells, tuple) and a.size == 9

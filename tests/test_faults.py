@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil  # the test extra declares it: a missing psutil fails loudly, never skips
 import pytest
 
 from sudosat.cli import main
@@ -479,7 +480,6 @@ def slow_solver(folder: Path) -> Path:
 
 def descendants_when_busy(process: subprocess.Popen, programs: int) -> list:
     """Every descendant of `process`, once `programs` slow solvers and their children run."""
-    psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds descendants")
     parent = psutil.Process(process.pid)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -502,7 +502,6 @@ def _cmdline_has(process, text: str) -> bool:
 
 
 def assert_all_gone(family: list, patience_s: float = 2.0) -> None:
-    psutil = pytest.importorskip("psutil")
     deadline = time.monotonic() + patience_s
     while True:
         alive = []
@@ -607,7 +606,6 @@ def test_fault5_killed_sat_with_real_minisat_leaves_none(tmp_path):
 
 
 def descendants_when_busy_named(process: subprocess.Popen, name: str) -> list:
-    psutil = pytest.importorskip("psutil")
     parent = psutil.Process(process.pid)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -719,7 +717,6 @@ def test_fault7_written_cnf_is_the_strict_text():
 
 
 def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
-    psutil = pytest.importorskip("psutil", reason="psutil (the test extra) finds descendants")
     script = (
         "from sudosat.formulas import pigeonhole\n"
         "from sudosat.solvers.pysat import solve_pysat\n"

@@ -366,12 +366,12 @@ def test_internal_error_is_one_line_with_stage_and_exit_3(tmp_path, capsys, monk
 def test_internal_error_names_reading_and_shows_traceback_on_request(
     tmp_path, capsys, monkeypatch
 ):
-    import sudosat.cnf as cnf_module
+    import sudosat.dimacs as dimacs_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("reader bug")
 
-    monkeypatch.setattr(cnf_module, "_parse_body_fast", broken)
+    monkeypatch.setattr(dimacs_module, "_parse_body_fast", broken)
     path = write(tmp_path, "f.cnf", "p cnf 1 1\n1 0\n")
     monkeypatch.delenv("SUDOSAT_DEBUG", raising=False)
     code, _, err = run(["sat", path], capsys)

@@ -277,11 +277,11 @@ def test_which_solvers_are_incremental():
 
 # -- Sudoku: counting, the pipeline's incremental mode, the command line ---------------------
 
-from sudosat.board import Board  # noqa: E402
+from sudosat.board import COURSE_EXAMPLE, Board  # noqa: E402
 from sudosat.cli import main  # noqa: E402
 from sudosat.pipeline import solve_line  # noqa: E402
 
-EXAMPLE = "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
+EXAMPLE = COURSE_EXAMPLE
 CLASH = "3 55" + "0" * 79
 
 

@@ -29,8 +29,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from sudosat.board import COURSE_EXAMPLE
+
 ROOT = Path(__file__).resolve().parent.parent
-COURSE = "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
 EMPTY_3 = "3 " + "0" * 81
 FLAGS = [
     "--no-sandbox",
@@ -193,7 +194,7 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
             line = page.locator(".widget-text", has=page.locator("label:text-is('line')")).locator(
                 "input"
             )
-            expect(line).to_have_value(COURSE)
+            expect(line).to_have_value(COURSE_EXAMPLE)
             expect(_select(page, "encoding")).to_have_value("course")
             live = page.locator(".jp-OutputArea-output", has=page.locator(".sudosat-status"))
             expect(live.locator(".sudosat-counts-box")).to_contain_text("Formula: course")
@@ -238,7 +239,7 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
             first_cell = live.locator(".sudosat-cell input").first
             expect(first_cell).to_have_attribute("placeholder", "8")
             first_cell.fill("8")
-            expect(line).to_have_value("3 8" + COURSE[3:])
+            expect(line).to_have_value("3 8" + COURSE_EXAMPLE[3:])
             expect(live.locator("[data-total-clauses]")).to_have_attribute(
                 "data-total-clauses", "11773"
             )

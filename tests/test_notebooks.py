@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from sudosat.board import COURSE_EXAMPLE
 from sudosat.report import build as reportbuild
 from sudosat.solvers import cdcl
 
@@ -30,7 +31,7 @@ HOOK = "observer" in inspect.signature(cdcl.Solver).parameters
 BUILT = tuple(name for name in OURS if HOOK or name != "solvers")
 needs_hook = pytest.mark.skipif(not HOOK, reason="needs cdcl observer hook")
 TINY_INSTANCES = [
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010",
+    COURSE_EXAMPLE,
     "2 1000002000300004",
     "2 1100000000000000",
 ]

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudosat import widgets, workbench, workbench_run
-from sudosat.board import Board, check_solution
+from sudosat.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.encoding import encode
 from sudosat.solvers import solve
 from tests.conftest import COURSE_SOLUTION
 
-COURSE = widgets.COURSE_EXAMPLE
+COURSE = COURSE_EXAMPLE
 SMALL = "2 1000002000300004"
 EMPTY_3 = "3 " + "0" * 81
 

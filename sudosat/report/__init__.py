@@ -19,6 +19,7 @@ report; report.table(...)``); the build is imported on its own.
 
 from __future__ import annotations
 
+from sudosat.board import COURSE_EXAMPLE
 from sudosat.report.boards import (
     board_html,
     board_pair_html,
@@ -50,7 +51,6 @@ from sudosat.report.experiment import (
     timing_workers,
 )
 from sudosat.report.io import (
-    COURSE_EXAMPLE,
     DECIDED,
     RESULT_COLUMNS,
     STAGES,

@@ -30,12 +30,6 @@ STAGES = ("encode_ms", "solve_ms", "decode_ms")
 DECIDED = ("SAT", "UNSAT")
 """Statuses that are answers (a time-out or an error is not)."""
 
-COURSE_EXAMPLE = (
-    "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
-)
-"""The course's own example instance (SPEC §1.1)."""
-
-
 # -- paths -----------------------------------------------------------------------------
 
 

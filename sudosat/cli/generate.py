@@ -1,0 +1,197 @@
+"""``sudosat generate`` (puzzles of order N) and ``sudosat count`` (solutions, up to a limit)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sudosat.cli.common import (
+    _EPILOG_FORMATS,
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    _add_memory_option,
+    _add_solver_options,
+    _check_board_memory,
+    _positive_int,
+    _read_text,
+    _solver_name,
+    _write_output,
+)
+from sudosat.errors import SudosatError
+from sudosat.results import Verdict, format_output
+
+# ---------------------------------------------------------------------------------------
+# sudosat generate
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError("alpha is a fraction of the cells: 0 <= alpha <= 1")
+    return value
+
+
+def _add_generate_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "generate",
+        help="generate boards of order N with a fraction alpha of the cells given",
+        description="Generate boards of order N (N^2 x N^2 cells) with round(alpha * N^4) givens, "
+        "one instance line each (the course format up to order 6, numbers beyond). Method "
+        "'solution' (default) empties cells of a random complete solution, so every board is "
+        "feasible; its solution comes from our solver on random diagonal boxes up to order 4 and "
+        "from a shuffled pattern solution beyond (--base). Method 'naive' is the original "
+        "experiment's random consistent fill, whose boards may have no solution. The same seed "
+        "gives the same file.",
+        epilog="examples:\n"
+        "  sudosat generate --order 3 --alpha 0.3 --count 10 --seed 1 -o boards.txt\n"
+        "  sudosat generate --order 3 --alpha 0.25 --unique\n"
+        "  sudosat generate --order 9 --alpha 0.75 --seed 7 -o big.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--order", type=_positive_int, required=True, metavar="N", help="the order N"
+    )
+    parser.add_argument(
+        "--alpha",
+        type=_fraction,
+        metavar="A",
+        help="fraction of the cells given, 0 <= A <= 1 (required unless --minimal)",
+    )
+    parser.add_argument(
+        "--count", type=_positive_int, default=1, metavar="K", help="how many boards (default 1)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed; board k uses seed S + k (default 0)"
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="empty a cell only while the puzzle keeps exactly one solution",
+    )
+    parser.add_argument(
+        "--minimal",
+        action="store_true",
+        help="unique, and no given can go without losing uniqueness (alpha 0 unless given)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=("solution", "naive"),
+        default="solution",
+        help="empty a random solution (default) or the naive consistent fill",
+    )
+    parser.add_argument(
+        "--base",
+        choices=("auto", "solver", "pattern"),
+        default="auto",
+        help="where the complete solution comes from (default auto)",
+    )
+    parser.add_argument(
+        "--solver",
+        default="cdcl",
+        type=_solver_name,
+        metavar="NAME",
+        help="solver of the base solution and uniqueness checks (default cdcl)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of standard output"
+    )
+    _add_memory_option(parser)
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from sudosat.generate import generate_many
+
+    if args.alpha is None and not args.minimal:
+        print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
+        return EXIT_USAGE
+    _check_board_memory(args.order, args, args.count)
+    boards = generate_many(
+        args.order,
+        0.0 if args.alpha is None else args.alpha,
+        args.count,
+        seed=args.seed,
+        unique=args.unique or args.minimal,
+        minimal=args.minimal,
+        method=args.method,
+        base=args.base,
+        solver=args.solver,
+    )
+    _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------
+# sudosat count
+
+
+def _add_count_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "count",
+        help="count the solutions of every instance of a file, up to a limit",
+        description="""\
+For each line of FILE, one output line: the number of solutions that keep its
+givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
+-T ran out first, 'ERROR <reason>' for a line that cannot be read. One
+incremental solver per line: solve, forbid that solution, solve again.
+Exit 0, or 1 when a line was an ERROR.""",
+        epilog=_EPILOG_FORMATS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="instance file, one board per line ('-': standard input)")
+    parser.add_argument(
+        "--limit",
+        "--count-solutions",
+        dest="limit",
+        type=_positive_int,
+        default=2,
+        metavar="K",
+        help="stop counting at K solutions (default 2: is it unique?)",
+    )
+    parser.add_argument(
+        "--solver", default="cdcl", metavar="NAME", help="which solver (default cdcl)"
+    )
+    parser.add_argument(
+        "--encoding",
+        default="extended",
+        metavar="NAME",
+        help="a full encoding (default extended, the fastest here; not the optimised ones)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of standard output"
+    )
+    _add_solver_options(parser)
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from sudosat.board import Board
+    from sudosat.incremental import check_encoding, count_solutions
+
+    check_encoding(args.encoding)
+    source = "<stdin>" if args.file == "-" else args.file
+    answers, failed = [], False
+    lines = _read_text(args.file).split("\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the final line end starts no line
+    for number, text in enumerate(lines, 1):
+        text = text.removesuffix("\r")
+        try:
+            board = Board.parse(text, source=source, line=number)
+            found = count_solutions(
+                board, args.limit, solver=args.solver, encoding=args.encoding,
+                time_limit_ms=args.time_limit_ms, seed=args.seed,
+            )
+        except SudosatError as exc:
+            print(f"sudosat: {exc}", file=sys.stderr)
+            answers.append(format_output(Verdict.ERROR, reason=exc.reason))
+            failed = True
+            continue
+        if found is None:
+            answers.append(Verdict.TIMEOUT.value)
+        else:
+            answers.append(f"at least {found}" if found >= args.limit else str(found))
+    _write_output("".join(line + "\n" for line in answers), args.output)
+    return EXIT_BAD_INPUT if failed else EXIT_OK

@@ -1,0 +1,235 @@
+"""``sudosat sat`` (one DIMACS file, any solver, exit codes 10/20/0) and ``SAT -Sn FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from sudosat.cli.common import (
+    EXIT_OK,
+    _add_memory_option,
+    _add_solver_options,
+    _heuristic_name,
+    _Parser,
+    _positive_int,
+    _positive_ms,
+    _probability,
+    _read_sat_input,
+    _solver_name,
+    _solver_options,
+    _write_output,
+)
+from sudosat.cli.guard import _guarded
+from sudosat.errors import SudosatError
+
+# ---------------------------------------------------------------------------------------
+# sudosat sat
+
+
+def _add_sat_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sat",
+        help="solve any DIMACS CNF formula",
+        description="Solve a DIMACS CNF formula (any formula, not only Sudoku) and print the "
+        "answer in the course's solution format ('s cnf R V' then one 'v' line per variable; "
+        "R = 1 satisfiable, 0 unsatisfiable, -1 no decision within the time limit) or in the "
+        "SAT competition's. Exit 10 SAT, 20 UNSAT, 0 unknown, 1 bad input.",
+        epilog="solvers: cdcl (default), dpll, dp, walksat, gsat, zchaff, pysat:NAME,\n"
+        "  exec:PROGRAM ('sudosat solvers' says which are available here)\n\n"
+        "examples:\n  sudosat sat formula.cnf -T 5000\n"
+        "  sudosat sat formula.cnf --solver zchaff --zchaff ~/bin/zchaff --format competition\n"
+        "  sudosat sat php.cnf --proof php.drat --certify",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="DIMACS CNF file ('-' for standard input)")
+    parser.add_argument(
+        "--solver",
+        default="cdcl",
+        type=_solver_name,
+        metavar="NAME",
+        help="which solver (default cdcl)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("course", "competition", "dartmouth"),
+        default="course",
+        help="solution format (default course); dartmouth: the input is in Dartmouth's CNF "
+        "format (one clause per line, no header, no 0), the answer in the course format",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write the solution here instead of standard output"
+    )
+    parser.add_argument(
+        "--heuristic", type=_heuristic_name, metavar="NAME", help="branching heuristic for dpll"
+    )
+    parser.add_argument(
+        "--noise", type=_probability, metavar="P", help="walksat/gsat: noise probability (0.5)"
+    )
+    parser.add_argument(
+        "--max-flips",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: flips per try before a restart (walksat 100000, gsat 20000)",
+    )
+    parser.add_argument(
+        "--max-tries",
+        type=_positive_int,
+        metavar="K",
+        help="walksat/gsat: tries before answering unknown (default: restart until -T runs "
+        "out; 10 without -T)",
+    )
+    parser.add_argument(
+        "--proof", metavar="FILE", help="cdcl only: write a DRAT proof of an UNSAT answer"
+    )
+    parser.add_argument(
+        "--certify",
+        action="store_true",
+        help="cdcl only: check the UNSAT answer's DRAT proof with dratify",
+    )
+    parser.add_argument(
+        "--stats", action="store_true", help="print the solver's statistics as 'c' lines"
+    )
+    _add_solver_options(parser)
+    _add_memory_option(parser)
+
+
+def _run_sat(args: argparse.Namespace) -> int:
+    from sudosat.cnf import format_solution, parse_dimacs
+    from sudosat.result import Status
+    from sudosat.solvers import solve
+
+    source = "<stdin>" if args.file == "-" else args.file
+    if args.format == "dartmouth":
+        from sudosat.dartmouth import parse_dartmouth
+
+        cnf = parse_dartmouth(_read_sat_input(args.file), source)
+        args.format = "course"
+    else:
+        cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
+    options = _solver_options(args, args.solver)
+    if args.heuristic:
+        options["heuristic"] = args.heuristic
+    options.update(_local_search_options(args))
+    wants_proof = bool(args.proof or args.certify)
+    if wants_proof:
+        if args.solver != "cdcl":
+            raise SudosatError("--proof and --certify need --solver cdcl")
+        options["proof"] = True
+    result = solve(cnf, args.solver, time_limit_ms=args.time_limit_ms, **options)
+    comments = [f"solver {result.solver}, {result.elapsed_ms:.1f} ms"]
+    if args.stats:
+        comments += [f"{key} {value}" for key, value in sorted(result.stats.items())]
+    if wants_proof and result.status is Status.UNSAT:
+        comments.append(_handle_proof(cnf, result, args))
+    _write_output(
+        format_solution(result.status, result.model, cnf.num_vars, args.format, comments),
+        args.output,
+    )
+    return result.status.exit_code
+
+
+def _local_search_options(args: argparse.Namespace) -> dict:
+    """--noise, --max-flips, --max-tries as solver options; refused for other solvers."""
+    names = {"noise": "--noise", "max_flips": "--max-flips", "max_tries": "--max-tries"}
+    given = {key: getattr(args, key) for key in names if getattr(args, key) is not None}
+    if given and args.solver not in ("walksat", "gsat"):
+        flags = ", ".join(names[key] for key in given)
+        raise SudosatError(f"{flags}: only for --solver walksat or gsat, not {args.solver!r}")
+    return given
+
+
+def _handle_proof(cnf, result, args: argparse.Namespace) -> str:
+    """Write and/or check the DRAT proof; return the comment line that reports it."""
+    from sudosat.solvers.cdcl import certify
+
+    proof = result.proof or ""
+    if args.proof:
+        _write_output(proof, args.proof)
+    if not args.certify:
+        return f"DRAT proof written to {args.proof}"
+    ok, detail = certify(cnf, proof)
+    if not ok:
+        raise SudosatError(f"the DRAT proof of UNSAT failed to check: {detail}")
+    return "UNSAT certified: DRAT proof verified by dratify"
+
+
+# ---------------------------------------------------------------------------------------
+# SAT -Sn FILE
+
+
+SAT_STRATEGIES: dict[int, tuple[str, dict[str, object]]] = {
+    1: ("dp", {}),
+    2: ("dpll", {}),
+    3: ("cdcl", {}),
+}
+
+
+def build_sat_sn_parser() -> argparse.ArgumentParser:
+    """The parser of the course's ``SAT -Sn FILE`` program."""
+    parser = _Parser(
+        prog="SAT",
+        description="The 'SAT -Sn' assignment: solve a DIMACS CNF file and write FILE.out, a "
+        "DIMACS file holding the truth assignment as unit clauses (no clause when the formula is "
+        "unsatisfiable or undecided). Strategies: -S1 basic DPLL (dp), -S2 DPLL with the "
+        "MOMS heuristic weighted by Jeroslow-Wang (dpll), -S3 CDCL (cdcl). Exit 0 when it "
+        "answered, 1 on bad input.",
+        epilog="example:\n  cat sudoku-rules-9x9.txt puzzle.cnf > sudoku.cnf\n  SAT -S2 sudoku.cnf"
+        "    # writes sudoku.cnf.out",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-S",
+        dest="strategy",
+        type=int,
+        choices=sorted(SAT_STRATEGIES),
+        required=True,
+        metavar="n",
+        help="1 = DP, 2 = DPLL with a heuristic, 3 = CDCL",
+    )
+    parser.add_argument("file", help="DIMACS CNF file")
+    parser.add_argument(
+        "-T",
+        "--time-limit",
+        dest="time_limit_ms",
+        type=_positive_ms,
+        metavar="MS",
+        help="wall-clock limit in milliseconds",
+    )
+    _add_memory_option(parser)
+    return parser
+
+
+def sat_sn_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``SAT -Sn FILE``."""
+    args = build_sat_sn_parser().parse_args(argv)
+    return _guarded(lambda: _run_sat_sn(args), "SAT", args.file)
+
+
+def _run_sat_sn(args: argparse.Namespace) -> int:
+    from sudosat.cnf import format_solution, parse_dimacs
+    from sudosat.result import Status
+    from sudosat.solvers import solve
+
+    solver, options = SAT_STRATEGIES[args.strategy]
+    cnf = parse_dimacs(_read_sat_input(args.file), args.file, max_bytes=args.max_memory)
+    result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
+    out_path = f"{args.file}.out"
+    words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
+    print(f"s {words[result.status.value]}")
+    if result.status is Status.UNKNOWN:
+        # No answer must not look like UNSAT (an empty .out): write none, and remove a
+        # previous run's, which would otherwise pass for this formula's answer.
+        removed = Path(out_path).is_file()
+        if removed:
+            Path(out_path).unlink()
+        print(f"SAT: no answer within the time limit: {out_path} not written"
+              + (" (the previous one was removed)" if removed else ""), file=sys.stderr)
+        return EXIT_OK
+    # The assignment names only the variables the formula uses (729 of the rules' 999).
+    used = set(map(abs, cnf.flat))
+    model = [lit for lit in result.model or () if lit in used or -lit in used]
+    _write_output(format_solution(result.status, model, cnf.num_vars, "units"), out_path)
+    print(f"c solver {solver}, {result.elapsed_ms:.1f} ms; assignment written to {out_path}")
+    return EXIT_OK

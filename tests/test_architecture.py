@@ -1,0 +1,449 @@
+"""Guards that keep the package's shape (issue 15, item 6): imports point down, sizes stay small.
+
+Everything here reads the source with :mod:`ast`; nothing of sudosat is imported, so the
+checks take well under a second. Each check is a plain function over a package folder, run
+once on ``sudosat/`` and once on a small synthetic package built in ``tmp_path`` that breaks
+it, so every guard is shown to fail when it should.
+
+An import counts wherever it is written: at module level, inside a function (the usual way
+to hide a circle) or under ``if TYPE_CHECKING:`` (a type an upper layer defines is still a
+dependency on it).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import textwrap
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "sudosat"
+
+# -- the declared shape ------------------------------------------------------------------
+# Layers from the bottom up. A module may import modules of its own layer and of any layer
+# below it, never above. Names are module paths inside the package ("solvers.cdcl"); a
+# package's __init__.py is named by the package ("solvers", "report"), the root one is
+# "__init__". A pattern ("report.*") covers the modules of a sub-package. A name whose
+# module does not exist (yet) is harmless; a module that matches no entry fails the test.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Exceptions, line splitting, the solver Result, memory limits: import nothing of
+    # sudosat but each other.
+    ("foundation", ("__init__", "errors", "lines", "result", "limits")),
+    # Programs under a deadline, process groups, children that die with us: knows nothing
+    # of SAT (the report's Chromium step uses it as much as the solver adapters).
+    ("processes", ("process", "processes")),
+    # DIMACS text scanned into flat arrays, the integer-token rule, solution files.
+    ("text formats", ("dimacs", "solutions")),
+    # The CNF container (and its DIMACS reader/writer) and anything split off it.
+    ("cnf", ("cnf", "cnf_*")),
+    # Formats and families over the container, still free of Sudoku: the Dartmouth format,
+    # partial assignments, classic test formulas, at-most-one constraints.
+    ("cnf formats", ("dartmouth", "assignment", "formulas", "amo")),
+    # The solvers' vocabulary: literal codes, budgets and deadlines.
+    ("solver vocabulary", ("solvers.codes", "solvers.budget")),
+    # What every solver is: the interface and the Result it returns.
+    ("solver interface", ("solvers.base",)),
+    # Our solvers and the adapters to external ones.
+    (
+        "solvers",
+        (
+            "solvers.cdcl",
+            "solvers.dpll",
+            "solvers.local",
+            "solvers.adapter",
+            "solvers.zchaff",
+            "solvers.competition",
+            "solvers.pysat",
+            "solvers.external",
+        ),
+    ),
+    # Solvers by name: the registry and the package's public face.
+    ("solver registry", ("solvers.registry", "solvers")),
+    # Sudoku itself: boards and instance lines, variable numberings.
+    ("sudoku", ("board", "numbering")),
+    # The reduction: Sudoku to CNF and back (and modules split off encoding.py).
+    ("reduction", ("encoding", "encoding_*", "encodings", "encodings.*")),
+    # One instance end to end: encode, solve (also incrementally), decode, the results row.
+    ("instance", ("incremental", "runner", "results")),
+    # Many instances: the batch pipeline, its executors, the puzzle generator.
+    ("workloads", ("pipeline", "batch", "generate")),
+    # The studies the report shows, and their cache.
+    ("studies", ("study", "gridstudy", "heuristics", "studycache")),
+    # What a reader sees: the report's pages and build, the encoding workbench and widgets.
+    ("presentation", ("report", "report.*", "reportbuild", "workbench", "widgets")),
+    # Entry points: the command line.
+    ("entry points", ("cli", "cli.*", "cli_*", "__main__")),
+)
+
+SUDOKU_MODULES = ("board", "numbering", "encoding", "encoding_*", "encodings", "encodings.*")
+SUDOKU_FREE = (
+    "dimacs", "solutions", "cnf", "cnf_*", "dartmouth", "assignment", "formulas", "amo",
+    "solvers", "solvers.*",
+)  # fmt: skip
+"""Modules that must never import a Sudoku module (SPEC: this layer knows nothing of Sudoku)."""
+
+SOLVER_MODULES = ("solvers", "solvers.*")
+SOLVER_FREE = ("board", "numbering", "encoding", "encoding_*", "encodings", "encodings.*")
+"""The reduction writes formulas for any solver and knows none of them."""
+
+FORBIDDEN = (
+    (SUDOKU_FREE, SUDOKU_MODULES, "the CNF layer and the solvers know nothing of Sudoku"),
+    (SOLVER_FREE, SOLVER_MODULES, "the reduction knows no solver"),
+)
+
+MAX_MODULE_LINES = 800
+LONG_MODULES = {"solvers.cdcl"}
+"""MiniSat's core in one file: its long methods read best side by side."""
+MAX_FUNCTION_LINES = 80
+LONG_FUNCTIONS = {("solvers.cdcl", "propagate"), ("solvers.cdcl", "analyze"),
+                  ("solvers.cdcl", "search")}  # fmt: skip
+"""MiniSat's three long methods, kept whole as in Solver.cc."""
+
+
+# -- the checkers ------------------------------------------------------------------------
+
+
+def module_files(root: Path) -> dict[str, Path]:
+    """Every module of the package at `root`, by name inside the package ("solvers.cdcl")."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts) or "__init__"] = path
+    return found
+
+
+def _resolve(dotted: str, package: str, modules: Iterable[str]) -> str | None:
+    """The package module `dotted` names (its longest existing prefix), or None if outside."""
+    if dotted != package and not dotted.startswith(package + "."):
+        return None
+    parts = dotted.split(".")[1:]
+    known = set(modules)
+    while parts and ".".join(parts) not in known:
+        parts.pop()
+    return ".".join(parts) or "__init__"
+
+
+def _anchor(name: str, path: Path, level: int, package: str) -> str:
+    """The absolute package a relative import of `level` dots in module `name` starts from."""
+    parts = [package] + ([] if name == "__init__" else name.split("."))
+    if path.name != "__init__.py":
+        parts = parts[:-1]  # a module's own package
+    return ".".join(parts[: len(parts) - level + 1])
+
+
+def import_graph(root: Path, package: str | None = None) -> dict[str, set[str]]:
+    """Which package modules each module imports, wherever the import statement stands."""
+    package = package or root.name
+    files = module_files(root)
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = _anchor(name, path, node.level, package)
+                    base = f"{anchor}.{base}" if base else anchor
+                # "from pkg import sub" imports the submodule when there is one
+                targets = [f"{base}.{alias.name}" for alias in node.names] or [base]
+            for target in targets:
+                module = _resolve(target, package, files)
+                if module is not None and module != name:
+                    graph[name].add(module)
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle (``[a, b, ..., a]``) per strongly connected group of modules (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for child in sorted(graph.get(node, ())):
+            if child not in index:
+                visit(child)
+                low[node] = min(low[node], low[child])
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_circle_through(group, graph) for group in groups]
+
+
+def _circle_through(group: set[str], graph: dict[str, set[str]]) -> list[str]:
+    """A shortest import path from the group's first module back to itself."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for child in sorted(graph[node] & group):
+                if child == start:
+                    return paths[node] + [start]
+                if child not in paths:
+                    paths[child] = paths[node] + [child]
+                    following.append(child)
+        frontier = following
+    raise AssertionError(f"{sorted(group)} is not strongly connected")
+
+
+def _layer_of(module: str, layers: Sequence[tuple[str, Sequence[str]]]) -> int | None:
+    for position, (_, patterns) in enumerate(layers):
+        if _matches(module, patterns):
+            return position
+    return None
+
+
+def _matches(module: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(module, pattern) for pattern in patterns)
+
+
+def unplaced_modules(
+    graph: dict[str, set[str]], layers: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
+    """Modules in no layer, each with what to do about it."""
+    return [
+        f"module {module!r} is in no layer: add it to LAYERS in tests/test_architecture.py "
+        "(the lowest layer holding everything it imports)"
+        for module in sorted(graph)
+        if _layer_of(module, layers) is None
+    ]
+
+
+def upward_imports(
+    graph: dict[str, set[str]], layers: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
+    """Imports from a layer to a higher one, one message each."""
+    found = []
+    for module in sorted(graph):
+        mine = _layer_of(module, layers)
+        for target in sorted(graph[module]):
+            theirs = _layer_of(target, layers)
+            if mine is not None and theirs is not None and theirs > mine:
+                found.append(
+                    f"{module} (layer {layers[mine][0]!r}) imports {target} "
+                    f"(higher layer {layers[theirs][0]!r})"
+                )
+    return found
+
+
+def forbidden_imports(
+    graph: dict[str, set[str]],
+    rules: Iterable[tuple[Sequence[str], Sequence[str], str]] = FORBIDDEN,
+) -> list[str]:
+    """Imports a rule forbids whatever the layers say, one message each."""
+    return [
+        f"{module} imports {target}: {why}"
+        for importers, imported, why in rules
+        for module in sorted(graph)
+        if _matches(module, importers)
+        for target in sorted(graph[module])
+        if _matches(target, imported)
+    ]
+
+
+def oversized_modules(
+    root: Path, limit: int = MAX_MODULE_LINES, allowed: Iterable[str] = LONG_MODULES
+) -> list[str]:
+    """Modules longer than `limit` lines, but those `allowed`."""
+    found = []
+    for name, path in module_files(root).items():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit and name not in set(allowed):
+            found.append(f"{path.relative_to(root.parent)} has {lines} lines (at most {limit})")
+    return found
+
+
+def long_functions(
+    root: Path,
+    limit: int = MAX_FUNCTION_LINES,
+    allowed: Iterable[tuple[str, str]] = LONG_FUNCTIONS,
+) -> list[str]:
+    """Functions and methods (nested ones too) longer than `limit` lines, but those `allowed`."""
+    allowed = set(allowed)
+    found = []
+    for name, path in module_files(root).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > limit and (name, node.name) not in allowed:
+                found.append(
+                    f"{path.relative_to(root.parent)}:{node.lineno} {node.name}() has "
+                    f"{lines} lines (at most {limit})"
+                )
+    return found
+
+
+# -- the package -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(PACKAGE, "sudosat")
+
+
+def test_every_module_has_a_layer(graph):
+    unplaced = unplaced_modules(graph, LAYERS)
+    assert unplaced == [], "\n".join(unplaced)
+
+
+def test_no_import_circles(graph):
+    circles = [" -> ".join(circle) for circle in import_circles(graph)]
+    assert circles == [], "import circles:\n" + "\n".join(circles)
+
+
+def test_imports_point_down_the_layers(graph):
+    upward = upward_imports(graph, LAYERS)
+    assert upward == [], "upward imports:\n" + "\n".join(upward)
+
+
+def test_cnf_and_solvers_know_nothing_of_sudoku(graph):
+    forbidden = forbidden_imports(graph)
+    assert forbidden == [], "\n".join(forbidden)
+
+
+def test_no_module_over_800_lines():
+    oversized = oversized_modules(PACKAGE)
+    assert oversized == [], "\n".join(oversized)
+
+
+def test_no_function_over_80_lines():
+    long = long_functions(PACKAGE)
+    assert long == [], "\n".join(long)
+
+
+def test_the_layer_table_names_each_module_once():
+    names = [name for _, patterns in LAYERS for name in patterns]
+    assert len(names) == len(set(names))
+    for module in module_files(PACKAGE):
+        holders = [layer for layer, patterns in LAYERS if _matches(module, patterns)]
+        assert len(holders) <= 1, f"{module} matches the layers {holders}"
+
+
+# -- each guard fails when it should -----------------------------------------------------
+
+
+def write_package(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A package ``pkg`` under `tmp_path` holding `files` (path inside it -> source)."""
+    root = tmp_path / "pkg"
+    for name, source in {"__init__.py": "", **files}.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return root
+
+
+TOY_LAYERS = (("bottom", ("__init__", "low")), ("middle", ("mid", "sub", "sub.*")),
+              ("top", ("high",)))  # fmt: skip
+
+
+def test_a_circle_through_a_function_level_import_is_named(tmp_path):
+    root = write_package(
+        tmp_path,
+        {
+            "low.py": "from pkg.mid import thing\n",
+            "mid.py": "def thing():\n    from pkg import high\n    return high\n",
+            "high.py": "import pkg.low\n",
+        },
+    )
+    assert import_circles(import_graph(root)) == [["high", "low", "mid", "high"]]
+
+
+def test_a_circle_through_relative_imports_and_a_subpackage_is_named(tmp_path):
+    root = write_package(
+        tmp_path,
+        {
+            "sub/__init__.py": "from .core import run\n",
+            "sub/core.py": "from ..mid import helper\n",
+            "mid.py": "from .sub import core\n",
+        },
+    )
+    graph = import_graph(root)
+    assert graph["sub"] == {"sub.core"} and graph["mid"] == {"sub.core"}
+    assert import_circles(graph) == [["mid", "sub.core", "mid"]]
+
+
+def test_an_upward_import_is_reported_even_under_type_checking(tmp_path):
+    root = write_package(
+        tmp_path,
+        {
+            "low.py": """
+                from typing import TYPE_CHECKING
+                if TYPE_CHECKING:
+                    from pkg import mid
+            """,
+            "mid.py": "from pkg.low import x\n",
+            "high.py": "from pkg import mid, low\n",
+        },
+    )
+    graph = import_graph(root)
+    assert upward_imports(graph, TOY_LAYERS) == [
+        "low (layer 'bottom') imports mid (higher layer 'middle')"
+    ]
+    assert import_circles(graph) == [["low", "mid", "low"]]
+
+
+def test_a_module_in_no_layer_is_reported(tmp_path):
+    root = write_package(tmp_path, {"low.py": "", "stray.py": "import pkg.low\n"})
+    assert unplaced_modules(import_graph(root), TOY_LAYERS) == [
+        "module 'stray' is in no layer: add it to LAYERS in tests/test_architecture.py "
+        "(the lowest layer holding everything it imports)"
+    ]
+
+
+def test_a_forbidden_import_is_reported(tmp_path):
+    root = write_package(tmp_path, {"low.py": "", "mid.py": "def f():\n    import pkg.low\n"})
+    rules = ((("mid",), ("low",), "mid knows nothing of low"),)
+    assert forbidden_imports(import_graph(root), rules) == [
+        "mid imports low: mid knows nothing of low"
+    ]
+
+
+def test_a_900_line_module_is_reported(tmp_path):
+    root = write_package(tmp_path, {"big.py": "x = 1\n" * 900, "small.py": "x = 1\n" * 800})
+    assert oversized_modules(root, allowed=()) == ["pkg/big.py has 900 lines (at most 800)"]
+    assert oversized_modules(root, allowed=("big",)) == []
+
+
+def test_a_90_line_function_is_reported(tmp_path):
+    body = "".join(f"    x{k} = {k}\n" for k in range(89))
+    nested = "class Box:\n    def method(self):\n" + "".join(
+        f"        y{k} = {k}\n" for k in range(90)
+    )
+    root = write_package(
+        tmp_path, {"mod.py": f"def long():\n{body}\n\ndef short():\n    pass\n\n{nested}"}
+    )
+    assert long_functions(root, allowed=()) == [
+        "pkg/mod.py:1 long() has 90 lines (at most 80)",
+        "pkg/mod.py:97 method() has 91 lines (at most 80)",
+    ]
+    assert long_functions(root, allowed=(("mod", "long"), ("mod", "method"))) == []
