@@ -41,7 +41,12 @@ DEFAULT_CACHE_DIR = ".cache/studies"
 MEASURED_SOURCES = (
     "board.py",
     "cnf.py",
-    "encoding.py",
+    "encoding/__init__.py",
+    "encoding/build.py",
+    "encoding/candidates.py",
+    "encoding/core.py",
+    "encoding/decode.py",
+    "encoding/sizes.py",
     "amo.py",
     "formulas.py",
     "generate.py",
