@@ -41,9 +41,8 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from sudosat.board import Board, check_solution
@@ -52,7 +51,7 @@ from sudosat.encoding import DEFAULT_MAX_BYTES, Encoded, check_resources, encode
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import get_solver, make_result, verify_result
-from sudosat.solvers.budget import Deadline
+from sudosat.solvers.budget import Deadline, OutOfTime
 
 __all__ = [
     "OneShot",
@@ -292,21 +291,17 @@ def check_encoding(encoding: str) -> None:
         )
 
 
-def rules(order: int, encoding: str = "course") -> Encoded:
+def rules(
+    order: int, encoding: str = "course", *, check: Callable[[], None] | None = None
+) -> Encoded:
     """The rules of `encoding` at `order`: the encoding of the empty board (no givens).
 
-    Built once per process for orders up to 4 (the generator asks for them
-    per board); treat the result as read-only (solvers copy what they load).
+    The rule clauses are built once per process (:func:`sudosat.encoding.encode`
+    keeps them); each call returns its own copy. `check` is passed to the
+    build (a deadline: see :func:`encode`).
     """
     check_encoding(encoding)
-    if order <= 4:
-        return _small_rules(order, get_encoding(encoding).name)
-    return encode(Board(order, [0] * order**4), encoding)
-
-
-@functools.lru_cache(maxsize=16)
-def _small_rules(order: int, encoding: str) -> Encoded:
-    return encode(Board(order, [0] * order**4), encoding)
+    return encode(Board(order, [0] * order**4), encoding, check=check)
 
 
 def givens_as_assumptions(board: Board) -> list[int]:
@@ -340,14 +335,85 @@ def name_givens(literals: Iterable[int], order: int) -> str:
 _LOADED: dict[tuple, tuple[Any, Encoded]] = {}
 
 
-def _loaded(solver: str, order: int, encoding: str, options: dict[str, Any], max_bytes: int):
+def _loaded(
+    solver: str,
+    order: int,
+    encoding: str,
+    options: dict[str, Any],
+    max_bytes: int,
+    deadline: Deadline | None = None,
+):
+    """The loaded solver and rules for this key, building and loading them on first use.
+
+    Raises
+    ------
+    OutOfTime
+        `deadline` passed while the rules were built or loaded; nothing is kept,
+        so the next instance tries again under its own deadline.
+    """
     key = (solver, order, encoding, tuple(sorted(options.items())))
     if key not in _LOADED:
         empty = Board(order, [0] * order**4)
         check_resources(empty, encoding, max_bytes)
-        encoded = rules(order, encoding)
-        _LOADED[key] = (open_solver(solver, encoded.cnf, **options), encoded)
+        stop = _stop_when_expired(deadline)
+        encoded = rules(order, encoding, check=stop)
+        _LOADED[key] = (_load(solver, encoded.cnf, options, stop), encoded)
     return _LOADED[key]
+
+
+def _stop_when_expired(deadline: Deadline | None) -> Callable[[], None] | None:
+    """A check that raises :class:`OutOfTime` once `deadline` has passed (None: no deadline)."""
+    if deadline is None or deadline.remaining_or_none() is None:
+        return None
+
+    def stop() -> None:
+        if deadline.expired():
+            raise OutOfTime
+
+    stop()
+    return stop
+
+
+_LOAD_CHUNK = 1 << 16
+"""Literals and clause ends cdcl loads between two looks at the deadline: about 22,000
+binary clauses, 20-70 ms on this machine (order 5's course rules, 2.3 million entries,
+come in 35 chunks; a 9x9 formula in one)."""
+
+
+def _load(solver: str, cnf: CNF, options: dict[str, Any], stop: Callable[[], None] | None):
+    """`solver` loaded with `cnf`; `stop` is called between chunks (it may raise OutOfTime).
+
+    cdcl's loader has no deadline of its own, so under a deadline a large
+    formula goes in chunks of whole clauses; PySAT loads in C, the one-shot
+    fallback only copies. A load cut short is closed, never kept.
+    """
+    if stop is None or solver != "cdcl" or len(cnf.flat) <= _LOAD_CHUNK:
+        loaded = open_solver(solver, cnf, **options)
+    else:
+        loaded = open_solver(solver, CNF(num_vars=cnf.num_vars), **options)
+        try:
+            for chunk in _chunks(cnf, _LOAD_CHUNK):
+                stop()
+                loaded.solver.append_formula(chunk)
+        except BaseException:
+            loaded.close()
+            raise
+    if stop is not None:
+        try:
+            stop()
+        except OutOfTime:
+            loaded.close()
+            raise
+    return loaded
+
+
+def _chunks(cnf: CNF, entries: int) -> Iterator[CNF]:
+    """`cnf` as consecutive formulas of about `entries` flat entries each, cut between clauses."""
+    flat, start, end_all = cnf.flat, 0, len(cnf.flat)
+    while start < end_all:
+        end = flat.index(0, min(start + entries, end_all) - 1) + 1
+        yield CNF.from_flat(flat[start:end], cnf.num_vars)
+        start = end
 
 
 def forget_loaded() -> None:
@@ -404,7 +470,13 @@ def _stages(board, solver, encoding, deadline, row, max_bytes, options):
 
     started = time.perf_counter()
     limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
-    loaded, encoded = _loaded(solver, board.order, encoding, options, limit)
+    try:
+        loaded, encoded = _loaded(solver, board.order, encoding, options, limit, deadline)
+    except OutOfTime:
+        row["encode_ms"] = pipeline._ms_since(started)
+        return pipeline._timed_out(
+            row, "the time limit ran out while building and loading the rules", deadline, board
+        )
     assumptions = givens_as_assumptions(board)
     row["encode_ms"] = pipeline._ms_since(started)
     row.update(variables=encoded.num_vars, clauses=encoded.num_clauses + len(assumptions))
@@ -482,7 +554,12 @@ def count_solutions(
         raise SudosatError(f"the solution limit must be at least 1, got {limit}")
     deadline = Deadline(time_limit_ms)
     check_encoding(encoding)
-    loaded, encoded = _loaded(solver, board.order, encoding, {"seed": seed}, DEFAULT_MAX_BYTES)
+    try:
+        loaded, encoded = _loaded(
+            solver, board.order, encoding, {"seed": seed}, DEFAULT_MAX_BYTES, deadline
+        )
+    except OutOfTime:
+        return None
     activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
     assumptions = givens_as_assumptions(board)
     _next_question(loaded)
