@@ -60,6 +60,8 @@ __all__ = [
     "givens_as_assumptions",
     "incremental_support",
     "is_unique",
+    "loaded_rules",
+    "new_activation",
     "open_solver",
     "rules",
     "solve_instance",
@@ -560,7 +562,7 @@ def count_solutions(
         )
     except OutOfTime:
         return None
-    activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
+    activation = new_activation(loaded, encoded)
     assumptions = givens_as_assumptions(board)
     _next_question(loaded)
     try:
@@ -583,8 +585,33 @@ def count_solutions(
         loaded.add_clause([-activation])
 
 
-# loaded solver's id -> the last activation variable it was given (see count_solutions)
+# loaded solver's id -> the last activation variable it was given (see new_activation)
 _ACTIVATION: dict[int, int] = {}
+
+
+def loaded_rules(
+    order: int, encoding: str = "extended", *, solver: str = "cdcl", **options: Any
+) -> tuple[Any, Encoded]:
+    """The solver this process keeps loaded with the rules, and the rules (do not alter them).
+
+    One per (solver, order, encoding, options), shared with :func:`count_solutions`
+    and the pipeline's incremental mode. A caller that adds clauses for one
+    question puts them behind :func:`new_activation` and retires them after,
+    so the next question meets the rules alone; it calls ``next_question``
+    (when the solver has one) before an unrelated question.
+    """
+    check_encoding(encoding)
+    return _loaded(solver, order, encoding, options, DEFAULT_MAX_BYTES)
+
+
+def new_activation(loaded: Any, encoded: Encoded) -> int:
+    """A variable no clause of `loaded` has named yet, to switch one question's clauses.
+
+    Add each such clause with ``-a`` in it and assume ``a`` while they should
+    hold; add the unit clause ``[-a]`` to retire them for good.
+    """
+    activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
+    return activation
 
 
 def is_unique(board: Board, *, solver: str = "cdcl", encoding: str = "extended") -> bool:
