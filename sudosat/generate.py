@@ -337,6 +337,7 @@ class _UniquenessChecker:
     def __init__(self, solution: Board, solver: str, order: list[int]) -> None:
         from sudosat.incremental import (
             _next_question,
+            counting_options,
             givens_as_assumptions,
             loaded_rules,
             new_activation,
@@ -344,8 +345,9 @@ class _UniquenessChecker:
 
         self.solver_name = solver
         # A SAT answer only keeps a given (a wrong one could never make a puzzle
-        # non-unique), and its model is never read: cdcl need not check it.
-        options = {"check_model": 0} if solver == "cdcl" else {}
+        # non-unique), and its model is never read: cdcl need not check it (the
+        # counting options say so; the solver is count_solutions' own).
+        options = counting_options(solver)
         self.solver, encoded = loaded_rules(solution.order, self.ENCODING, solver=solver, **options)
         _next_question(self.solver)  # the last board's learnt clauses would only slow this one
         self.activation = new_activation(self.solver, encoded)

@@ -57,6 +57,7 @@ __all__ = [
     "OneShot",
     "check_encoding",
     "count_solutions",
+    "counting_options",
     "givens_as_assumptions",
     "incremental_support",
     "is_unique",
@@ -558,13 +559,15 @@ def count_solutions(
     check_encoding(encoding)
     try:
         loaded, encoded = _loaded(
-            solver, board.order, encoding, {"seed": seed}, DEFAULT_MAX_BYTES, deadline
+            solver, board.order, encoding, counting_options(solver, seed), DEFAULT_MAX_BYTES,
+            deadline,
         )
     except OutOfTime:
         return None
     activation = new_activation(loaded, encoded)
     assumptions = givens_as_assumptions(board)
     _next_question(loaded)
+    seen: set[tuple[int, ...]] = set()
     try:
         found = 0
         while found < limit:
@@ -575,14 +578,27 @@ def count_solutions(
                 return found
             found += 1
             solution = encoded.decode(result.model or [])
-            if check_solution(board, solution) is not None:
-                raise SolverError(f"{solver} returned a model that is not a solution")
+            cells = tuple(solution.cells)
+            if check_solution(board, solution) is not None or cells in seen:
+                raise SolverError(f"{solver} returned a model that is not a new solution")
+            seen.add(cells)
             loaded.add_clause([-activation, *_blocking_clause(board, solution)])
             if found == 1:
                 assumptions = [*assumptions, activation]
         return found
     finally:
         loaded.add_clause([-activation])
+
+
+def counting_options(solver: str, seed: int = 0) -> dict[str, Any]:
+    """The options of the loaded solver that counts solutions (and checks uniqueness).
+
+    cdcl is told not to check its models against the clauses (a twentieth of
+    a uniqueness check's time): what a count uses of a model, the board it
+    decodes to, is checked against the rules and the givens instead, and must
+    differ from the solutions already counted.
+    """
+    return {"seed": seed, "check_model": 0} if solver == "cdcl" else {"seed": seed}
 
 
 # loaded solver's id -> the last activation variable it was given (see new_activation)
