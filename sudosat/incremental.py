@@ -23,6 +23,16 @@ Pieces, from the bottom up:
     failed givens (the core).
 :func:`count_solutions`
     0, 1, ... up to a limit: solve, block the solution's open cells, solve again.
+:func:`loaded_rules`, :func:`new_activation`
+    The loaded solver itself, for callers with questions of their own (the
+    generator's uniqueness checks): clauses for one question go behind a
+    fresh activation literal and are retired after it.
+
+Building and loading the rules happen under the first instance's deadline:
+the encoder looks at it before each at-most-one group, and a large formula
+goes into cdcl in chunks with a look between them, so an order too big for T
+answers TIMEOUT within T instead of loading for seconds (nothing half-loaded
+is kept).
 
 Only encodings whose clauses do not depend on the givens can work this way
 (``course``, ``minimal``, ``extended``, ``course-seq``, ``course-product``):
