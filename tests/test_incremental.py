@@ -471,3 +471,21 @@ def test_a_huge_order_answers_timeout_within_the_limit_instead_of_loading_for_se
     assert elapsed < 2.0, elapsed
     assert not incremental._LOADED
     assert incremental.count_solutions(Board(5, [0] * 5**4), time_limit_ms=100) is None
+
+
+def test_counting_refuses_a_solver_that_gives_the_same_solution_twice(monkeypatch):
+    """cdcl counts without its model check; the decoded boards must be new solutions instead."""
+    incremental.forget_loaded()
+    real = incremental._Cdcl.solve
+    answers = []
+
+    def repeat_the_first(self, assumptions=(), time_limit_ms=None):
+        answers.append(real(self, assumptions, time_limit_ms))
+        return answers[0]
+
+    monkeypatch.setattr(incremental._Cdcl, "solve", repeat_the_first)
+    with pytest.raises(SolverError, match="not a new solution"):
+        incremental.count_solutions(Board.parse("2 " + "0" * 16), limit=3)
+    monkeypatch.undo()
+    incremental.forget_loaded()
+    assert incremental.count_solutions(Board.parse("2 " + "0" * 16), limit=3) == 3
