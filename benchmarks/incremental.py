@@ -9,10 +9,19 @@ since a solver asked the same puzzle again would start from its solution):
 ``course``
     the default pipeline (:func:`sudosat.pipeline.solve_instance`): encode the
     course CNF with the givens, load it into cdcl, solve, decode, check;
+``stages``
+    the same steps one by one, each timed in CPU time: ``encode``
+    (:func:`sudosat.encoding.encode`), ``load`` (cdcl's ``Solver(cnf)``),
+    ``search`` (its ``solve()``), ``decode`` (decode and check the board): the
+    split of the course mode's time;
+``encode-fresh``, ``encode-cached``
+    :func:`sudosat.encoding.encode` alone, building every clause (``cache=False``,
+    as before the rules cache) against copying the cached rules and adding the
+    givens;
 ``incremental``
     the same answer through :func:`sudosat.incremental.solve_instance`: the
-    rules stay loaded, the givens are assumptions (loading the rules, once,
-    is timed apart and reported as ``load_ms``);
+    rules stay loaded, the givens are assumptions (building and loading the
+    rules, once, is timed apart and reported as ``rules_ms``);
 ``norvig``
     a constraint-propagation solver written here (Norvig's method: peers,
     "a symbol eliminated from a cell", "a unit with one place left for a
@@ -26,7 +35,9 @@ since a solver asked the same puzzle again would start from its solution):
     blocking clause.
 
 Then ``sudosat generate --order 3 --minimal --count K`` in process
-(:func:`sudosat.generate.generate_many`), CPU time of the whole run.
+(:func:`sudosat.generate.generate_many`), CPU time of the whole run, and the
+median CPU time of one uniqueness check inside it (every call of the
+generator's checker, and those that reached the solver).
 
 Sets: ``course`` (the order-3 lines of ``data/instances.txt``, the project's
 course-style file) and ``top2365/10`` (every 10th line of the public
@@ -37,7 +48,8 @@ Usage::
     PYTHONPATH=. .venv/bin/python benchmarks/incremental.py [--repeat 3] [--generate 100]
 
 Prints a table of medians and writes ``benchmarks/results/incremental.csv``
-(one row per instance and mode).
+(one row per instance and mode; for the generator, its total and the median
+check, ``instance`` holding the number of puzzles or checks).
 """
 
 from __future__ import annotations
@@ -51,11 +63,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sudosat.board import Board
+from sudosat import generate
+from sudosat.board import Board, check_solution
+from sudosat.encoding import encode
 from sudosat.generate import generate_many
 from sudosat.incremental import _loaded, forget_loaded, is_unique
 from sudosat.incremental import solve_instance as solve_incremental
 from sudosat.pipeline import solve_instance
+from sudosat.solvers.cdcl import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -158,16 +173,47 @@ def cpu_ms(action: Callable[[], object], repeat: int) -> tuple[float, object]:
     return best, answer
 
 
+SPLIT = ("encode_ms", "load_ms", "search_ms", "decode_ms")
+
+
+def course_stages(board: Board, split: dict) -> str:
+    """The course mode's steps one by one; their CPU ms go into `split`; the output line."""
+    clock = time.process_time
+    started = clock()
+    encoded = encode(board, "course")
+    encoded_at = clock()
+    solver = Solver(encoded.cnf)
+    loaded_at = clock()
+    result = solver.solve()
+    solved_at = clock()
+    if result.is_sat:
+        solution = encoded.decode(result.model or [])
+        line = solution.to_line() if check_solution(board, solution) is None else "invalid"
+    else:
+        line = f"{board.order} {result.status.value}"
+    done = clock()
+    split.update(encode_ms=encoded_at - started, load_ms=loaded_at - encoded_at,
+                 search_ms=solved_at - loaded_at, decode_ms=done - solved_at)
+    split.update({key: round(value * 1000.0, 3) for key, value in split.items()})
+    solver.delete()
+    return line
+
+
 def run_set(name: str, boards: list[Board], repeat: int) -> list[dict]:
     forget_loaded()
     started = time.process_time()
     _loaded("cdcl", 3, "course", {"seed": 0}, 10**9)
-    load_ms = (time.process_time() - started) * 1000.0
+    rules_ms = (time.process_time() - started) * 1000.0
     _loaded("cdcl", 3, "extended", {"seed": 0}, 10**9)
+    encode(boards[0], "course")  # the rules cache, built once per process
     rows = []
     for k, board in enumerate(boards, 1):
+        split: dict = {}
         modes = {
             "course": lambda b=board: solve_instance(b, "cdcl").output_line,
+            "stages": lambda b=board, s=split: course_stages(b, s),
+            "encode-fresh": lambda b=board: encode(b, "course", cache=False).num_clauses,
+            "encode-cached": lambda b=board: encode(b, "course").num_clauses,
             "incremental": lambda b=board: solve_incremental(b, "cdcl").output_line,
             "incr-extended": lambda b=board: solve_incremental(b, "cdcl", "extended").output_line,
             "norvig": lambda b=board: cp_solve(b),
@@ -179,14 +225,71 @@ def run_set(name: str, boards: list[Board], repeat: int) -> list[dict]:
             # The loaded solver keeps its saved phases: asked the same puzzle again it
             # starts from the solution. So the stateful modes run once per puzzle, in
             # file order, as in real use; the stateless ones take the least of `repeat`.
-            runs = repeat if mode in ("course", "norvig") else 1
+            runs = 1 if mode in ("incremental", "incr-extended", "unique") else repeat
+            split.clear()
             ms, answers[mode] = cpu_ms(action, runs)
-            rows.append({"set": name, "instance": k, "mode": mode, "cpu_ms": round(ms, 3),
-                         "load_ms": round(load_ms, 3) if mode == "incremental" else ""})
-        assert answers["course"] == answers["incremental"] == answers["incr-extended"], (name, k)
+            row = {"set": name, "instance": k, "mode": mode, "cpu_ms": round(ms, 3),
+                   "rules_ms": round(rules_ms, 3) if mode == "incremental" else ""}
+            if mode == "stages":
+                row.update(split)
+            rows.append(row)
+        assert answers["course"] == answers["stages"] == answers["incremental"], (name, k)
+        assert answers["course"] == answers["incr-extended"], (name, k)
+        assert answers["encode-fresh"] == answers["encode-cached"], (name, k)
         solved = answers["norvig"]
         assert solved is None or answers["course"] == "3 " + "".join(map(str, solved)), (name, k)
     return rows
+
+
+def timed_generation(count: int) -> tuple[float, list[float], list[float], list[Board]]:
+    """CPU seconds of ``generate --order 3 --minimal --count`` and of each uniqueness check.
+
+    Returns the total, the CPU ms of every check, of those that reached the
+    solver, and the boards.
+    """
+    checks: list[float] = []
+    solver_checks: list[float] = []
+    real_unique = generate._UniquenessChecker.unique
+
+    def unique(self, cells, trying):
+        calls = []
+        solve = self.solver.solve
+        self.solver.solve = lambda *args, **kwargs: calls.append(1) or solve(*args, **kwargs)
+        try:
+            started = time.process_time()
+            answer = real_unique(self, cells, trying)
+            ms = (time.process_time() - started) * 1000.0
+        finally:
+            del self.solver.solve  # the class's method again
+        checks.append(ms)
+        if calls:
+            solver_checks.append(ms)
+        return answer
+
+    generate._UniquenessChecker.unique = unique
+    try:
+        started = time.process_time()
+        boards = generate_many(3, 0.0, count, minimal=True)
+        seconds = time.process_time() - started
+    finally:
+        generate._UniquenessChecker.unique = real_unique
+    return seconds, checks, solver_checks, boards
+
+
+def print_table(name: str, set_rows: list[dict]) -> None:
+    """One line of medians for a set (ms)."""
+    def med(mode: str, key: str = "cpu_ms") -> float:
+        return statistics.median(r[key] for r in set_rows if r["mode"] == mode
+                                 and r[key] is not None)
+
+    count = sum(1 for r in set_rows if r["mode"] == "course")
+    split = " ".join(f"{med('stages', key):>6.2f}" for key in SPLIT)
+    load = next(r["rules_ms"] for r in set_rows if r["mode"] == "incremental")
+    print(f"{name:10} {count:>4} {med('course'):>7.2f} {split} "
+          f"{med('encode-fresh'):>6.2f} {med('encode-cached'):>6.3f} "
+          f"{med('incremental'):>7.2f} {med('incr-extended'):>7.2f} {med('norvig'):>7.2f} "
+          f"{med('incremental') / med('norvig'):>6.2f} "
+          f"{med('incr-extended') / med('norvig'):>6.2f} {med('unique'):>7.2f} {load:>6.1f}")
 
 
 def main() -> None:
@@ -196,31 +299,33 @@ def main() -> None:
     args = parser.parse_args()
     repeat = max(1, args.repeat)
     rows = []
-    print(f"CPU ms per 9x9 instance, median (course, norvig: least of {repeat}; incremental, "
-          "unique: one run each); shared machine: CPU time, modes interleaved")
-    modes = ("course", "incremental", "incr-extended", "norvig", "unique")
-    print(f"{'set':12} {'n':>4} " + " ".join(f"{m:>13}" for m in modes)
-          + f" {'incr-ext/norvig':>15} {'load':>6}")
+    print(f"CPU ms per 9x9 instance, medians (course, stages, encode, norvig: least of {repeat};"
+          " incremental, unique: one run each, in file order); encode/load/search/decode: the"
+          " course mode's steps one by one; modes interleaved instance by instance")
+    print(f"{'set':10} {'n':>4} {'course':>7} {'encode':>6} {'load':>6} {'search':>6} "
+          f"{'decode':>6} {'enc-fr':>6} {'enc-ca':>6} {'incr':>7} {'incr-ex':>7} "
+          f"{'norvig':>7} {'in/nv':>6} {'ie/nv':>6} {'unique':>7} {'rules':>6}")
     for name, boards in instance_sets().items():
         set_rows = run_set(name, boards, repeat)
         rows += set_rows
-        med = {mode: statistics.median(r["cpu_ms"] for r in set_rows if r["mode"] == mode)
-               for mode in modes}
-        load = next(r["load_ms"] for r in set_rows if r["mode"] == "incremental")
-        print(f"{name:12} {len(boards):>4} " + " ".join(f"{med[m]:>13.2f}" for m in modes)
-              + f" {med['incr-extended'] / med['norvig']:>15.2f} {load:>6.1f}")
+        print_table(name, set_rows)
     if args.generate:
-        started = time.process_time()
-        boards = generate_many(3, 0.0, args.generate, minimal=True)
-        seconds = time.process_time() - started
+        seconds, checks, solver_checks, boards = timed_generation(args.generate)
         givens = statistics.median(b.num_givens for b in boards)
         print(f"generate --order 3 --minimal --count {args.generate}: {seconds:.2f} s CPU "
-              f"({1000 * seconds / args.generate:.1f} ms a puzzle, median {givens} givens)")
+              f"({1000 * seconds / args.generate:.1f} ms a puzzle, median {givens} givens); "
+              f"uniqueness checks: {len(checks)}, median {statistics.median(checks):.3f} ms; "
+              f"{len(solver_checks)} reached the solver, median "
+              f"{statistics.median(solver_checks):.2f} ms")
         rows.append({"set": "generate-minimal", "instance": args.generate, "mode": "generate",
-                     "cpu_ms": round(seconds * 1000, 1), "load_ms": ""})
+                     "cpu_ms": round(seconds * 1000, 1)})
+        for mode, times in (("unique-check", checks), ("unique-check-solver", solver_checks)):
+            rows.append({"set": "generate-minimal", "instance": len(times),
+                         "mode": f"{mode}-median", "cpu_ms": round(statistics.median(times), 3)})
     RESULTS.mkdir(parents=True, exist_ok=True)
     with open(RESULTS / "incremental.csv", "w", newline="") as stream:
-        writer = csv.DictWriter(stream, ["set", "instance", "mode", "cpu_ms", "load_ms"])
+        fields = ["set", "instance", "mode", "cpu_ms", "rules_ms", *SPLIT]
+        writer = csv.DictWriter(stream, fields, restval="")
         writer.writeheader()
         writer.writerows(rows)
     print(f"rows: {RESULTS / 'incremental.csv'}")

@@ -318,15 +318,18 @@ def _empty_keeping_unique(solution: Board, target: int, rng: random.Random, solv
 
 
 class _UniquenessChecker:
-    """Is a puzzle whose givens agree with `solution` still unique? One solver for many asks.
+    """Is a puzzle whose givens agree with `solution` still unique? One loaded solver for all.
 
-    The solver holds the rules and the clause that forbids `solution`; a puzzle
-    is unique exactly when its givens, assumed, leave that formula
-    unsatisfiable. The core of the last UNSAT answer is kept: any puzzle that
-    still holds all of its givens is unique too, with no solver call.
+    The solver holds the rules (loaded once per process and shared by every
+    board, :func:`sudosat.incremental.loaded_rules`) and, behind a fresh
+    activation literal a, the clause that forbids `solution`: a puzzle is
+    unique exactly when a and its givens, assumed, leave the formula
+    unsatisfiable. :meth:`close` retires the clause (the unit ¬a). The core of
+    the last UNSAT answer is kept: any puzzle that still holds all of its
+    givens is unique too, with no solver call.
 
-    The givens are assumed in a fixed order, those already kept for good
-    first (in removal order), then the untried ones (latest to be tried
+    The givens are assumed in a fixed order after a, those already kept for
+    good first (in removal order), then the untried ones (latest to be tried
     first): consecutive calls then share a long prefix of assumptions, which
     the solver does not decide and propagate again.
     """
@@ -334,14 +337,24 @@ class _UniquenessChecker:
     ENCODING = "extended"  # coverage clauses let propagation see a symbol's last place
 
     def __init__(self, solution: Board, solver: str, order: list[int]) -> None:
-        from sudosat.incremental import givens_as_assumptions, open_solver, rules
+        from sudosat.incremental import (
+            _next_question,
+            counting_options,
+            givens_as_assumptions,
+            loaded_rules,
+            new_activation,
+        )
 
         self.solver_name = solver
         # A SAT answer only keeps a given (a wrong one could never make a puzzle
-        # non-unique), and its model is never read: cdcl need not check it.
-        options = {"check_model": 0} if solver == "cdcl" else {}
-        self.solver = open_solver(solver, rules(solution.order, self.ENCODING).cnf, **options)
-        self.solver.add_clause([-lit for lit in givens_as_assumptions(solution)])
+        # non-unique), and its model is never read: cdcl need not check it (the
+        # counting options say so; the solver is count_solutions' own).
+        options = counting_options(solver)
+        self.solver, encoded = loaded_rules(solution.order, self.ENCODING, solver=solver, **options)
+        _next_question(self.solver)  # the last board's learnt clauses would only slow this one
+        self.activation = new_activation(self.solver, encoded)
+        forbid = [-lit for lit in givens_as_assumptions(solution)]
+        self.solver.add_clause([-self.activation, *forbid])
         self.size = solution.size
         self.position = {cell: k for k, cell in enumerate(order)}
         self.core: set[int] = set()
@@ -350,24 +363,23 @@ class _UniquenessChecker:
         """True when `cells` (cell `trying` just emptied) still has exactly one solution."""
         size, position = self.size, self.position
         now = position[trying]
-
-        def key(cell: int) -> tuple[int, int]:
-            return (0, position[cell]) if position[cell] < now else (1, -position[cell])
-
-        given = sorted((cell for cell, value in enumerate(cells) if value), key=key)
-        assumptions = [cell * size + cells[cell] for cell in given]
-        if self.core and self.core.issubset(assumptions):
+        kept = sorted((position[cell], cell) for cell, value in enumerate(cells) if value)
+        before = [cell for rank, cell in kept if rank < now]
+        after = [cell for rank, cell in reversed(kept) if rank > now]
+        givens = [cell * size + cells[cell] for cell in before + after]
+        if self.core and self.core.issubset(givens):
             return True
-        result = self.solver.solve(assumptions)
+        result = self.solver.solve([self.activation, *givens])
         if result.is_unknown:
             raise SolverError(f"{self.solver_name} gave no answer on a uniqueness check")
         if result.is_sat:
             return False
-        self.core = set(self.solver.get_core() or [])
+        self.core = set(self.solver.get_core() or []) - {self.activation}
         return True
 
     def close(self) -> None:
-        self.solver.close()
+        """Retire this board's clause: the shared solver goes on with the rules alone."""
+        self.solver.add_clause([-self.activation])
 
 
 def _has_other_solution(puzzle: Board, index: int, value: int, solver: str) -> bool:

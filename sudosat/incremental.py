@@ -23,6 +23,16 @@ Pieces, from the bottom up:
     failed givens (the core).
 :func:`count_solutions`
     0, 1, ... up to a limit: solve, block the solution's open cells, solve again.
+:func:`loaded_rules`, :func:`new_activation`
+    The loaded solver itself, for callers with questions of their own (the
+    generator's uniqueness checks): clauses for one question go behind a
+    fresh activation literal and are retired after it.
+
+Building and loading the rules happen under the first instance's deadline:
+the encoder looks at it before each at-most-one group, and a large formula
+goes into cdcl in chunks with a look between them, so an order too big for T
+answers TIMEOUT within T instead of loading for seconds (nothing half-loaded
+is kept).
 
 Only encodings whose clauses do not depend on the givens can work this way
 (``course``, ``minimal``, ``extended``, ``course-seq``, ``course-product``):
@@ -41,9 +51,8 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from sudosat.board import Board, check_solution
@@ -52,19 +61,22 @@ from sudosat.encoding import DEFAULT_MAX_BYTES, Encoded, check_resources, encode
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import make_result, verify_result
-from sudosat.solvers.budget import Deadline
+from sudosat.solvers.budget import Deadline, OutOfTime
 from sudosat.solvers.registry import get_solver
 
 __all__ = [
     "OneShot",
     "check_encoding",
     "count_solutions",
+    "counting_options",
     "givens_as_assumptions",
     "incremental_support",
     "is_unique",
     "loaded_rules",
+    "new_activation",
     "open_solver",
     "rules",
+    "rules_for_puzzle",
     "solve_instance",
 ]
 
@@ -294,21 +306,17 @@ def check_encoding(encoding: str) -> None:
         )
 
 
-def rules(order: int, encoding: str = "course") -> Encoded:
+def rules(
+    order: int, encoding: str = "course", *, check: Callable[[], None] | None = None
+) -> Encoded:
     """The rules of `encoding` at `order`: the encoding of the empty board (no givens).
 
-    Built once per process for orders up to 4 (the generator asks for them
-    per board); treat the result as read-only (solvers copy what they load).
+    The rule clauses are built once per process (:func:`sudosat.encoding.encode`
+    keeps them); each call returns its own copy. `check` is passed to the
+    build (a deadline: see :func:`encode`).
     """
     check_encoding(encoding)
-    if order <= 4:
-        return _small_rules(order, get_encoding(encoding).name)
-    return encode(Board(order, [0] * order**4), encoding)
-
-
-@functools.lru_cache(maxsize=16)
-def _small_rules(order: int, encoding: str) -> Encoded:
-    return encode(Board(order, [0] * order**4), encoding)
+    return encode(Board(order, [0] * order**4), encoding, check=check)
 
 
 def givens_as_assumptions(board: Board) -> list[int]:
@@ -342,14 +350,85 @@ def name_givens(literals: Iterable[int], order: int) -> str:
 _LOADED: dict[tuple, tuple[Any, Encoded]] = {}
 
 
-def _loaded(solver: str, order: int, encoding: str, options: dict[str, Any], max_bytes: int):
+def _loaded(
+    solver: str,
+    order: int,
+    encoding: str,
+    options: dict[str, Any],
+    max_bytes: int,
+    deadline: Deadline | None = None,
+):
+    """The loaded solver and rules for this key, building and loading them on first use.
+
+    Raises
+    ------
+    OutOfTime
+        `deadline` passed while the rules were built or loaded; nothing is kept,
+        so the next instance tries again under its own deadline.
+    """
     key = (solver, order, encoding, tuple(sorted(options.items())))
     if key not in _LOADED:
         empty = Board(order, [0] * order**4)
         check_resources(empty, encoding, max_bytes)
-        encoded = rules(order, encoding)
-        _LOADED[key] = (open_solver(solver, encoded.cnf, **options), encoded)
+        stop = _stop_when_expired(deadline)
+        encoded = rules(order, encoding, check=stop)
+        _LOADED[key] = (_load(solver, encoded.cnf, options, stop), encoded)
     return _LOADED[key]
+
+
+def _stop_when_expired(deadline: Deadline | None) -> Callable[[], None] | None:
+    """A check that raises :class:`OutOfTime` once `deadline` has passed (None: no deadline)."""
+    if deadline is None or deadline.remaining_or_none() is None:
+        return None
+
+    def stop() -> None:
+        if deadline.expired():
+            raise OutOfTime
+
+    stop()
+    return stop
+
+
+_LOAD_CHUNK = 1 << 16
+"""Literals and clause ends cdcl loads between two looks at the deadline: about 22,000
+binary clauses, 20-70 ms on this machine (order 5's course rules, 2.3 million entries,
+come in 35 chunks; a 9x9 formula in one)."""
+
+
+def _load(solver: str, cnf: CNF, options: dict[str, Any], stop: Callable[[], None] | None):
+    """`solver` loaded with `cnf`; `stop` is called between chunks (it may raise OutOfTime).
+
+    cdcl's loader has no deadline of its own, so under a deadline a large
+    formula goes in chunks of whole clauses; PySAT loads in C, the one-shot
+    fallback only copies. A load cut short is closed, never kept.
+    """
+    if stop is None or solver != "cdcl" or len(cnf.flat) <= _LOAD_CHUNK:
+        loaded = open_solver(solver, cnf, **options)
+    else:
+        loaded = open_solver(solver, CNF(num_vars=cnf.num_vars), **options)
+        try:
+            for chunk in _chunks(cnf, _LOAD_CHUNK):
+                stop()
+                loaded.solver.append_formula(chunk)
+        except BaseException:
+            loaded.close()
+            raise
+    if stop is not None:
+        try:
+            stop()
+        except OutOfTime:
+            loaded.close()
+            raise
+    return loaded
+
+
+def _chunks(cnf: CNF, entries: int) -> Iterator[CNF]:
+    """`cnf` as consecutive formulas of about `entries` flat entries each, cut between clauses."""
+    flat, start, end_all = cnf.flat, 0, len(cnf.flat)
+    while start < end_all:
+        end = flat.index(0, min(start + entries, end_all) - 1) + 1
+        yield CNF.from_flat(flat[start:end], cnf.num_vars)
+        start = end
 
 
 def forget_loaded() -> None:
@@ -360,8 +439,13 @@ def forget_loaded() -> None:
     _ACTIVATION.clear()
 
 
-def loaded_rules(
-    solver: str, order: int, encoding: str, options: dict[str, Any], max_bytes: int
+def rules_for_puzzle(
+    solver: str,
+    order: int,
+    encoding: str,
+    options: dict[str, Any],
+    max_bytes: int,
+    deadline: Deadline | None = None,
 ) -> tuple[Any, Encoded]:
     """The solver this process keeps loaded with the rules of (order, encoding), ready for a puzzle.
 
@@ -376,9 +460,11 @@ def loaded_rules(
         The encoding depends on the givens (see :func:`check_encoding`).
     ResourceLimitError
         The rules would not fit in `max_bytes`.
+    OutOfTime
+        `deadline` passed while the rules were built or loaded.
     """
     check_encoding(encoding)
-    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes)
+    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes, deadline)
     _next_question(loaded)
     return loaded, encoded
 
@@ -436,10 +522,17 @@ def count_solutions(
         raise SudosatError(f"the solution limit must be at least 1, got {limit}")
     deadline = Deadline(time_limit_ms)
     check_encoding(encoding)
-    loaded, encoded = _loaded(solver, board.order, encoding, {"seed": seed}, DEFAULT_MAX_BYTES)
-    activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
+    try:
+        loaded, encoded = _loaded(
+            solver, board.order, encoding, counting_options(solver, seed), DEFAULT_MAX_BYTES,
+            deadline,
+        )
+    except OutOfTime:
+        return None
+    activation = new_activation(loaded, encoded)
     assumptions = givens_as_assumptions(board)
     _next_question(loaded)
+    seen: set[tuple[int, ...]] = set()
     try:
         found = 0
         while found < limit:
@@ -450,8 +543,10 @@ def count_solutions(
                 return found
             found += 1
             solution = encoded.decode(result.model or [])
-            if check_solution(board, solution) is not None:
-                raise SolverError(f"{solver} returned a model that is not a solution")
+            cells = tuple(solution.cells)
+            if check_solution(board, solution) is not None or cells in seen:
+                raise SolverError(f"{solver} returned a model that is not a new solution")
+            seen.add(cells)
             loaded.add_clause([-activation, *_blocking_clause(board, solution)])
             if found == 1:
                 assumptions = [*assumptions, activation]
@@ -460,8 +555,44 @@ def count_solutions(
         loaded.add_clause([-activation])
 
 
-# loaded solver's id -> the last activation variable it was given (see count_solutions)
+def counting_options(solver: str, seed: int = 0) -> dict[str, Any]:
+    """The options of the loaded solver that counts solutions (and checks uniqueness).
+
+    cdcl is told not to check its models against the clauses (a twentieth of
+    a uniqueness check's time): what a count uses of a model, the board it
+    decodes to, is checked against the rules and the givens instead, and must
+    differ from the solutions already counted.
+    """
+    return {"seed": seed, "check_model": 0} if solver == "cdcl" else {"seed": seed}
+
+
+# loaded solver's id -> the last activation variable it was given (see new_activation)
 _ACTIVATION: dict[int, int] = {}
+
+
+def loaded_rules(
+    order: int, encoding: str = "extended", *, solver: str = "cdcl", **options: Any
+) -> tuple[Any, Encoded]:
+    """The solver this process keeps loaded with the rules, and the rules (do not alter them).
+
+    One per (solver, order, encoding, options), shared with :func:`count_solutions`
+    and the pipeline's incremental mode. A caller that adds clauses for one
+    question puts them behind :func:`new_activation` and retires them after,
+    so the next question meets the rules alone; it calls ``next_question``
+    (when the solver has one) before an unrelated question.
+    """
+    check_encoding(encoding)
+    return _loaded(solver, order, encoding, options, DEFAULT_MAX_BYTES)
+
+
+def new_activation(loaded: Any, encoded: Encoded) -> int:
+    """A variable no clause of `loaded` has named yet, to switch one question's clauses.
+
+    Add each such clause with ``-a`` in it and assume ``a`` while they should
+    hold; add the unit clause ``[-a]`` to retire them for good.
+    """
+    activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
+    return activation
 
 
 def is_unique(board: Board, *, solver: str = "cdcl", encoding: str = "extended") -> bool:

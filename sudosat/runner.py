@@ -28,7 +28,7 @@ between solvers, the workbench builds formulas from its clause-family
 switches, the generator adds a clause): anything with ``cnf``, ``board``,
 ``encoding`` and ``decode(model)``. With ``incremental=True`` the rules are
 loaded once per process into an incremental solver
-(:func:`sudosat.incremental.loaded_rules`) and the givens are assumptions.
+(:func:`sudosat.incremental.rules_for_puzzle`) and the givens are assumptions.
 
 Examples
 --------
@@ -53,7 +53,7 @@ from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
 from sudosat.errors import SudosatError
 from sudosat.result import Result
 from sudosat.results import Row, Verdict, format_output, one_line
-from sudosat.solvers.budget import Deadline
+from sudosat.solvers.budget import Deadline, OutOfTime
 from sudosat.solvers.registry import get_solver, solve
 
 __all__ = [
@@ -387,7 +387,7 @@ def _build(run: _Run, encoding: str) -> Any:
             return run.outcome(Verdict.TIMEOUT, error=too_slow)
     try:
         encoded = encode(run.board, encoding, check=functools.partial(_stop_if_expired, deadline))
-    except _OutOfTime:
+    except OutOfTime:
         run.draft["encode_ms"] = _ms_since(started)
         return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
     run.draft["encode_ms"] = _ms_since(started)
@@ -436,11 +436,19 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
     one per given. A puzzle whose givens clash is UNSAT, and the row's
     ``error`` names the failed givens (the solver's core).
     """
-    from sudosat.incremental import givens_as_assumptions, loaded_rules, name_givens
+    from sudosat.incremental import givens_as_assumptions, name_givens, rules_for_puzzle
 
     started = time.perf_counter()
     limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
-    loaded, rules = loaded_rules(run.solver, run.board.order, encoding, run.options, limit)
+    try:
+        loaded, rules = rules_for_puzzle(
+            run.solver, run.board.order, encoding, run.options, limit, run.clock.deadline
+        )
+    except OutOfTime:
+        run.draft["encode_ms"] = _ms_since(started)
+        return run.outcome(
+            Verdict.TIMEOUT, error="the time limit ran out while building and loading the rules"
+        )
     assumptions = givens_as_assumptions(run.board)
     run.draft["encode_ms"] = _ms_since(started)
     run.draft.update(variables=rules.num_vars, clauses=rules.num_clauses + len(assumptions))
@@ -459,13 +467,9 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
     return outcome
 
 
-class _OutOfTime(Exception):
-    """Raised inside the encoder when T runs out; caught by :func:`_build`."""
-
-
 def _stop_if_expired(deadline: Deadline) -> None:
     if deadline.expired():
-        raise _OutOfTime
+        raise OutOfTime
 
 
 def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:

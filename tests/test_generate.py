@@ -254,6 +254,19 @@ def test_minimal_is_unique_with_every_cell_tried():
     assert generate(3, 0.0, seed=2, minimal=True) == generate(3, 0.0, seed=2, unique=True)
 
 
+def test_boards_made_one_after_another_on_the_shared_solver_match_fresh_ones():
+    """The uniqueness checker keeps one loaded solver for every board; a board's clause retires."""
+    from sudosat.incremental import forget_loaded
+
+    _needs_our_solver()
+    forget_loaded()
+    batch = generate_many(3, 0.0, 4, seed=20, minimal=True)
+    for k, board in enumerate(batch):
+        forget_loaded()
+        assert generate(3, 0.0, seed=20 + k, minimal=True) == board
+    assert count_solutions(batch[-1], limit=2) == 1
+
+
 def test_uniqueness_checks_on_pysat_give_the_same_boards():
     _needs_our_solver()
     # the pattern base: the complete solution does not depend on the solver

@@ -385,12 +385,12 @@ def test_internal_error_names_reading_and_shows_traceback_on_request(
 
 
 def test_internal_error_while_encoding(tmp_path, capsys, monkeypatch):
-    import sudosat.encoding as encoding
+    import sudosat.encoding.sizes as sizes
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("estimate bug")
 
-    monkeypatch.setattr(encoding, "_full_size", broken)
+    monkeypatch.setattr(sizes, "_full_size", broken)
     monkeypatch.delenv("SUDOSAT_DEBUG", raising=False)
     path = write(tmp_path, "e.txt", COURSE_EXAMPLE + "\n")
     code, out, err = run(["encode", path], capsys)

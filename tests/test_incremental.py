@@ -406,3 +406,86 @@ def test_calls_sharing_a_prefix_of_assumptions_keep_agreeing(seed):
             extra = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
             solver.add_clause(extra)
             clauses.append(extra)
+
+
+# -- the rules load under the instance's deadline ----------------------------------------
+
+import time  # noqa: E402
+
+from sudosat import incremental  # noqa: E402
+from sudosat.solvers.budget import OutOfTime  # noqa: E402
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION  # noqa: E402
+
+
+class CountingDeadline:
+    """A deadline that expires at its `expire_at`-th look (None: never), counting the looks."""
+
+    def __init__(self, expire_at: int | None) -> None:
+        self.expire_at, self.looks = expire_at, 0
+
+    def remaining_or_none(self) -> float:
+        return 1e9
+
+    def expired(self) -> bool:
+        self.looks += 1
+        return self.expire_at is not None and self.looks >= self.expire_at
+
+
+def test_chunks_cut_a_formula_between_clauses_and_lose_nothing():
+    cnf = incremental.rules(2, "course").cnf
+    for entries in (1, 7, 100, 10**6):
+        chunks = list(incremental._chunks(cnf, entries))
+        assert [c for chunk in chunks for c in chunk.clauses] == cnf.clauses
+        assert all(chunk.flat[-1] == 0 for chunk in chunks)
+        assert all(len(chunk.flat) < entries + 10 for chunk in chunks)  # a clause at most over
+
+
+def test_loading_the_rules_looks_at_the_deadline_between_chunks(monkeypatch):
+    incremental.forget_loaded()
+    monkeypatch.setattr(incremental, "_LOAD_CHUNK", 2000)  # 9x9 course rules: ~18 chunks
+    incremental.rules(3, "course")  # the rules are built already: only the load is left
+    deadline = CountingDeadline(expire_at=6)
+    with pytest.raises(OutOfTime):
+        incremental._loaded("cdcl", 3, "course", {"seed": 0}, 10**9, deadline)
+    assert deadline.looks == 6 and not incremental._LOADED  # stopped mid-load, nothing kept
+    never = CountingDeadline(expire_at=None)
+    loaded, encoded = incremental._loaded("cdcl", 3, "course", {"seed": 0}, 10**9, never)
+    assert never.looks > 10  # one look per chunk
+    puzzle = Board.parse(COURSE_EXAMPLE)
+    result = loaded.solve(incremental.givens_as_assumptions(puzzle))
+    assert encoded.decode(result.model).to_line() == COURSE_SOLUTION
+    incremental.forget_loaded()
+
+
+def test_a_huge_order_answers_timeout_within_the_limit_instead_of_loading_for_seconds():
+    incremental.forget_loaded()
+    from sudosat import pipeline  # imported before the clock starts, as the batch does
+
+    assert pipeline is not None
+    started = time.perf_counter()
+    # Order 6: 3.3 million rule clauses, seconds to build and more to load into cdcl.
+    outcome = incremental.solve_instance(Board(6, [0] * 6**4), "cdcl", "course", 200)
+    elapsed = time.perf_counter() - started
+    assert outcome.row["status"] == "TIMEOUT", outcome.row
+    assert "building and loading the rules" in outcome.row["error"]
+    assert elapsed < 2.0, elapsed
+    assert not incremental._LOADED
+    assert incremental.count_solutions(Board(5, [0] * 5**4), time_limit_ms=100) is None
+
+
+def test_counting_refuses_a_solver_that_gives_the_same_solution_twice(monkeypatch):
+    """cdcl counts without its model check; the decoded boards must be new solutions instead."""
+    incremental.forget_loaded()
+    real = incremental._Cdcl.solve
+    answers = []
+
+    def repeat_the_first(self, assumptions=(), time_limit_ms=None):
+        answers.append(real(self, assumptions, time_limit_ms))
+        return answers[0]
+
+    monkeypatch.setattr(incremental._Cdcl, "solve", repeat_the_first)
+    with pytest.raises(SolverError, match="not a new solution"):
+        incremental.count_solutions(Board.parse("2 " + "0" * 16), limit=3)
+    monkeypatch.undo()
+    incremental.forget_loaded()
+    assert incremental.count_solutions(Board.parse("2 " + "0" * 16), limit=3) == 3

@@ -1,0 +1,152 @@
+"""The rules cache of the full encodings (issue 14): the CNF of a fresh build, byte for byte."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pytest
+
+from sudosat.board import Board
+from sudosat.cli import main
+from sudosat.encoding import ENCODINGS, FORMAT_ENCODINGS, clear_rules_cache, encode
+from sudosat.encoding import build as build_module
+from sudosat.generate import generate
+from tests.conftest import COURSE_EXAMPLE
+
+FULL = [name for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items() if not spec.reduced]
+
+LINES = [
+    "1 0",
+    "1 1",
+    generate(2, 0.5, seed=3).to_line(),
+    "2 1100000000000000",  # clashing givens: the formula is UNSAT, still encoded
+    COURSE_EXAMPLE,
+    "3 " + "0" * 81,
+    "3 11" + "0" * 79,
+    generate(4, 0.4, seed=1).to_line(),
+]
+
+VARIANTS = [
+    *(["--encoding", name] for name in ENCODINGS),
+    *(["--encoding", name, "--numbering", "rcv"] for name in ("course", "extended", "course-seq")),
+    ["--format", "vu", "--with-rules"],
+    ["--format", "dartmouth"],
+]
+
+# sha256 (first 16 hex digits) of every VARIANT's `sudosat encode` output for each line of
+# LINES, concatenated, as the encoder wrote them before the rules cache existed.
+BEFORE_THE_CACHE = {
+    "1 0": "1d4c2256505aa8fe",
+    "1 1": "0897b63e9dee82b2",
+    LINES[2]: "4cc0db68eaff9f3a",
+    "2 1100000000000000": "58939d9df279ee08",
+    COURSE_EXAMPLE: "2dff4f1bdbdf9dd8",
+    "3 " + "0" * 81: "ba86428fc7d0cade",
+    "3 11" + "0" * 79: "52c91b676e34945c",
+    LINES[7]: "3a943cd64a8e65cc",
+}
+
+
+def cli_outputs(line: str) -> bytes:
+    """Everything `sudosat encode -` writes for `line`, over every variant, concatenated."""
+    import sys
+
+    chunks = []
+    for variant in VARIANTS:
+        stdin, stdout = sys.stdin, sys.stdout
+        sys.stdin, sys.stdout = io.StringIO(line + "\n"), io.StringIO()
+        try:
+            code = main(["encode", "-", *variant])
+            written = sys.stdout.getvalue()
+        finally:
+            sys.stdin, sys.stdout = stdin, stdout
+        chunks.append(f"{code}\n{written}".encode())
+    return b"".join(chunks)
+
+
+def digest(line: str) -> str:
+    return hashlib.sha256(cli_outputs(line)).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_encode_output_is_byte_identical_to_the_encoder_before_the_cache(line):
+    clear_rules_cache()
+    cold = digest(line)  # builds the rules
+    warm = digest(line)  # copies them
+    assert cold == warm == BEFORE_THE_CACHE[line]
+
+
+@pytest.mark.parametrize("name", FULL)
+@pytest.mark.parametrize("line", LINES)
+def test_a_cached_encoding_equals_a_fresh_build(name, line):
+    board = Board.parse(line)
+    fresh = encode(board, name, cache=False)
+    for _ in range(2):  # the first call may build the rules, the second copies them
+        cached = encode(board, name)
+        assert cached.cnf == fresh.cnf
+        assert cached.cnf.clauses == fresh.cnf.clauses
+        assert cached.cnf.comments == fresh.cnf.comments
+        assert cached.family_counts == fresh.family_counts
+        assert list(cached.family_counts) == list(fresh.family_counts)  # the order too
+        assert cached.num_cell_vars == fresh.num_cell_vars
+        assert cached.cnf.has_empty_clause == fresh.cnf.has_empty_clause
+
+
+@pytest.mark.parametrize("name", ["course", "extended", "course-seq"])
+def test_altering_a_returned_cnf_cannot_corrupt_the_cache(name):
+    board = Board.parse(COURSE_EXAMPLE)
+    fresh = encode(board, name, cache=False)
+    spoiled = encode(board, name)
+    spoiled.cnf.add_clause([1, -2, 3])
+    spoiled.cnf.flat[0] = -spoiled.cnf.flat[0]
+    spoiled.cnf.comments.append("spoiled")
+    spoiled.family_counts["completeness"] = -1
+    spoiled.cnf.num_vars += 5
+    again = encode(board, name)
+    assert again.cnf == fresh.cnf and again.cnf.comments == fresh.cnf.comments
+    assert again.family_counts == fresh.family_counts
+    assert again.cnf is not spoiled.cnf and again.cnf.flat is not spoiled.cnf.flat
+    other = encode(Board.parse("3 " + "0" * 81), name)
+    assert other.cnf == encode(Board.parse("3 " + "0" * 81), name, cache=False).cnf
+
+
+def test_a_build_stopped_by_its_check_caches_nothing():
+    clear_rules_cache()
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        encode(Board.parse(COURSE_EXAMPLE), "course", check=stop)
+    assert not build_module._RULES
+    assert encode(Board.parse(COURSE_EXAMPLE), "course").cnf == encode(
+        Board.parse(COURSE_EXAMPLE), "course", cache=False
+    ).cnf
+
+
+def test_rules_beyond_the_cache_budget_are_built_each_time_and_not_kept(monkeypatch):
+    clear_rules_cache()
+    monkeypatch.setattr(build_module, "RULES_CACHE_ENTRIES", 1000)
+    board = Board.parse(COURSE_EXAMPLE)  # 9x9 rules: about 36,000 entries
+    assert encode(board, "course").cnf == encode(board, "course", cache=False).cnf
+    assert not build_module._RULES
+    small = Board.parse("2 " + "0" * 16)  # 4x4 rules: about 1,200 entries, also too many
+    encode(small, "course")
+    one = Board.parse("1 0")
+    encode(one, "course")
+    assert list(build_module._RULES) == [(1, "course")]
+
+
+def test_the_cache_drops_the_least_recently_used_rules_first(monkeypatch):
+    clear_rules_cache()
+    monkeypatch.setattr(build_module, "RULES_CACHE_ENTRIES", 3000)
+    small = Board.parse("2 " + "0" * 16)
+    for name in ("course", "minimal", "course", "extended"):
+        encode(small, name)
+    kept = list(build_module._RULES)
+    total = sum(len(rules.cnf.flat) for rules in build_module._RULES.values())
+    assert total <= 3000 and kept[-1] == (2, "extended") and (2, "minimal") not in kept
