@@ -19,7 +19,7 @@ since a solver asked the same puzzle again would start from its solution):
     as before the rules cache) against copying the cached rules and adding the
     givens;
 ``incremental``
-    the same answer through :func:`sudosat.incremental.solve_instance`: the
+    the same answer through :func:`sudosat.pipeline.solve_instance` with ``incremental=True``: the
     rules stay loaded, the givens are assumptions (building and loading the
     rules, once, is timed apart and reported as ``rules_ms``);
 ``norvig``
@@ -68,7 +68,6 @@ from sudosat.board import Board, check_solution
 from sudosat.encoding import encode
 from sudosat.generate import generate_many
 from sudosat.incremental import _loaded, forget_loaded, is_unique
-from sudosat.incremental import solve_instance as solve_incremental
 from sudosat.pipeline import solve_instance
 from sudosat.solvers.cdcl import Solver
 
@@ -214,8 +213,12 @@ def run_set(name: str, boards: list[Board], repeat: int) -> list[dict]:
             "stages": lambda b=board, s=split: course_stages(b, s),
             "encode-fresh": lambda b=board: encode(b, "course", cache=False).num_clauses,
             "encode-cached": lambda b=board: encode(b, "course").num_clauses,
-            "incremental": lambda b=board: solve_incremental(b, "cdcl").output_line,
-            "incr-extended": lambda b=board: solve_incremental(b, "cdcl", "extended").output_line,
+            "incremental": lambda b=board: solve_instance(
+                b, "cdcl", incremental=True
+            ).output_line,
+            "incr-extended": lambda b=board: solve_instance(
+                b, "cdcl", "extended", incremental=True
+            ).output_line,
             "norvig": lambda b=board: cp_solve(b),
             "unique": lambda b=board: is_unique(b),
         }

@@ -15,12 +15,13 @@ Pieces, from the bottom up:
     (``zchaff``, ``exec:``, ``dpll`` ...) gets :class:`OneShot`, which
     re-solves the clauses plus the assumptions as unit clauses on every call
     and says so (``native`` is False, :func:`incremental_support` tells why).
-:func:`solve_instance`
-    The pipeline's incremental mode (``sudosat solve --incremental``): one
-    loaded solver per (solver, order, encoding, options) in each worker
-    process; the same output line and results row as the default mode. A
-    puzzle whose givens clash is UNSAT, and the row's ``error`` names the
-    failed givens (the core).
+:func:`rules_for_puzzle`
+    What the pipeline's incremental mode (``sudosat solve --incremental``,
+    :func:`sudosat.runner.run_instance` with ``incremental=True``) solves
+    with: one loaded solver per (solver, order, encoding, options) in each
+    worker process; the same output line and results row as the default
+    mode. A puzzle whose givens clash is UNSAT, and the row's ``error``
+    names the failed givens (the core).
 :func:`count_solutions`
     0, 1, ... up to a limit: solve, block the solution's open cells, solve again.
 :func:`loaded_rules`, :func:`new_activation`
@@ -42,9 +43,6 @@ message that says so (:func:`check_encoding`).
 Examples
 --------
 >>> from sudosat.board import Board
->>> outcome = solve_instance(Board.parse("1 0"))
->>> outcome.output_line, str(outcome.row["status"])
-('1 1', 'SAT')
 >>> count_solutions(Board.parse("2 " + "0" * 16), limit=3)
 3
 """
@@ -77,7 +75,6 @@ __all__ = [
     "open_solver",
     "rules",
     "rules_for_puzzle",
-    "solve_instance",
 ]
 
 
@@ -469,19 +466,6 @@ def rules_for_puzzle(
     return loaded, encoded
 
 
-def solve_instance(board: Board, *args: Any, **kwargs: Any):
-    """:func:`sudosat.pipeline.solve_instance` with ``incremental=True``: the rules loaded once.
-
-    Same output line and row columns as the default mode; a solver without
-    assumptions (see :func:`incremental_support`) runs the default pipeline.
-    Like the default mode it never raises for one instance: an encoding that
-    depends on the givens (see :func:`check_encoding`) is an ERROR row.
-    """
-    from sudosat.pipeline import solve_instance as solve_one
-
-    return solve_one(board, *args, incremental=True, **kwargs)
-
-
 # ---------------------------------------------------------------------------------------
 # counting solutions
 
@@ -502,7 +486,7 @@ def count_solutions(
     clauses let propagation find a symbol's last place in a unit, which cuts
     the conflicts on hard 9×9 puzzles about eightfold against ``course``.
     The rules stay loaded in this process (one solver
-    per solver, order and encoding, as in :func:`solve_instance`); each count
+    per solver, order and encoding, as in :func:`rules_for_puzzle`); each count
     solves under the givens, then adds "not this solution" behind a fresh
     activation variable a (the clause ¬a ∨ ¬solution, with a assumed), and
     retires the clauses with the unit ¬a at the end, so the next puzzle

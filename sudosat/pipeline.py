@@ -65,22 +65,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudosat.batch import (
+from sudosat.batch import DaskExecutor, ProcessExecutor, SerialExecutor
+from sudosat.board import Board, check_solution
+from sudosat.cnf import CNF
+from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
+from sudosat.lines import read_text, split_lines
+from sudosat.outputs import (
     SPECIAL_KINDS,
-    DaskExecutor,
-    ProcessExecutor,
     ResultsLock,
-    SerialExecutor,
     check_writable,
     file_kind,
     output_target,
     same_file,
     write_atomically,
 )
-from sudosat.board import Board, check_solution
-from sudosat.cnf import CNF
-from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
-from sudosat.lines import read_text, split_lines
 from sudosat.results import (
     COLUMNS,
     STATUSES,

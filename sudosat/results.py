@@ -51,8 +51,8 @@ from sudosat.result import Status
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sudosat.batch import ResultsLock
     from sudosat.board import Board
+    from sudosat.outputs import ResultsLock
 
 __all__ = [
     "COLUMNS",
@@ -391,14 +391,14 @@ def write_table(
     *,
     lock: ResultsLock | None = None,
 ) -> None:
-    """Write a whole results table at once, atomically (see :func:`sudosat.batch.write_atomically`).
+    """Write a whole results table at once, atomically (:func:`sudosat.outputs.write_atomically`).
 
     Raises
     ------
     OutputError
         The file cannot be written; the message names it.
     """
-    from sudosat.batch import write_atomically
+    from sudosat.outputs import write_atomically
 
     write_atomically(path, _table_text(path, columns, rows), lock=lock)
 
@@ -429,7 +429,7 @@ class ResultsLog:
         *,
         lock: ResultsLock | None = None,
     ) -> None:
-        from sudosat.batch import SPECIAL_KINDS, file_kind, output_target
+        from sudosat.outputs import SPECIAL_KINDS, file_kind, output_target
 
         self.path = Path(path)
         self.columns = tuple(columns)

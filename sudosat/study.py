@@ -16,9 +16,7 @@ Run the full grid from the command line::
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 
@@ -380,82 +378,3 @@ def hardest_alpha(
     return worst.rename(columns={"alpha": "hardest alpha", time: f"median {time}"}).set_index(
         ["encoding", "order"]
     )
-
-
-# ---------------------------------------------------------------------------------------
-# command line: python -m sudosat.study
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m sudosat.study``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m sudosat.study",
-        description="The scaling study: generate boards over orders N x fill fractions alpha, "
-        "solve them with each solver and encoding under the same time limit, print the cell "
-        "table and the solver/reference ratio, and optionally write the rows (CSV) and figures.",
-    )
-    parser.add_argument("--orders", type=int, nargs="+", default=list(DEFAULT_ORDERS), metavar="N")
-    parser.add_argument(
-        "--alphas", type=float, nargs="+", default=list(DEFAULT_ALPHAS), metavar="A"
-    )
-    parser.add_argument("--boards", type=int, default=3, help="boards per cell (default 3)")
-    parser.add_argument(
-        "-T",
-        "--time-limit",
-        dest="time_limit_ms",
-        type=float,
-        default=60_000,
-        metavar="MS",
-        help="solver time limit in ms (default 60000)",
-    )
-    parser.add_argument("--solvers", nargs="+", default=list(DEFAULT_SOLVERS), metavar="NAME")
-    parser.add_argument("--encodings", nargs="+", default=list(DEFAULT_ENCODINGS), metavar="NAME")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--method", choices=("solution", "naive"), default="solution")
-    parser.add_argument("--csv", metavar="FILE", help="write every row here")
-    parser.add_argument("--figures", metavar="DIR", help="save the figures here (PNG and SVG)")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the study from the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
-
-    def report(row: dict) -> None:
-        print(
-            f"N={row['order']} alpha={row['alpha']:.2f} board {row['board']} "
-            f"{row['encoding']:>10} {row['solver']:>18} {row['status']:>7} "
-            f"{row['total_ms']:10.1f} ms",
-            file=sys.stderr,
-        )
-
-    try:
-        table = run_study(
-            args.orders,
-            args.alphas,
-            args.boards,
-            time_limit_ms=args.time_limit_ms,
-            solvers=args.solvers,
-            encodings=args.encodings,
-            seed=args.seed,
-            method=args.method,
-            on_row=report,
-        )
-    except SudosatError as exc:
-        print(f"sudosat.study: {exc}", file=sys.stderr)
-        return 1
-    if args.csv:
-        table.to_csv(args.csv, index=False)
-    print(cell_table(table).to_string())
-    if len(args.solvers) == 2:
-        print(ratio_table(table, *args.solvers).to_string())
-    if args.figures:
-        # the figures are the report's (one style, one save_figure); imported only when asked
-        from sudosat.report.studies import save_study_figures
-
-        save_study_figures(table, args.figures)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

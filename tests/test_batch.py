@@ -13,8 +13,9 @@ from pathlib import Path
 import psutil  # the test extra declares it: a missing psutil fails loudly, never skips
 import pytest
 
-from sudosat.batch import ProcessExecutor, SerialExecutor, write_atomically
+from sudosat.batch import ProcessExecutor, SerialExecutor
 from sudosat.errors import WorkerCrashed
+from sudosat.outputs import write_atomically
 from sudosat.pipeline import COLUMNS, run_batch
 from sudosat.results import ResultsLog, read_rows
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION

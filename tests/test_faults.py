@@ -416,7 +416,7 @@ def test_fault6_second_run_on_a_results_file_is_refused(tmp_path, capsys, one_li
     results = tmp_path / "r.csv"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time; from sudosat.batch import ResultsLock\n"
+         "import sys, time; from sudosat.outputs import ResultsLock\n"
          f"with ResultsLock({str(results)!r}):\n"
          "    print('locked', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -440,7 +440,7 @@ def test_fault6_second_run_on_a_results_file_is_refused(tmp_path, capsys, one_li
 
 
 def test_fault6_lock_follows_the_atomic_rewrites(tmp_path):
-    from sudosat.batch import ResultsInUse, ResultsLock
+    from sudosat.outputs import ResultsInUse, ResultsLock
     from sudosat.results import write_table
 
     path = tmp_path / "r.csv"

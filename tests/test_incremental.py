@@ -464,7 +464,9 @@ def test_a_huge_order_answers_timeout_within_the_limit_instead_of_loading_for_se
     assert pipeline is not None
     started = time.perf_counter()
     # Order 6: 3.3 million rule clauses, seconds to build and more to load into cdcl.
-    outcome = incremental.solve_instance(Board(6, [0] * 6**4), "cdcl", "course", 200)
+    outcome = pipeline.solve_instance(
+        Board(6, [0] * 6**4), "cdcl", "course", 200, incremental=True
+    )
     elapsed = time.perf_counter() - started
     assert outcome.row["status"] == "TIMEOUT", outcome.row
     assert "building and loading the rules" in outcome.row["error"]

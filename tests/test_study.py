@@ -15,12 +15,12 @@ from sudosat.report.studies import (
     plot_time_against_order,
     save_study_figures,
 )
+from sudosat.report.study_command import main
 from sudosat.study import (
     COLUMNS,
     cell_seed,
     cell_table,
     hardest_alpha,
-    main,
     measure,
     measure_isolated,
     ratio_table,

@@ -69,6 +69,7 @@ _STAGES = (
     ("sudosat.lines", "reading"),
     ("sudosat.pipeline", "running the batch on"),
     ("sudosat.batch", "running the batch on"),
+    ("sudosat.outputs", "writing the output of"),
 )
 
 

@@ -1,0 +1,296 @@
+"""Output files written safely: whole or not at all, in place for devices, one run per table.
+
+:func:`write_atomically` (a file replaced all at once, a device or FIFO
+written in place), :func:`check_writable` (refuse a bad output before any
+work), :func:`same_file` and :class:`ResultsLock` (one run per results file).
+The batch (:mod:`sudosat.pipeline`) and the results table
+(:mod:`sudosat.results`) write through here.
+
+This module knows nothing of Sudoku.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from sudosat.errors import OutputError, SudosatError, open_error_reason
+
+# ---------------------------------------------------------------------------------------
+# writing files that may not be ordinary
+
+SPECIAL_KINDS = frozenset({"character device", "FIFO"})
+"""Kinds of file written in place (a rename would replace the device or pipe itself)."""
+_WRITABLE_KINDS = SPECIAL_KINDS | {"regular file", "missing"}
+_TEMPORARY_PREFIX = ".sudosat-"  # short: a name of 255 bytes still gets a temporary beside it
+
+
+def file_kind(path: str | os.PathLike) -> str:
+    """``regular file``, ``missing``, ``directory``, ``character device``, ``FIFO``, ...
+
+    Symlinks are followed; a dangling one is ``missing``.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    for test, kind in (
+        (stat.S_ISREG, "regular file"),
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+def output_target(path: str | os.PathLike) -> Path:
+    """Where writing `path` lands: symlinks followed to their target (even a missing one)."""
+    return Path(os.path.realpath(path))
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # elsewhere: the classic set-and-restore
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(
+    path: str | os.PathLike, text: str, *, lock: ResultsLock | None = None
+) -> None:
+    """Replace `path` by `text` all at once: readers see the old file or the new, never half.
+
+    Only a regular (or new) file is replaced: a symlink is followed and its
+    target written; a character device or FIFO is written in place (replacing
+    it by a file would destroy it, as it did ``/dev/null``); anything else is
+    refused. The new file keeps the old one's permissions, or gets those the
+    umask gives a new file. With `lock`, the lock moves to the new file before
+    it takes the old one's place.
+
+    Raises
+    ------
+    OutputError
+        The file cannot be written (the message names it and says why).
+    """
+    target = output_target(path)
+    kind = file_kind(target)
+    if kind in SPECIAL_KINDS:
+        _write_in_place(target, text)
+        return
+    if kind not in _WRITABLE_KINDS:
+        raise OutputError(f"cannot write a {kind}", file=str(path))
+    mode = stat.S_IMODE(os.stat(target).st_mode) if kind == "regular file" else 0o666 & ~_umask()
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=target.parent
+        )
+    except OSError as exc:
+        raise OutputError(open_error_reason(exc, "write"), file=str(path)) from None
+    try:
+        os.fchmod(handle, mode)
+        with open(handle, "w", encoding="utf-8", newline="", closefd=False) as stream:
+            stream.write(text)
+        if lock is not None:
+            lock.move_to(handle)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        os.close(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise OutputError(open_error_reason(exc, "write"), file=str(path)) from None
+        raise
+    if lock is None or not lock.owns(handle):
+        os.close(handle)
+
+
+def _write_in_place(target: Path, text: str) -> None:
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+    except OSError as exc:
+        raise OutputError(open_error_reason(exc, "write"), file=str(target)) from None
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Refuse, before any work, an output path that cannot be written.
+
+    Checks the kind of file (a folder, a socket or a block device is refused),
+    the length of its name, and that its folder (or the nearest existing
+    parent, when folders are to be created) takes a new file, by creating and
+    removing one: permission bits alone do not tell (root, read-only mounts).
+
+    Raises
+    ------
+    OutputError
+        One line naming the path and the reason.
+    """
+    target = output_target(path)
+    folder = target.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OutputError(f"{folder} is not a folder", file=str(path))
+    length, limit = len(os.fsencode(target.name)), _name_max(folder)
+    if length > limit:
+        raise OutputError(
+            f"the file name is {length} bytes long; the limit here is {limit}", file=str(path)
+        )
+    kind = file_kind(target)
+    if kind.startswith("unreadable"):
+        raise OutputError(f"cannot be examined: {kind}", file=str(path))
+    if kind not in _WRITABLE_KINDS:
+        what = "a folder" if kind == "directory" else f"a {kind}"
+        raise OutputError(f"is {what}, not a file that can be written", file=str(path))
+    if kind in SPECIAL_KINDS:
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"the {kind} is not writable", file=str(path))
+        return
+    if kind == "regular file" and not os.access(target, os.W_OK):
+        raise OutputError("the file is read-only", file=str(path))
+    try:
+        handle, probe = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write in the folder {folder}: {exc.strerror}", file=str(path)
+        ) from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def same_file(first: str | os.PathLike | int, second: str | os.PathLike | int) -> bool:
+    """True when both name one file: one path after symlinks, or the same inode.
+
+    An ``int`` is an open file descriptor (compared by its inode only).
+    """
+    paths = not isinstance(first, int) and not isinstance(second, int)
+    if paths and output_target(first) == output_target(second):
+        return True
+    try:
+        a, b = os.stat(first), os.stat(second)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+# ---------------------------------------------------------------------------------------
+# one run per results file
+
+
+class ResultsInUse(SudosatError, RuntimeError):
+    """Another run holds the lock on the results file."""
+
+
+class ResultsLock:
+    """An exclusive lock (``flock``) on a results file, held for the whole run.
+
+    A second run on the same file is refused with :class:`ResultsInUse`,
+    naming the other run's PID where Linux tells it (``/proc/locks``). The
+    lock belongs to the file's inode; :func:`write_atomically` moves it to the
+    new inode before the rename, so there is no moment when the path is
+    unlocked. A special file (FIFO, character device) is not locked: it keeps
+    no rows to lose.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "r.csv")
+    >>> with ResultsLock(path):
+    ...     ResultsLock(path).acquire()
+    Traceback (most recent call last):
+    ...
+    sudosat.outputs.ResultsInUse: ...r.csv: in use by another run (PID ...); ...
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._handle: int | None = None
+
+    def acquire(self) -> ResultsLock:
+        target = output_target(self.path)
+        if file_kind(target) in SPECIAL_KINDS:
+            return self
+        while self._handle is None:
+            handle = self._open(target)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _lock_holder(handle)
+                os.close(handle)
+                pid = f"PID {holder}" if holder else "PID unknown"
+                raise ResultsInUse(
+                    f"in use by another run ({pid}); wait for it to finish or choose "
+                    "another --results",
+                    file=str(self.path),
+                ) from None
+            if same_file(handle, target):
+                self._handle = handle
+            else:  # replaced between our open and our lock: lock the new one
+                os.close(handle)
+        return self
+
+    def _open(self, target: Path) -> int:
+        try:
+            return os.open(target, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as exc:
+            raise OutputError(open_error_reason(exc, "open"), file=str(self.path)) from None
+
+    def move_to(self, handle: int) -> None:
+        """Lock `handle` (the file about to replace ours) and let the old lock go."""
+        if self._handle is None:
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(self._handle)
+        self._handle = handle
+
+    def owns(self, handle: int) -> bool:
+        return self._handle == handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            os.close(self._handle)  # closing the last handle releases the flock
+            self._handle = None
+
+    def __enter__(self) -> ResultsLock:
+        return self.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+def _lock_holder(handle: int) -> int | None:
+    """The PID holding a lock on the file of `handle`, from ``/proc/locks`` (Linux)."""
+    info = os.fstat(handle)
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        text = Path("/proc/locks").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        fields = line.split()
+        if "->" in fields or len(fields) < 6:
+            continue
+        if fields[5] == where and fields[4].isdigit():
+            return int(fields[4])
+    return None
