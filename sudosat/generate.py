@@ -157,10 +157,11 @@ def generate_many(
     """
     if count < 0:
         raise InstanceError(f"count must be >= 0, got {count}")
-    options = {
-        "unique": unique, "method": method, "base": base, "solver": solver, "minimal": minimal
-    }
-    return [generate(order, alpha, seed=seed + k, **options) for k in range(count)]
+    return [
+        generate(order, alpha, seed=seed + k, unique=unique, method=method, base=base,
+                 solver=solver, minimal=minimal)
+        for k in range(count)
+    ]
 
 
 def pattern_solution(order: int, rng: random.Random) -> Board:
@@ -196,7 +197,7 @@ def _band_permutation(order: int, rng: random.Random) -> list[int]:
     """A row (or column) order that keeps bands together: bands shuffled, rows within each."""
     bands = list(range(order))
     rng.shuffle(bands)
-    lines = []
+    lines: list[int] = []
     for band in bands:
         inside = list(range(order))
         rng.shuffle(inside)

@@ -19,6 +19,7 @@ that reaches T is a lower bound; the tables print it as ``>= T``.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -132,9 +133,7 @@ def run_grid(
         for alpha in spec.alphas:
             parameters = dict(asdict(spec), orders=None, alphas=None, order=order, alpha=alpha)
             rows, computed_at = load_or_compute(
-                "grid",
-                parameters,
-                lambda order=order, alpha=alpha: run_cell(spec, order, alpha),
+                "grid", parameters, functools.partial(run_cell, spec, order, alpha),
                 cache_dir=cache_dir,
                 version=version,
             )

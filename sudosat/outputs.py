@@ -184,8 +184,11 @@ def same_file(first: str | os.PathLike | int, second: str | os.PathLike | int) -
 
     An ``int`` is an open file descriptor (compared by its inode only).
     """
-    paths = not isinstance(first, int) and not isinstance(second, int)
-    if paths and output_target(first) == output_target(second):
+    if (
+        not isinstance(first, int)
+        and not isinstance(second, int)
+        and output_target(first) == output_target(second)
+    ):
         return True
     try:
         a, b = os.stat(first), os.stat(second)

@@ -674,7 +674,13 @@ class _Recorder:
         self.bar.update()
 
 
-def _execute(job: _Job, todo: list[Task], runner: Any, show: bool, recorder_parts: tuple) -> None:
+def _execute(
+    job: _Job,
+    todo: list[Task],
+    runner: Any,
+    show: bool,
+    recorder_parts: tuple[ResultsLog, dict, BatchSummary],
+) -> None:
     """Run the tasks on `runner`; every row reaches the recorder as soon as it exists."""
     from tqdm.auto import tqdm
 

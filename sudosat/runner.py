@@ -361,12 +361,13 @@ def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
                            formula=formula)
     deadline = run.clock.for_solver()
     started = time.perf_counter()
-    loaded = None if isinstance(encoding, str) else encoding.loaded
-    if loaded is None:
+    prepared = None if isinstance(encoding, str) else encoding
+    loaded = None if prepared is None else prepared.loaded
+    if prepared is None or loaded is None:
         result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
                        **run.options)
     else:
-        result = loaded.solve(list(encoding.assumptions), deadline.remaining_or_none())
+        result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none())
     run.draft["solve_ms"] = _ms_since(started)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
     if loaded is None:  # a loaded solver's load happened before this call

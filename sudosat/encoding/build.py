@@ -170,7 +170,7 @@ def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     origin = array("i", chain.from_iterable((cell * size + d for d in ds) for cell, ds in pairs))
     num_open = len(origin)
     groups = _unit_groups(board, cand)
-    cell_groups = []
+    cell_groups: list[range] = []
     first = 1
     for symbols in cand.symbols:
         cell_groups.append(range(first, first + len(symbols)))
@@ -190,11 +190,11 @@ def _write_reduced_family(writer: _Writer, family: str, cell_groups: list[range]
                           groups: list[list[list[int]]], cand: _Candidates, method: str) -> None:
     """Append one family as the givens leave it (the givens family: nothing remains)."""
     if family == "completeness":
-        for lits in cell_groups:
-            writer.at_least_one(family, lits)  # empty when no candidate is left
+        for cell_lits in cell_groups:
+            writer.at_least_one(family, cell_lits)  # empty when no candidate is left
     elif family == "uniqueness":
-        for lits in cell_groups:
-            writer.at_most_one(family, lits, method)
+        for cell_lits in cell_groups:
+            writer.at_most_one(family, cell_lits, method)
     elif family == "validity":
         for u, unit_groups in enumerate(groups):
             # Two givens with one symbol in a unit falsify both literals of their clause.

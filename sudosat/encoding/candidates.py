@@ -57,7 +57,7 @@ def _candidates(board: Board) -> _Candidates:
 def _unit_groups(board: Board, cand: _Candidates) -> list[list[list[int]]]:
     """``groups[u][d - 1]``: the compact variables of symbol d in unit u, in cell order."""
     order, size = board.order, board.size
-    groups = [[[] for _ in range(size)] for _ in range(3 * size)]
+    groups: list[list[list[int]]] = [[[] for _ in range(size)] for _ in range(3 * size)]
     var = 0
     for cell, symbols in zip(cand.open_cells, cand.symbols, strict=True):
         row, column, box = (groups[u] for u in _units_of(cell, order, size))

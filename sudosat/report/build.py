@@ -430,7 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if type(exc).__name__ != "PapermillExecutionError":
             raise
         print(
-            f"sudosat report: a notebook failed: {exc.ename}: {exc.evalue} "
+            f"sudosat report: a notebook failed: {getattr(exc, 'ename', '')}: "
+            f"{getattr(exc, 'evalue', exc)} "
             f"(see the executed copy in {args.root or 'the project'}/build/notebooks)",
             file=sys.stderr,
         )

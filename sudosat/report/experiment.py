@@ -332,7 +332,7 @@ def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     own = "cdcl" if "cdcl" in solvers else solvers[0]
     others = [s for s in solvers if s != own]
     preferred = [s for s in others if s == "zchaff" or s == REFERENCE_FALLBACK]
-    return own, (preferred or others or [None])[0]
+    return own, (preferred or others or [None])[0]  # type: ignore[list-item]
 
 
 def scatter_comment(

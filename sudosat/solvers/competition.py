@@ -173,6 +173,7 @@ def solve_exec(
         result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:
         return unknown(started, name, process_ms=run.wall_ms)
+    assert run.exit_code is not None  # a program that did not time out has exited
     if result_text is not None:
         result = parse_minisat_result(result_text, run, cnf.num_vars, label)
     else:
@@ -278,6 +279,7 @@ def parse_minisat_result(
         or a result that contradicts the exit code.
     """
     code = run.exit_code
+    assert code is not None  # only a run that did not time out is read
     if code not in (0, 10, 20):
         raise SolverError(
             f"{label} failed ({describe_exit(code)}): {last_words(run.stderr, run.stdout)}"
@@ -327,10 +329,10 @@ def scrape_stats(stdout: str) -> dict[str, float]:
     for match in _STAT_PATTERNS[1].finditer(stdout):
         stats[match.group(2)] = int(match.group(1))
     for pattern in _CPU_PATTERNS:
-        match = pattern.search(stdout)
-        if match:
+        found = pattern.search(stdout)
+        if found:
             with contextlib.suppress(ValueError):
-                stats["solver_cpu_s"] = float(match.group(1))
+                stats["solver_cpu_s"] = float(found.group(1))
             break
     return stats
 

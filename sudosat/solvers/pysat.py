@@ -274,7 +274,7 @@ def full_model(lits: list[int], num_vars: int) -> list[int]:
 def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> _Outcome:
     """Solve in a child process (fork where available) killed at the deadline."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    context: Any = multiprocessing.get_context(method)  # typeshed's BaseContext has no Process
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(
         target=_worker_main,

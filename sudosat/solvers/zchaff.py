@@ -180,6 +180,7 @@ def solve_zchaff(
         run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
         return unknown(started, "zchaff", process_ms=run.wall_ms)
+    assert run.exit_code is not None  # a program that did not time out has exited
     result = parse_zchaff_output(run.stdout, run.stderr, run.exit_code, cnf.num_vars)
     result.stats["process_ms"] = run.wall_ms
     return finish(result, cnf, started, "zChaff", "zchaff")
