@@ -1447,10 +1447,9 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
 def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[str, pd.DataFrame]:
     """Run our CDCL solver on `cnf` and record its decisions and conflicts.
 
-    The solver is the real one (:class:`sudosat.solvers.cdcl.Engine`), with two
-    methods wrapped to write down what they did: each decision (literal and
-    new level) and each conflict (the learnt clause and the level the search
-    jumps back to).
+    The solver is the real one (:class:`sudosat.solvers.cdcl.Solver`), with an
+    observer that writes down each decision (literal and new level) and each
+    conflict (the learnt clause and the level the search jumps back to).
 
     Parameters
     ----------
@@ -1469,8 +1468,7 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
 
     events: list[dict[str, Any]] = []
 
-    def name(code: int) -> str:
-        lit = code >> 1 if not code & 1 else -(code >> 1)
+    def name(lit: int) -> str:
         if order is None or abs(lit) > order**6:
             return str(lit)
         return ("¬" if lit < 0 else "") + variable_name(abs(lit), order)
@@ -1479,33 +1477,17 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
         if len(events) < limit:
             events.append({"step": len(events) + 1, **event})
 
-    class Tracing(cdcl.Engine):
-        def pick_branch_lit(self) -> int:
-            code = super().pick_branch_lit()
-            if code >= 0:
-                note(
-                    event="decide",
-                    level=len(self.trail_lim) + 1,
-                    literals=str(code >> 1 if not code & 1 else -(code >> 1)),
-                    meaning=f"try {name(code)}; trail holds {len(self.trail)} literals",
-                )
-            return code
+    class Tracer:  # the solver's public observer hook (cdcl.Observer)
+        def decided(self, literal: int, level: int, trail_size: int) -> None:
+            note(event="decide", level=level, literals=str(literal),
+                 meaning=f"try {name(literal)}; trail holds {trail_size} literals")
 
-        def analyze(self, confl: Any) -> Any:
-            learnt, back, lbd = super().analyze(confl)
-            dimacs = [c >> 1 if not c & 1 else -(c >> 1) for c in learnt]
-            note(
-                event="conflict",
-                level=len(self.trail_lim),
-                literals=" ".join(map(str, dimacs)),
-                meaning=f"learn ({' ∨ '.join(name(c) for c in learnt)}), jump back to level {back}",
-            )
-            return learnt, back, lbd
+        def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
+            note(event="conflict", level=level, literals=" ".join(map(str, clause)),
+                 meaning=f"learn ({' ∨ '.join(map(name, clause))}), "
+                 f"jump back to level {backjump_level}")
 
-    # _settings fills in every tunable's default, as solve() does
-    solver = Tracing(cnf.num_vars, cdcl._settings({}), 0)
-    solver.load(cnf.flat)
-    status = solver.solve()
+    status = cdcl.Solver(cnf, observer=Tracer()).solve().status
     return str(status), pd.DataFrame(
         events, columns=["step", "event", "level", "literals", "meaning"]
     )
