@@ -136,8 +136,11 @@ class ProofStep(Enum):
 _RUN = 0x4000  # binary clauses the loader adds between two looks at the clock
 
 
-def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
+def _binary_run_end(codes: array | list[int], start: int, limit: int) -> int:
     """The end of the run of binary clauses that begins at `start` in `codes`.
+
+    `codes` is zero-terminated clauses of DIMACS literals or of literal codes
+    (only where the zeros are matters).
 
     Pre: ``codes[start:start + 6]`` is two binary clauses (two literals, a 0, each).
     Returns the first index after the longest run of such clauses. The run is
@@ -164,16 +167,17 @@ def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
     return start + 3 * known
 
 
-# Memo of big runs of binary clauses (see Engine._add_binaries): run -> what it adds.
+# Memo of big runs of binary clauses (see Engine._add_run): a run's DIMACS bytes ->
+# what it adds.
 # A run is remembered as seen the first time and grouped the second time, so a
 # formula loaded once pays only for hashing it. Both tables stay small.
 _MEMO_MIN_RUN = 1024
 _MEMO_SIZE = 8
-_RUN_SEEN: dict[tuple, bool] = {}
-_RUN_MEMO: dict[tuple, tuple[list, list[int]]] = {}
+_RUN_SEEN: dict[bytes, bool] = {}
+_RUN_MEMO: dict[bytes, tuple[list, list[int]]] = {}
 
 
-def _remember(table: dict, key: tuple, value) -> None:
+def _remember(table: dict, key: bytes, value) -> None:
     """Store `value` under `key`, dropping the oldest entry beyond :data:`_MEMO_SIZE`."""
     if len(table) >= _MEMO_SIZE:
         del table[next(iter(table))]
@@ -323,9 +327,15 @@ class Engine:
         passes meanwhile (the clock is read between runs of binary clauses,
         every 16,384 clauses, and after each huge clause).
         """
-        codes = list(map(code_table(self.num_vars).__getitem__, flat))
-        if codes and codes[-1] != 0:
-            codes.append(0)
+        # The clauses are read from the DIMACS array itself and converted clause by
+        # clause (table[x] is codes.to_code(x), inlined): a run of binary clauses met
+        # before is then added from its memo without converting it at all.
+        table = code_table(self.num_vars)
+        if not isinstance(flat, array) or flat.typecode != "i":
+            flat = array("i", flat)
+        if flat and flat[-1] != 0:
+            flat = flat + array("i", [0])
+        codes = flat  # nonzero literals map to nonzero codes: zeros mark clause ends in both
         used, clauses = self.used, self.clauses
         first_new = len(clauses)
         units = []
@@ -344,7 +354,7 @@ class Engine:
                 # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
                 # C, at most _RUN clauses at a time so that the clock is read often enough.
                 stop = _binary_run_end(codes, start, min(end_all, start + 3 * _RUN))
-                self._add_binaries(codes[start:stop:3], codes[start + 1 : stop : 3], units)
+                self._add_run(flat, start, stop, table, units)
                 start = stop
                 if not within_budget():
                     raise OutOfTime
@@ -352,22 +362,22 @@ class Engine:
             end = index(0, start)
             length = end - start
             if length == 2:
-                self._add_binary(codes[start], codes[start + 1], units)
+                self._add_binary(table[codes[start]], table[codes[start + 1]], units)
             elif length == 3:
-                a = codes[start]
-                b = codes[start + 1]
-                c = codes[start + 2]
+                a = table[codes[start]]
+                b = table[codes[start + 1]]
+                c = table[codes[start + 2]]
                 if a ^ b > 1 and a ^ c > 1 and b ^ c > 1:  # distinct, no tautology
                     add_ternary(a, b, c)
                     used[a >> 1] = used[b >> 1] = used[c >> 1] = True
                 else:
                     self._add_long([a, b, c], units)
             elif length > 3:
-                self._add_long(codes[start:end], units)
+                self._add_long(list(map(table.__getitem__, codes[start:end])), units)
                 if length > 0x3FFF and not within_budget():
                     raise OutOfTime  # a huge clause alone can take a while (issue 17, fault 8)
             elif length == 1:
-                units.append(codes[start])
+                units.append(table[codes[start]])
             else:
                 self.ok = False
             start = end + 1
@@ -422,21 +432,33 @@ class Engine:
         elif a == b:
             units.append(a)
 
-    def _add_binaries(self, firsts: list[Code], seconds: list[Code], units: list[Code]) -> None:
-        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`).
+    def _add_run(
+        self, flat: array, start: int, stop: int, table: list[Code], units: list[Code]
+    ) -> None:
+        """Add the run of binary clauses ``flat[start:stop]`` (DIMACS, each ``a b 0``).
 
         A run met for the third time (the same Sudoku rules, instance after
-        instance) is added from a memo: per implication list, the literals the
-        run appends, in the same order, so each list grows by one ``extend``
-        instead of one ``append`` per clause (see :data:`_RUN_MEMO`).
+        instance) is added from a memo, found by the run's DIMACS bytes before
+        any conversion: per implication list, the literals the run appends, in
+        the same order, so each list grows by one ``extend`` instead of one
+        ``append`` per clause (see :data:`_RUN_MEMO`).
         """
         key = None
-        if len(firsts) >= _MEMO_MIN_RUN:
-            key = (tuple(firsts), tuple(seconds))
+        if stop - start >= 3 * _MEMO_MIN_RUN:
+            key = flat[start:stop].tobytes()
             memo = _RUN_MEMO.get(key)
             if memo is not None:
                 self._add_memo(*memo)
                 return
+        code = table.__getitem__
+        firsts = list(map(code, flat[start:stop:3]))
+        seconds = list(map(code, flat[start + 1 : stop : 3]))
+        self._add_binaries(firsts, seconds, units, key)
+
+    def _add_binaries(
+        self, firsts: list[Code], seconds: list[Code], units: list[Code], key: bytes | None
+    ) -> None:
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`_add_run`)."""
         if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
                 self._add_binary(a, b, units)
