@@ -819,10 +819,12 @@ class Engine:
         """Drop literals of out[1:] implied by the others (in place).
 
         Pre: ``seen`` marks exactly the variables of out[1:]. Post: same, plus
-        variables appended to ``toclear`` that the caller must unmark.
+        the variables :meth:`redundant` settled (marked 1 or 2), appended to
+        ``toclear``, which the caller must unmark.
         """
-        reason, level = self.reason, self.level
+        reason, level, seen = self.reason, self.level, self.seen
         deep = self.settings["minimize"] >= 2
+        redundant = self.redundant
         abstract = 0
         for q in out[1:]:
             abstract |= 1 << (level[q >> 1] & 31)
@@ -830,9 +832,27 @@ class Engine:
         for i in range(1, len(out)):
             q = out[i]
             r = reason[q >> 1]
-            if r is None or not (
-                self.redundant(q, abstract, toclear) if deep else self._locally_redundant(r)
-            ):
+            if r is None:
+                out[j] = q
+                j += 1
+            elif not deep:
+                if not self._locally_redundant(r):
+                    out[j] = q
+                    j += 1
+            elif r.__class__ is int:
+                # A binary reason (most of Sudoku's) is settled here without a call
+                # when its one literal is: what redundant(q) would answer at once.
+                v = r >> 1
+                mark = seen[v]
+                if mark == 1 or not level[v]:
+                    continue
+                if (
+                    mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
+                    or not redundant(q, abstract, toclear)
+                ):
+                    out[j] = q
+                    j += 1
+            elif not redundant(q, abstract, toclear):
                 out[j] = q
                 j += 1
         del out[j:]
@@ -844,30 +864,50 @@ class Engine:
     def redundant(self, p: Code, abstract: int, toclear: list[Code]) -> bool:
         """True when the (false) literal `p` follows from marked literals by reasons.
 
-        Pre: ``reason[p]`` is not None. Post: on True, every variable proved
-        redundant is marked in ``seen`` and recorded in ``toclear``; on False,
-        marks made by this call are undone.
+        Pre: ``reason[p]`` is not None; ``seen`` is 1 for the literals of the
+        learnt clause and those proved redundant so far, 2 for those proved
+        not to be. Post: every literal this call settles is marked (1 or 2)
+        and recorded in ``toclear``, so no later call explores it again
+        (MiniSat's ``litRedundant`` with its "failed" marks): a depth-first
+        walk along reasons, the path kept as frames (reason literals, next
+        index, literal). A literal fails when it is unmarked at a level > 0
+        and is a decision or lies at a level the clause lacks (``abstract``);
+        then so does every literal on the path to it.
         """
         seen, level, reason = self.seen, self.level, self.reason
-        stack = [p]
-        top = len(toclear)
-        while stack:
-            r = reason[stack.pop() >> 1]
-            for q in (r,) if r.__class__ is int else r[1:]:  # reason_literals(r), inlined
+        path = []
+        r = reason[p >> 1]
+        lits = (r,) if r.__class__ is int else r[1:]  # reason_literals(r), inlined
+        i = 0
+        while True:
+            if i < len(lits):
+                q = lits[i]
+                i += 1
                 v = q >> 1
-                if seen[v] or not level[v]:
+                mark = seen[v]
+                if mark == 1 or not level[v]:
                     continue
                 rv = reason[v]
-                if rv is not None and (1 << (level[v] & 31)) & abstract:
-                    seen[v] = 1
-                    stack.append(q)
-                    toclear.append(q)
-                    continue
-                for x in toclear[top:]:
-                    seen[x >> 1] = 0
-                del toclear[top:]
-                return False
-        return True
+                if mark or rv is None or not (1 << (level[v] & 31)) & abstract:
+                    for _, _, x in path:
+                        if not seen[x >> 1]:
+                            seen[x >> 1] = 2
+                            toclear.append(x)
+                    if not seen[p >> 1]:
+                        seen[p >> 1] = 2
+                        toclear.append(p)
+                    return False
+                path.append((lits, i, p))
+                p = q
+                lits = (rv,) if rv.__class__ is int else rv[1:]
+                i = 0
+            else:
+                if not seen[p >> 1]:
+                    seen[p >> 1] = 1
+                    toclear.append(p)
+                if not path:
+                    return True
+                lits, i, p = path.pop()
 
     def record(self, learnt: Clause, lbd: int) -> None:
         """Store a learnt clause and assert its first literal.
