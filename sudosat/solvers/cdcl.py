@@ -51,7 +51,7 @@ from collections import Counter
 from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
-from operator import xor
+from operator import add, xor
 from random import Random
 from typing import Protocol
 
@@ -700,23 +700,22 @@ class Engine:
         for clause in self.clauses:
             for lit in clause:
                 counts[lit >> 1] += 1
-        bins, terns = self.bins, self.terns
-        for v in range(1, n + 1):
-            pos, neg = 2 * v, 2 * v + 1
-            counts[v] += len(bins[pos]) + len(bins[neg]) + len(terns[pos]) + len(terns[neg])
+        # Binary and ternary occurrences, per code then per variable (codes 2v, 2v + 1),
+        # summed by map in C: this runs at the start of every one-shot call.
+        per_code = list(map(add, map(len, self.bins), map(len, self.terns)))
+        per_var = map(add, per_code[2::2], per_code[3::2])
+        counts[1:] = map(add, counts[1:], per_var)
         scale = 1.0 / (max(counts) + 1)
         self.activity = [count * scale for count in counts]
 
     def rebuild_heap(self) -> None:
         """Rebuild the heap from scratch. Post: exactly one live entry per free used variable."""
         activity, used, val, key = self.activity, self.used, self.val, self.heap_key
-        heap = []
-        for v in range(1, self.num_vars + 1):
-            if used[v] and not val[2 * v]:
-                heap.append((-activity[v], v))
-                key[v] = activity[v]
-            else:
-                key[v] = -1.0
+        free = [v for v in range(1, self.num_vars + 1) if used[v] and not val[2 * v]]
+        key[:] = [-1.0] * len(key)
+        for v in free:
+            key[v] = activity[v]
+        heap = [(-activity[v], v) for v in free]
         heapify(heap)
         self.heap = heap
 
@@ -1670,14 +1669,16 @@ class _ModelChecker:
 
     def first_broken(self, model: list[int]) -> str | None:
         """None when `model` (one literal per variable, in order) satisfies every clause."""
-        if [abs(q) for q in model] != list(range(1, len(model) + 1)) or len(model) < self.num_vars:
+        if list(map(abs, model)) != list(range(1, len(model) + 1)) or len(model) < self.num_vars:
             return "the rule that every variable gets exactly one value"
         true = set(model)
         implied = self.implied
+        superset = true.issuperset  # one C call per true literal's list
         for p in model:
-            for q in implied.get(p, ()):
-                if q not in true:
-                    return f"clause [{-p}, {q}]"
+            others = implied.get(p)
+            if others is not None and not superset(others):
+                q = next(q for q in others if q not in true)
+                return f"clause [{-p}, {q}]"
         for clause in self.others:
             if true.isdisjoint(clause):
                 return f"clause {sorted(clause, key=abs)}"
