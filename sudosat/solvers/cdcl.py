@@ -2,9 +2,11 @@
 
 The design follows MiniSat's core, rewritten for CPython's cost model:
 
-* Literal codes: variable ``v`` (1..V) has codes ``2v`` (positive) and
-  ``2v + 1`` (negative), so negation is ``lit ^ 1`` and every per-literal table
-  is a flat list indexed by the code. Codes 0 and 1 are unused.
+* Literal codes (``Code``, :mod:`sudosat.solvers.codes`; signed DIMACS
+  literals only at the :class:`Solver` boundary): variable ``v`` (1..V) has
+  codes ``2v`` (positive) and ``2v + 1`` (negative), so negation is
+  ``lit ^ 1`` and every per-literal table is a flat list indexed by the code.
+  Codes 0 and 1 are unused.
 * ``val[lit]`` is 1 (true), -1 (false) or 0 (unassigned); both codes of a
   variable are written on assignment, so a lookup never negates.
 * Binary clauses live only in implication lists: ``bins[p]`` holds every
@@ -26,6 +28,14 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   false literals.
 * Optional DRAT proof logging (text), checked by :func:`certify` with the
   independent ``dratify`` checker.
+* One budget (:mod:`sudosat.solvers.budget`): a call's :class:`Deadline` is
+  read by :meth:`Engine.within_budget` in the search loop before each
+  decision (where MiniSat calls ``withinBudget()``) and by the loader;
+  past it they raise :class:`OutOfTime` and the call answers UNKNOWN.
+  ``propagate`` returns a conflict or nothing.
+* An optional observer (``Solver(cnf, observer=...)``) is told of every
+  decision and learnt clause, for tracing; without one the search runs the
+  plain engine.
 * Incremental use (:class:`Solver`, PySAT's shape): clauses added between
   calls, assumptions decided first, one level each (MiniSat's ``solve(assumps)``),
   the failed subset from final conflict analysis (``analyzeFinal``); the
@@ -335,25 +345,24 @@ class Engine:
             flat = array("i", flat)
         if flat and flat[-1] != 0:
             flat = flat + array("i", [0])
-        codes = flat  # nonzero literals map to nonzero codes: zeros mark clause ends in both
         used, clauses = self.used, self.clauses
         first_new = len(clauses)
         units = []
         add_ternary = self.add_ternary
-        index = codes.index
+        index = flat.index
         start = 0
-        end_all = len(codes)
+        end_all = len(flat)
         within_budget = self.within_budget
         count = 0
         while start < end_all:
             if (
                 start + 5 < end_all
-                and codes[start + 2] == 0 == codes[start + 5]
-                and codes[start] and codes[start + 1] and codes[start + 3] and codes[start + 4]
+                and flat[start + 2] == 0 == flat[start + 5]
+                and flat[start] and flat[start + 1] and flat[start + 3] and flat[start + 4]
             ):
                 # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
                 # C, at most _RUN clauses at a time so that the clock is read often enough.
-                stop = _binary_run_end(codes, start, min(end_all, start + 3 * _RUN))
+                stop = _binary_run_end(flat, start, min(end_all, start + 3 * _RUN))
                 self._add_run(flat, start, stop, table, units)
                 start = stop
                 if not within_budget():
@@ -362,22 +371,22 @@ class Engine:
             end = index(0, start)
             length = end - start
             if length == 2:
-                self._add_binary(table[codes[start]], table[codes[start + 1]], units)
+                self._add_binary(table[flat[start]], table[flat[start + 1]], units)
             elif length == 3:
-                a = table[codes[start]]
-                b = table[codes[start + 1]]
-                c = table[codes[start + 2]]
+                a = table[flat[start]]
+                b = table[flat[start + 1]]
+                c = table[flat[start + 2]]
                 if a ^ b > 1 and a ^ c > 1 and b ^ c > 1:  # distinct, no tautology
                     add_ternary(a, b, c)
                     used[a >> 1] = used[b >> 1] = used[c >> 1] = True
                 else:
                     self._add_long([a, b, c], units)
             elif length > 3:
-                self._add_long(list(map(table.__getitem__, codes[start:end])), units)
+                self._add_long(list(map(table.__getitem__, flat[start:end])), units)
                 if length > 0x3FFF and not within_budget():
                     raise OutOfTime  # a huge clause alone can take a while (issue 17, fault 8)
             elif length == 1:
-                units.append(table[codes[start]])
+                units.append(table[flat[start]])
             else:
                 self.ok = False
             start = end + 1
