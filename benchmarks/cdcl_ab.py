@@ -12,9 +12,10 @@ Usage::
     PYTHONPATH=. .venv/bin/python benchmarks/cdcl_ab.py --base HEAD~1 --sets damnhard,random100
 
 Sets: ``damnhard`` (35), ``top2365`` (100 of them, seed 2365), ``16x16`` (15),
-``random100`` (60, seed 100), ``random150`` (30, seed 150), and the
-independent ``random100b`` (60, seed 7) and ``random150b`` (30, seed 8) to
-check that a gain is not tuned to the benchmark's own formulas. Writes
+``random50`` (100 uf50-sized, seed 50), ``random100`` (60, seed 100),
+``random150`` (30, seed 150), and the independent ``random100b`` (60, seed 7)
+and ``random150b`` (30, seed 8) to check that a gain is not tuned to the
+benchmark's own formulas. Writes
 ``benchmarks/results/cdcl_ab.csv`` (one row per instance).
 """
 
@@ -40,6 +41,7 @@ SETS = {
     "damnhard": lambda: _sudoku_set("damnhard", "damnhard.sdk.txt", None, 1),
     "top2365": lambda: _sudoku_set("top2365", "top2365.sdk.txt", 100, 2365),
     "16x16": lambda: _sudoku_set("16x16", "16x16.txt", 15, 16),
+    "random50": lambda: _random_set(50, 100, 50),
     "random100": lambda: _random_set(100, 60, 100),
     "random150": lambda: _random_set(150, 30, 150),
     "random100b": lambda: _random_set(100, 60, 7),

@@ -97,6 +97,7 @@ def instance_sets(quick: bool) -> list[list[Instance]]:
         _sudoku_set("damnhard", "damnhard.sdk.txt", None if not quick else 10, 1),
         _sudoku_set("top2365-200", "top2365.sdk.txt", 200 // scale, 2365),
         _sudoku_set("16x16-50", "16x16.txt", 50 // scale, 16),
+        _random_set(50, 100 // scale, 50),  # uf50-sized: start-up cost per call shows here
         _random_set(100, 60 // scale, 100),
         _random_set(150, 30 // scale, 150),
     ]

@@ -17,6 +17,7 @@ from sudosat.errors import SolverError
 from sudosat.formulas import pigeonhole, random_kcnf
 from sudosat.result import Status
 from sudosat.solvers import cdcl, registry
+from sudosat.solvers.budget import settings_from
 from sudosat.solvers.cdcl import TUNABLES, luby, solve
 from tests.conftest import shared_file
 
@@ -134,7 +135,7 @@ def test_loader_reads_runs_of_binary_clauses_like_one_clause_at_a_time(case):
     """Runs of binary clauses are read by slicing: same lists, same order, same units."""
     num_vars, clauses = case
     cnf = CNF(clauses, num_vars)
-    solver = cdcl.Engine(num_vars, cdcl._settings({}))
+    solver = cdcl.Engine(num_vars, settings_from("cdcl", TUNABLES, {}))
     solver.load(cnf.flat)
     bins, units = _reference_load(cnf)
     assert solver.bins == bins
@@ -331,7 +332,7 @@ def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
     cnf = CNF([[1, 2, 3], *clauses, [4, 5, 6]], 300)
     loaded = []
     for _ in range(4):  # seen, grouped, then twice from the memo
-        solver = cdcl.Engine(300, cdcl._settings({}))
+        solver = cdcl.Engine(300, settings_from("cdcl", TUNABLES, {}))
         solver.load(cnf.flat)
         loaded.append((solver.bins, solver.used))
     assert all(entry == loaded[0] for entry in loaded[1:])

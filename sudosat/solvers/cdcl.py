@@ -2,9 +2,11 @@
 
 The design follows MiniSat's core, rewritten for CPython's cost model:
 
-* Literal codes: variable ``v`` (1..V) has codes ``2v`` (positive) and
-  ``2v + 1`` (negative), so negation is ``lit ^ 1`` and every per-literal table
-  is a flat list indexed by the code. Codes 0 and 1 are unused.
+* Literal codes (``Code``, :mod:`sudosat.solvers.codes`; signed DIMACS
+  literals only at the :class:`Solver` boundary): variable ``v`` (1..V) has
+  codes ``2v`` (positive) and ``2v + 1`` (negative), so negation is
+  ``lit ^ 1`` and every per-literal table is a flat list indexed by the code.
+  Codes 0 and 1 are unused.
 * ``val[lit]`` is 1 (true), -1 (false) or 0 (unassigned); both codes of a
   variable are written on assignment, so a lookup never negates.
 * Binary clauses live only in implication lists: ``bins[p]`` holds every
@@ -26,6 +28,14 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   false literals.
 * Optional DRAT proof logging (text), checked by :func:`certify` with the
   independent ``dratify`` checker.
+* One budget (:mod:`sudosat.solvers.budget`): a call's :class:`Deadline` is
+  read by :meth:`Engine.within_budget` in the search loop before each
+  decision (where MiniSat calls ``withinBudget()``) and by the loader;
+  past it they raise :class:`OutOfTime` and the call answers UNKNOWN.
+  ``propagate`` returns a conflict or nothing.
+* An optional observer (``Solver(cnf, observer=...)``) is told of every
+  decision and learnt clause, for tracing; without one the search runs the
+  plain engine.
 * Incremental use (:class:`Solver`, PySAT's shape): clauses added between
   calls, assumptions decided first, one level each (MiniSat's ``solve(assumps)``),
   the failed subset from final conflict analysis (``analyzeFinal``); the
@@ -46,63 +56,101 @@ from __future__ import annotations
 import gc
 import time
 from array import array
+from bisect import bisect_right
+from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from enum import Enum
 from heapq import heapify, heappop, heappush
-from operator import xor
+from operator import add, xor
 from random import Random
+from typing import Protocol
 
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import verify_result
+from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
+from sudosat.solvers.codes import Code, code_table, to_codes, to_dimacs, to_dimacs_list
 
-Lit = int  # a literal code, 2v or 2v + 1
-Clause = list[Lit]
-
-
-@dataclass(frozen=True)
-class Tunable:
-    """One parameter of the solver: its name, default value, allowed range and meaning."""
-
-    name: str
-    default: float
-    low: float
-    high: float
-    doc: str
-
+Clause = list[Code]  # a stored clause: literal codes, the two watched ones at positions 0 and 1
 
 #: Every tunable, declared once. ``solve(cnf, **tunables)`` accepts these names.
-TUNABLES: dict[str, Tunable] = {
-    t.name: t
-    for t in (
-        Tunable("var_decay", 0.95, 0.5, 0.9999, "VSIDS activity decay per conflict"),
-        Tunable("restart_first", 100, 1, 1e9, "conflicts in the first Luby restart unit"),
-        Tunable("reduce_first", 2000, 10, 1e9, "conflicts before the first learnt-clause cut"),
-        Tunable("reduce_inc", 300, 0, 1e9, "growth of the reduction interval after each reduction"),
-        Tunable("glue_lbd", 2, 0, 1e9, "learnt clauses with LBD at most this are never deleted"),
-        Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
-        Tunable("initial_phase", 0, 0, 1, "value tried first on a fresh variable: 0 false, 1 true"),
-        Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
-        Tunable("check_every", 2048, 1, 1e9, "propagations between two looks at the clock"),
-        Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
-    )
-}
+TUNABLES: dict[str, Tunable] = declare(
+    Tunable("var_decay", 0.95, 0.5, 0.9999, "VSIDS activity decay per conflict"),
+    Tunable("restart_first", 100, 1, 1e9, "conflicts in the first Luby restart unit"),
+    Tunable("reduce_first", 2000, 10, 1e9, "conflicts before the first learnt-clause cut"),
+    Tunable("reduce_inc", 300, 0, 1e9, "growth of the reduction interval after each reduction"),
+    Tunable("glue_lbd", 2, 0, 1e9, "learnt clauses with LBD at most this are never deleted"),
+    Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
+    Tunable("initial_phase", 0, 0, 1, "value tried first on a fresh variable: 0 false, 1 true"),
+    Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
+    Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
+)
 
-# A unique object propagate returns when the deadline has passed.
-_TIMEOUT: Clause = []
 # What next_assumption returns when an assumption is false (not a literal code).
 _FAILED = -2
+# The deadline of an engine outside a timed call.
+_NO_DEADLINE = Deadline(None)
 
-class _Timeout(Exception):
-    """Raised inside the loader when the deadline passes (never leaves this module)."""
+
+class ReasonKind(Enum):
+    """Why a variable has its value; ``Engine.reason[v]`` holds one of these shapes.
+
+    The shapes are told apart by their type, which costs nothing to store:
+    an explicit tag per assignment would be one more store per implied literal
+    in :meth:`Engine.propagate` (the hot loop). :func:`reason_kind` names the
+    kind; :func:`reason_literals` gives what conflict analysis reads.
+    """
+
+    DECISION = "decision"  # None: a decision, an assumption or a level-0 fact
+    BINARY = "binary"  # an int: the other (false) literal of a binary clause
+    CLAUSE = "clause"  # a sequence, implied literal first, the others false:
+    # a stored clause (a list, watched) or a ternary one built by propagate (a tuple)
+
+
+def reason_kind(reason: object) -> ReasonKind:
+    """The kind of a reason (see :class:`ReasonKind`)."""
+    if reason is None:
+        return ReasonKind.DECISION
+    return ReasonKind.BINARY if reason.__class__ is int else ReasonKind.CLAUSE
+
+
+def reason_literals(reason: int | tuple | Clause) -> tuple | Clause:
+    """The false literals of a BINARY or CLAUSE reason (all but the implied one).
+
+    The hot loops (:meth:`Engine.analyze`, :meth:`Engine.redundant`) inline it.
+    """
+    return (reason,) if reason.__class__ is int else reason[1:]
+
+
+class Observer(Protocol):
+    """What :class:`Solver` tells an ``observer`` (either method may be missing).
+
+    Literals are signed DIMACS integers; levels count decisions (0: none).
+    """
+
+    def decided(self, literal: int, level: int, trail_size: int) -> None:
+        """The heuristic decided `literal`, opening `level`; the trail held `trail_size`."""
+
+    def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
+        """A conflict at `level` taught `clause` (asserting literal first); jump back."""
+
+
+class ProofStep(Enum):
+    """The kind of one DRAT step; the proof log holds ``(kind, codes)`` pairs."""
+
+    ADD = ""
+    DELETE = "d "
 
 
 _RUN = 0x4000  # binary clauses the loader adds between two looks at the clock
 
 
-def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
+def _binary_run_end(codes: array | list[int], start: int, limit: int) -> int:
     """The end of the run of binary clauses that begins at `start` in `codes`.
+
+    `codes` is zero-terminated clauses of DIMACS literals or of literal codes
+    (only where the zeros are matters).
 
     Pre: ``codes[start:start + 6]`` is two binary clauses (two literals, a 0, each).
     Returns the first index after the longest run of such clauses. The run is
@@ -129,25 +177,26 @@ def _binary_run_end(codes: list[int], start: int, limit: int) -> int:
     return start + 3 * known
 
 
-# Memo of big runs of binary clauses (see Engine._add_binaries): run -> what it adds.
+# Memo of big runs of binary clauses (see Engine._add_run): a run's DIMACS bytes ->
+# what it adds.
 # A run is remembered as seen the first time and grouped the second time, so a
 # formula loaded once pays only for hashing it. Both tables stay small.
 _MEMO_MIN_RUN = 1024
 _MEMO_SIZE = 8
-_RUN_SEEN: dict[tuple, bool] = {}
-_RUN_MEMO: dict[tuple, tuple[list, list[int]]] = {}
+_RUN_SEEN: dict[bytes, bool] = {}
+_RUN_MEMO: dict[bytes, tuple[list, list[int]]] = {}
 
 
-def _remember(table: dict, key: tuple, value) -> None:
+def _remember(table: dict, key: bytes, value) -> None:
     """Store `value` under `key`, dropping the oldest entry beyond :data:`_MEMO_SIZE`."""
     if len(table) >= _MEMO_SIZE:
         del table[next(iter(table))]
     table[key] = value
 
 
-def _group_run(firsts: list[Lit], seconds: list[Lit]) -> tuple[list, list[int]]:
+def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list, list[int]]:
     """Per implication list, the literals the run {firsts[i], seconds[i]} appends, in order."""
-    groups: dict[Lit, list[Lit]] = {}
+    groups: dict[Code, list[Code]] = {}
     for a, b in zip(firsts, seconds, strict=True):
         groups.setdefault(a ^ 1, []).append(b)
         groups.setdefault(b ^ 1, []).append(a)
@@ -171,19 +220,6 @@ def luby(y: float, x: int) -> float:
     return y**seq
 
 
-def _settings(tunables: dict) -> dict[str, float]:
-    """Defaults overridden by `tunables`; a SolverError names an unknown or out-of-range one."""
-    settings = {name: t.default for name, t in TUNABLES.items()}
-    for name, value in tunables.items():
-        spec = TUNABLES.get(name)
-        if spec is None:
-            raise SolverError(f"cdcl: unknown option {name!r}; known: {', '.join(TUNABLES)}")
-        if not isinstance(value, int | float) or not spec.low <= value <= spec.high:
-            raise SolverError(f"cdcl: option {name}={value!r} is outside [{spec.low}, {spec.high}]")
-        settings[name] = value
-    return settings
-
-
 class Engine:
     """The CDCL search state (create, :meth:`load`, then :meth:`solve`, again and again).
 
@@ -199,10 +235,15 @@ class Engine:
         Every name of :data:`TUNABLES` with its value.
     seed : int
         Seeds the only random source (random decisions, initial activity jitter).
-    deadline : float
-        A ``time.monotonic()`` value after which the search gives up (``inf``: never).
     proof : bool
         Log a DRAT proof (learnt clauses added, deleted clauses as ``d`` lines).
+
+    Attributes
+    ----------
+    deadline : Deadline
+        The budget of the current call: :meth:`within_budget` reads it, and
+        :meth:`load` and :meth:`search` raise :class:`OutOfTime` past it
+        (:meth:`solve` answers UNKNOWN then). No limit between calls.
     """
 
     def __init__(
@@ -210,7 +251,6 @@ class Engine:
         num_vars: int,
         settings: dict,
         seed: int = 0,
-        deadline: float = float("inf"),
         proof: bool = False,
     ) -> None:
         n = num_vars
@@ -218,38 +258,35 @@ class Engine:
         self.settings = settings
         self.rng = Random(seed)
         self.seed = seed
-        self.deadline = deadline
+        self.deadline = _NO_DEADLINE
         size = 2 * n + 2
         self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
         self.level = [0] * (n + 1)  # per variable: decision level of its assignment
-        self.reason: list = [None] * (n + 1)  # None, int (binary: other literal) or clause
+        self.reason: list = [None] * (n + 1)  # per variable: see ReasonKind
         self.seen = [0] * (n + 1)
         self.activity = [0.0] * (n + 1)
         self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
         self.heap: list[tuple[float, int]] = []
         self.polarity = [1 - int(settings["initial_phase"])] * (n + 1)  # 1: try negative
-        self.bins: list[list[Lit]] = [[] for _ in range(size)]
+        self.bins: list[list[Code]] = [[] for _ in range(size)]
         # terns[p]: one pair (b, c) per input clause {¬p, b, c}; see add_ternary
         self.terns: list[list[tuple]] = [[] for _ in range(size)]
         self.watches: list[list[Clause]] = [[] for _ in range(size)]
         self.clauses: list[Clause] = []  # original clauses of length >= 3
         self.learnts: list[Clause] = []
         self.lbd: list[int] = []  # parallel to learnts
-        self.trail: list[Lit] = []
+        self.trail: list[Code] = []
         self.trail_lim: list[int] = []
         self.qhead = 0
         self.var_inc = 1.0
         self.var_decay = settings["var_decay"]
         self.ok = True  # False once the formula is known UNSAT
-        self.timed_out = False
         self.used = [False] * (n + 1)
         self.simp_trail = -1  # trail size at the last level-0 simplification
         self.bins_trail = 0  # trail size when bins were last cleaned (see simplify)
-        self.next_check = 0  # qhead value at which propagate reads the clock
-        self.check_every = int(settings["check_every"])
         self.decisions = self.propagations = self.conflicts = 0
         self.restarts = self.learnt_count = self.deleted = 0
-        self.proof: list | None = [] if proof else None  # see log_add
+        self.proof: list[tuple[ProofStep, tuple[Code, ...]]] | None = [] if proof else None
         self.units_logged = 0
         self.lit_str: list[str] = []
         if proof:
@@ -257,8 +294,8 @@ class Engine:
         # Incremental solving (MiniSat's solve(assumps)): the assumptions of the
         # current call are decided first, one decision level each; `core` is the
         # failed subset after an UNSAT answer under assumptions.
-        self.assumptions: list[Lit] = []
-        self.core: list[Lit] | None = None
+        self.assumptions: list[Code] = []
+        self.core: list[Code] | None = None
         self.started = False  # activities are initialised by the first solve only
         self.heap_stale = False  # variables became used since the heap was built
         self.next_reduce = settings["reduce_first"]
@@ -296,63 +333,66 @@ class Engine:
         Pre: decision level 0, nothing loaded. Post: binary clauses are in
         ``bins``, longer ones watched on positions 0 and 1, unit clauses on the
         trail (not yet propagated); ``ok`` is False when an empty clause or two
-        opposite units were read.
+        opposite units were read. Raises :class:`OutOfTime` when the deadline
+        passes meanwhile (the clock is read between runs of binary clauses,
+        every 16,384 clauses, and after each huge clause).
         """
-        n = self.num_vars
-        enc = [0] * (2 * n + 1)  # DIMACS literal -> code; negative indices wrap around
-        enc[1 : n + 1] = range(2, 2 * n + 2, 2)
-        enc[n + 1 :] = range(2 * n + 1, 1, -2)
-        codes = list(map(enc.__getitem__, flat))
-        if codes and codes[-1] != 0:
-            codes.append(0)
+        # The clauses are read from the DIMACS array itself and converted clause by
+        # clause (table[x] is codes.to_code(x), inlined): a run of binary clauses met
+        # before is then added from its memo without converting it at all.
+        table = code_table(self.num_vars)
+        if not isinstance(flat, array) or flat.typecode != "i":
+            flat = array("i", flat)
+        if flat and flat[-1] != 0:
+            flat = flat + array("i", [0])
         used, clauses = self.used, self.clauses
         first_new = len(clauses)
         units = []
         add_ternary = self.add_ternary
-        index = codes.index
+        index = flat.index
         start = 0
-        end_all = len(codes)
-        deadline = self.deadline
+        end_all = len(flat)
+        within_budget = self.within_budget
         count = 0
         while start < end_all:
             if (
                 start + 5 < end_all
-                and codes[start + 2] == 0 == codes[start + 5]
-                and codes[start] and codes[start + 1] and codes[start + 3] and codes[start + 4]
+                and flat[start + 2] == 0 == flat[start + 5]
+                and flat[start] and flat[start + 1] and flat[start + 3] and flat[start + 4]
             ):
                 # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
                 # C, at most _RUN clauses at a time so that the clock is read often enough.
-                stop = _binary_run_end(codes, start, min(end_all, start + 3 * _RUN))
-                self._add_binaries(codes[start:stop:3], codes[start + 1 : stop : 3], units)
+                stop = _binary_run_end(flat, start, min(end_all, start + 3 * _RUN))
+                self._add_run(flat, start, stop, table, units)
                 start = stop
-                if time.monotonic() >= deadline:
-                    raise _Timeout
+                if not within_budget():
+                    raise OutOfTime
                 continue
             end = index(0, start)
             length = end - start
             if length == 2:
-                self._add_binary(codes[start], codes[start + 1], units)
+                self._add_binary(table[flat[start]], table[flat[start + 1]], units)
             elif length == 3:
-                a = codes[start]
-                b = codes[start + 1]
-                c = codes[start + 2]
+                a = table[flat[start]]
+                b = table[flat[start + 1]]
+                c = table[flat[start + 2]]
                 if a ^ b > 1 and a ^ c > 1 and b ^ c > 1:  # distinct, no tautology
                     add_ternary(a, b, c)
                     used[a >> 1] = used[b >> 1] = used[c >> 1] = True
                 else:
                     self._add_long([a, b, c], units)
             elif length > 3:
-                self._add_long(codes[start:end], units)
-                if length > 0x3FFF and time.monotonic() >= deadline:
-                    raise _Timeout  # a huge clause alone can take a while (issue 17, fault 8)
+                self._add_long(list(map(table.__getitem__, flat[start:end])), units)
+                if length > 0x3FFF and not within_budget():
+                    raise OutOfTime  # a huge clause alone can take a while (issue 17, fault 8)
             elif length == 1:
-                units.append(codes[start])
+                units.append(table[flat[start]])
             else:
                 self.ok = False
             start = end + 1
             count += 1
-            if not count & 0x3FFF and time.monotonic() >= deadline:
-                raise _Timeout
+            if not count & 0x3FFF and not within_budget():
+                raise OutOfTime
         for lit in units:
             used[lit >> 1] = True
             value = self.val[lit]
@@ -375,7 +415,7 @@ class Engine:
         if any(val[q] == 1 for q in clause):
             return
         rest = [q for q in clause if not val[q]]
-        units: list[Lit] = []
+        units: list[Code] = []
         if not rest:
             self.ok = False
         elif len(rest) == 1:
@@ -392,7 +432,7 @@ class Engine:
                 self.assign(lit, None)
         self.heap_stale = True
 
-    def _add_binary(self, a: Lit, b: Lit, units: list[Lit]) -> None:
+    def _add_binary(self, a: Code, b: Code, units: list[Code]) -> None:
         """Add the input clause {a, b}: a unit when a == b, nothing when a tautology."""
         if a ^ b > 1:
             self.bins[a ^ 1].append(b)
@@ -401,21 +441,33 @@ class Engine:
         elif a == b:
             units.append(a)
 
-    def _add_binaries(self, firsts: list[Lit], seconds: list[Lit], units: list[Lit]) -> None:
-        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`load`).
+    def _add_run(
+        self, flat: array, start: int, stop: int, table: list[Code], units: list[Code]
+    ) -> None:
+        """Add the run of binary clauses ``flat[start:stop]`` (DIMACS, each ``a b 0``).
 
         A run met for the third time (the same Sudoku rules, instance after
-        instance) is added from a memo: per implication list, the literals the
-        run appends, in the same order, so each list grows by one ``extend``
-        instead of one ``append`` per clause (see :data:`_RUN_MEMO`).
+        instance) is added from a memo, found by the run's DIMACS bytes before
+        any conversion: per implication list, the literals the run appends, in
+        the same order, so each list grows by one ``extend`` instead of one
+        ``append`` per clause (see :data:`_RUN_MEMO`).
         """
         key = None
-        if len(firsts) >= _MEMO_MIN_RUN:
-            key = (tuple(firsts), tuple(seconds))
+        if stop - start >= 3 * _MEMO_MIN_RUN:
+            key = flat[start:stop].tobytes()
             memo = _RUN_MEMO.get(key)
             if memo is not None:
                 self._add_memo(*memo)
                 return
+        code = table.__getitem__
+        firsts = list(map(code, flat[start:stop:3]))
+        seconds = list(map(code, flat[start + 1 : stop : 3]))
+        self._add_binaries(firsts, seconds, units, key)
+
+    def _add_binaries(
+        self, firsts: list[Code], seconds: list[Code], units: list[Code], key: bytes | None
+    ) -> None:
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`_add_run`)."""
         if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
                 self._add_binary(a, b, units)
@@ -434,14 +486,14 @@ class Engine:
         for lit in {*firsts, *seconds}:
             used[lit >> 1] = True
 
-    def _add_memo(self, groups: list[tuple[Lit, list[Lit]]], variables: list[int]) -> None:
+    def _add_memo(self, groups: list[tuple[Code, list[Code]]], variables: list[int]) -> None:
         bins, used = self.bins, self.used
         for p, implied in groups:
             bins[p].extend(implied)
         for v in variables:
             used[v] = True
 
-    def _add_long(self, clause: Clause, units: list[Lit]) -> None:
+    def _add_long(self, clause: Clause, units: list[Code]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
         present = set(clause)
         if len(present) != len(clause):
@@ -462,7 +514,7 @@ class Engine:
         else:
             self.clauses.append(clause)
 
-    def add_ternary(self, a: Lit, b: Lit, c: Lit) -> None:
+    def add_ternary(self, a: Code, b: Code, c: Code) -> None:
         """Index the input clause {a, b, c} under the negation of each of its literals.
 
         Random 3-SAT is all ternary clauses. Full occurrence lists cost more
@@ -484,7 +536,7 @@ class Engine:
 
     # -- assignment -----------------------------------------------------------------
 
-    def assign(self, lit: Lit, why) -> None:
+    def assign(self, lit: Code, why) -> None:
         """Make `lit` true at the current level. Pre: `lit` is unassigned."""
         val = self.val
         val[lit] = 1
@@ -500,8 +552,9 @@ class Engine:
         Pre: watched literals are clause[0] and clause[1]; ``trail[:qhead]`` is
         propagated. Post: returns None with ``qhead == len(trail)``, or the
         conflicting clause (a list or tuple of false literals; a fresh 2-list
-        for a binary clause), or ``_TIMEOUT`` once the deadline has passed. An
-        implied literal sits at position 0 of its reason clause.
+        for a binary clause). An implied literal sits at position 0 of its
+        reason clause (see :class:`ReasonKind`). It never reads the clock:
+        :meth:`search` does, between two calls.
         """
         val = self.val
         trail = self.trail
@@ -513,19 +566,12 @@ class Engine:
         append = trail.append
         dl = len(self.trail_lim)
         qhead = start = self.qhead
-        next_check = self.next_check
         confl = None
         # A list iterator sees what is appended while it runs: it walks the trail
         # from qhead as it grows, without a length test and an index per literal.
         pending = iter(trail)
         pending.__setstate__(qhead)
         for p in pending:
-            if qhead >= next_check:
-                next_check = qhead + self.check_every
-                if time.monotonic() >= self.deadline:
-                    self.timed_out = True
-                    confl = _TIMEOUT
-                    break
             qhead += 1
             np = p ^ 1
             for q in bins[p]:
@@ -606,7 +652,6 @@ class Engine:
                 if confl is None:
                     continue
             break
-        self.next_check = next_check
         self.propagations += qhead - start
         self.qhead = qhead
         return confl
@@ -640,8 +685,6 @@ class Engine:
         del trail[lim:]
         del trail_lim[lvl:]
         self.qhead = lim
-        if self.next_check > lim + self.check_every:
-            self.next_check = lim + self.check_every
 
     # -- decisions --------------------------------------------------------------------
 
@@ -666,27 +709,26 @@ class Engine:
         for clause in self.clauses:
             for lit in clause:
                 counts[lit >> 1] += 1
-        bins, terns = self.bins, self.terns
-        for v in range(1, n + 1):
-            pos, neg = 2 * v, 2 * v + 1
-            counts[v] += len(bins[pos]) + len(bins[neg]) + len(terns[pos]) + len(terns[neg])
+        # Binary and ternary occurrences, per code then per variable (codes 2v, 2v + 1),
+        # summed by map in C: this runs at the start of every one-shot call.
+        per_code = list(map(add, map(len, self.bins), map(len, self.terns)))
+        per_var = map(add, per_code[2::2], per_code[3::2])
+        counts[1:] = map(add, counts[1:], per_var)
         scale = 1.0 / (max(counts) + 1)
         self.activity = [count * scale for count in counts]
 
     def rebuild_heap(self) -> None:
         """Rebuild the heap from scratch. Post: exactly one live entry per free used variable."""
         activity, used, val, key = self.activity, self.used, self.val, self.heap_key
-        heap = []
-        for v in range(1, self.num_vars + 1):
-            if used[v] and not val[2 * v]:
-                heap.append((-activity[v], v))
-                key[v] = activity[v]
-            else:
-                key[v] = -1.0
+        free = [v for v in range(1, self.num_vars + 1) if used[v] and not val[2 * v]]
+        key[:] = [-1.0] * len(key)
+        for v in free:
+            key[v] = activity[v]
+        heap = [(-activity[v], v) for v in free]
         heapify(heap)
         self.heap = heap
 
-    def pick_branch_lit(self) -> Lit:
+    def pick_branch_lit(self) -> Code:
         """The next decision literal, or -1 when every used variable is assigned.
 
         Post: the returned literal is unassigned; its sign is the saved phase.
@@ -754,7 +796,7 @@ class Engine:
             if not path:
                 break
             r = reason[v]
-            lits = (r,) if r.__class__ is int else r[1:]
+            lits = (r,) if r.__class__ is int else r[1:]  # reason_literals(r), inlined
         out[0] = p ^ 1
         # An activity is at most inc / (1 - var_decay) (a geometric series of
         # bumps), so checking inc alone keeps every activity far from overflow.
@@ -781,14 +823,16 @@ class Engine:
         out[1], out[best] = out[best], out[1]
         return top, len({level[q >> 1] for q in out})
 
-    def minimize(self, out: Clause, toclear: list[Lit]) -> None:
+    def minimize(self, out: Clause, toclear: list[Code]) -> None:
         """Drop literals of out[1:] implied by the others (in place).
 
         Pre: ``seen`` marks exactly the variables of out[1:]. Post: same, plus
-        variables appended to ``toclear`` that the caller must unmark.
+        the variables :meth:`redundant` settled (marked 1 or 2), appended to
+        ``toclear``, which the caller must unmark.
         """
-        reason, level = self.reason, self.level
+        reason, level, seen = self.reason, self.level, self.seen
         deep = self.settings["minimize"] >= 2
+        redundant = self.redundant
         abstract = 0
         for q in out[1:]:
             abstract |= 1 << (level[q >> 1] & 31)
@@ -796,45 +840,82 @@ class Engine:
         for i in range(1, len(out)):
             q = out[i]
             r = reason[q >> 1]
-            if r is None or not (
-                self.redundant(q, abstract, toclear) if deep else self._locally_redundant(r)
-            ):
+            if r is None:
+                out[j] = q
+                j += 1
+            elif not deep:
+                if not self._locally_redundant(r):
+                    out[j] = q
+                    j += 1
+            elif r.__class__ is int:
+                # A binary reason (most of Sudoku's) is settled here without a call
+                # when its one literal is: what redundant(q) would answer at once.
+                v = r >> 1
+                mark = seen[v]
+                if mark == 1 or not level[v]:
+                    continue
+                if (
+                    mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
+                    or not redundant(q, abstract, toclear)
+                ):
+                    out[j] = q
+                    j += 1
+            elif not redundant(q, abstract, toclear):
                 out[j] = q
                 j += 1
         del out[j:]
 
     def _locally_redundant(self, r) -> bool:
         seen, level = self.seen, self.level
-        lits = (r,) if r.__class__ is int else r[1:]
-        return all(seen[x >> 1] or not level[x >> 1] for x in lits)
+        return all(seen[x >> 1] or not level[x >> 1] for x in reason_literals(r))
 
-    def redundant(self, p: Lit, abstract: int, toclear: list[Lit]) -> bool:
+    def redundant(self, p: Code, abstract: int, toclear: list[Code]) -> bool:
         """True when the (false) literal `p` follows from marked literals by reasons.
 
-        Pre: ``reason[p]`` is not None. Post: on True, every variable proved
-        redundant is marked in ``seen`` and recorded in ``toclear``; on False,
-        marks made by this call are undone.
+        Pre: ``reason[p]`` is not None; ``seen`` is 1 for the literals of the
+        learnt clause and those proved redundant so far, 2 for those proved
+        not to be. Post: every literal this call settles is marked (1 or 2)
+        and recorded in ``toclear``, so no later call explores it again
+        (MiniSat's ``litRedundant`` with its "failed" marks): a depth-first
+        walk along reasons, the path kept as frames (reason literals, next
+        index, literal). A literal fails when it is unmarked at a level > 0
+        and is a decision or lies at a level the clause lacks (``abstract``);
+        then so does every literal on the path to it.
         """
         seen, level, reason = self.seen, self.level, self.reason
-        stack = [p]
-        top = len(toclear)
-        while stack:
-            r = reason[stack.pop() >> 1]
-            for q in (r,) if r.__class__ is int else r[1:]:
+        path = []
+        r = reason[p >> 1]
+        lits = (r,) if r.__class__ is int else r[1:]  # reason_literals(r), inlined
+        i = 0
+        while True:
+            if i < len(lits):
+                q = lits[i]
+                i += 1
                 v = q >> 1
-                if seen[v] or not level[v]:
+                mark = seen[v]
+                if mark == 1 or not level[v]:
                     continue
                 rv = reason[v]
-                if rv is not None and (1 << (level[v] & 31)) & abstract:
-                    seen[v] = 1
-                    stack.append(q)
-                    toclear.append(q)
-                    continue
-                for x in toclear[top:]:
-                    seen[x >> 1] = 0
-                del toclear[top:]
-                return False
-        return True
+                if mark or rv is None or not (1 << (level[v] & 31)) & abstract:
+                    for _, _, x in path:
+                        if not seen[x >> 1]:
+                            seen[x >> 1] = 2
+                            toclear.append(x)
+                    if not seen[p >> 1]:
+                        seen[p >> 1] = 2
+                        toclear.append(p)
+                    return False
+                path.append((lits, i, p))
+                p = q
+                lits = (rv,) if rv.__class__ is int else rv[1:]
+                i = 0
+            else:
+                if not seen[p >> 1]:
+                    seen[p >> 1] = 1
+                    toclear.append(p)
+                if not path:
+                    return True
+                lits, i, p = path.pop()
 
     def record(self, learnt: Clause, lbd: int) -> None:
         """Store a learnt clause and assert its first literal.
@@ -863,22 +944,22 @@ class Engine:
 
     # -- proof ----------------------------------------------------------------------------
 
-    # Proof steps are kept as literal codes and turned into text once, at the
-    # end, and only for UNSAT: a tuple is an addition, a list a deletion.
+    # Proof steps are kept as (ProofStep, literal codes) and turned into text
+    # once, at the end, and only for UNSAT.
 
     def log_add(self, clause: Clause) -> None:
         """Record one DRAT addition (a snapshot: the solver keeps reordering the clause)."""
-        self.proof.append(tuple(clause))
+        self.proof.append((ProofStep.ADD, tuple(clause)))
 
     def log_delete(self, clause: Clause) -> None:
         """Record one DRAT deletion (a copy: simplification may shrink the clause later)."""
-        self.proof.append(list(clause))
+        self.proof.append((ProofStep.DELETE, tuple(clause)))
 
     def log_level0_units(self) -> None:
         """Record every level-0 literal not recorded yet as a unit (all are RUP), so that
         later deletions of their reason clauses cannot weaken the checker's database."""
         limit = self.trail_lim[0] if self.trail_lim else len(self.trail)
-        self.proof.extend((q,) for q in self.trail[self.units_logged : limit])
+        self.proof.extend((ProofStep.ADD, (q,)) for q in self.trail[self.units_logged : limit])
         self.units_logged = max(self.units_logged, limit)
 
     # -- clause database ------------------------------------------------------------------
@@ -995,18 +1076,25 @@ class Engine:
 
     # -- search ---------------------------------------------------------------------------
 
+    def within_budget(self) -> bool:
+        """MiniSat's ``withinBudget()``: False once the deadline has passed."""
+        return time.monotonic() < self.deadline.at
+
     def search(self, budget: float) -> Status | None:
-        """CDCL until SAT, UNSAT, time-out, or `budget` conflicts (then restart).
+        """CDCL until SAT, UNSAT, or `budget` conflicts (then restart).
 
         Pre: level 0 after a restart. Post: SAT leaves a full assignment of the
         used variables; UNSAT sets ``ok`` False; None means restart (level 0).
+        Raises :class:`OutOfTime` when the deadline has passed; the clock is
+        read where MiniSat reads its budget: after each propagation that ends
+        without a conflict, before the next decision (a run of conflicts is
+        bounded by the decision level, each backjumping at least one level).
         """
         conflicts_here = 0
+        within_budget = self.within_budget
         while True:
             confl = self.propagate()
             if confl is not None:
-                if confl is _TIMEOUT:
-                    return Status.UNKNOWN
                 self.conflicts += 1
                 conflicts_here += 1
                 if not self.trail_lim:
@@ -1016,13 +1104,12 @@ class Engine:
                 self.cancel_until(back)
                 self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
-                if not self.conflicts & 63 and time.monotonic() >= self.deadline:
-                    self.timed_out = True
-                    return Status.UNKNOWN
                 continue
             if conflicts_here >= budget:
                 self.cancel_until(0)
                 return None
+            if not within_budget():
+                raise OutOfTime
             if not self.trail_lim and len(self.trail) != self.simp_trail:
                 self.simplify()
             if self.conflicts >= self.next_reduce:
@@ -1040,7 +1127,7 @@ class Engine:
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
 
-    def next_assumption(self) -> Lit:
+    def next_assumption(self) -> Code:
         """The next assumption to decide, -1 when all hold, or _FAILED (``core`` set).
 
         Pre: every decision level so far holds one assumption (MiniSat's order:
@@ -1059,7 +1146,7 @@ class Engine:
                 return p
         return -1
 
-    def analyze_final(self, p: Lit) -> list[Lit]:
+    def analyze_final(self, p: Code) -> list[Code]:
         """The assumptions that force `p` false (MiniSat's analyzeFinal), `p` included.
 
         Pre: ``val[p]`` is false; every decision on the trail is an assumption.
@@ -1080,21 +1167,21 @@ class Engine:
                 if r is None:
                     core.add(trail[i])  # a decision: one of the assumptions
                     continue
-                for q in (r,) if r.__class__ is int else r[1:]:
+                for q in reason_literals(r):
                     if level[q >> 1]:
                         seen[q >> 1] = 1
         return [q for q in dict.fromkeys(self.assumptions) if q in core]
 
-    def solve(self, assumptions: list[Lit] | tuple = ()) -> Status:
+    def solve(self, assumptions: list[Code] | tuple = ()) -> Status:
         """Restart loop (Luby), under `assumptions` (literal codes, decided first).
 
         Pre: level 0, loaded. Post: SAT (the trail is a full assignment, to be
         read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
         clauses alone are unsatisfiable, else ``core`` is the failed subset of
-        the assumptions) or UNKNOWN.
+        the assumptions) or UNKNOWN (:class:`OutOfTime` from :meth:`search`:
+        the deadline passed; the state is consistent, at any level).
         """
         self.core = None
-        self.timed_out = False
         if not self.ok:
             self.core = []
             return Status.UNSAT
@@ -1105,14 +1192,14 @@ class Engine:
         elif self.heap_stale:
             self.rebuild_heap()
         self.heap_stale = False
-        if time.monotonic() >= self.deadline:  # the heap of a huge formula takes a while
-            self.timed_out = True
-            return Status.UNKNOWN
         self.assumptions = list(assumptions)
         unit = self.settings["restart_first"]
         restarts = 0
         while True:
-            status = self.search(luby(2, restarts) * unit)
+            try:
+                status = self.search(luby(2, restarts) * unit)
+            except OutOfTime:
+                return Status.UNKNOWN
             if status is not None:
                 if status is Status.UNSAT and not self.ok:
                     self.core = []
@@ -1153,14 +1240,135 @@ class Engine:
         Deletions of a clause whose literal set is in `inputs` are left out.
         """
         name = self.lit_str.__getitem__
+        add = ProofStep.ADD
         lines = [
-            (" ".join(map(name, step)) if step.__class__ is tuple
-             else "d " + " ".join(map(name, step))) + " 0"
-            for step in self.proof
-            if step.__class__ is tuple or inputs is None or frozenset(step) not in inputs
+            kind.value + " ".join(map(name, codes)) + " 0"
+            for kind, codes in self.proof
+            if kind is add or inputs is None or frozenset(codes) not in inputs
         ]
         lines.append("0")
         return "\n".join(lines) + "\n"
+
+    # -- invariants (cdclkit's checkers; for tests, never called by the search) ---------
+
+    def invariant_violations(self, propagated: bool = False) -> list[str]:
+        """Every broken invariant of the search state, described; empty when all hold.
+
+        Checked: the trail (each assigned variable on it once, both codes'
+        values consistent, levels non-decreasing and matching ``trail_lim``, a
+        decision opens each non-empty level), the reasons (each is unit under
+        the assignment at its trail position: the implied literal first, the
+        others false earlier on the trail) and the watches (each stored
+        clause of three literals or more is watched by its first two literals,
+        once each, and nowhere else; no other clause is watched). With
+        `propagated` (no conflict pending, ``qhead == len(trail)``), also: a
+        false watch has a true partner assigned no later (MiniSat's watch
+        invariant).
+        """
+        problems = self._trail_violations()
+        if not problems:
+            problems += self._reason_violations()
+        problems += self._watch_violations(propagated and self.ok)
+        return problems
+
+    def _trail_violations(self) -> list[str]:
+        val, level, trail, trail_lim = self.val, self.level, self.trail, self.trail_lim
+        problems = []
+        on_trail = [q >> 1 for q in trail]
+        if len(set(on_trail)) != len(on_trail):
+            problems.append("a variable is on the trail twice")
+        assigned = {v for v in range(1, self.num_vars + 1) if val[2 * v]}
+        if assigned != set(on_trail):
+            problems.append(f"assigned but not on the trail: {sorted(assigned - set(on_trail))}")
+        for v in range(1, self.num_vars + 1):
+            if val[2 * v] != -val[2 * v + 1]:
+                problems.append(f"the two codes of variable {v} disagree")
+        if any(val[q] != 1 for q in trail):
+            problems.append("a literal on the trail is not true")
+        if trail_lim != sorted(trail_lim) or (trail_lim and trail_lim[-1] > len(trail)):
+            problems.append(f"trail_lim {trail_lim} is not a non-decreasing list of positions")
+        levels = [level[q >> 1] for q in trail]
+        if levels != sorted(levels):
+            problems.append("levels decrease along the trail")
+        for i, q in enumerate(trail):
+            if level[q >> 1] != bisect_right(trail_lim, i):
+                problems.append(f"trail[{i}] has level {level[q >> 1]}, trail_lim says otherwise")
+                break
+        for k, start in enumerate(trail_lim):
+            end = trail_lim[k + 1] if k + 1 < len(trail_lim) else len(trail)
+            if start < end and self.reason[trail[start] >> 1] is not None:
+                problems.append(f"level {k + 1} does not open with a decision")
+        if not 0 <= self.qhead <= len(trail):
+            problems.append(f"qhead {self.qhead} is outside the trail")
+        return problems
+
+    def _reason_violations(self) -> list[str]:
+        val, reason = self.val, self.reason
+        position = {q >> 1: i for i, q in enumerate(self.trail)}
+        problems = []
+        for i, p in enumerate(self.trail):
+            r = reason[p >> 1]
+            kind = reason_kind(r)
+            if kind is ReasonKind.DECISION:
+                continue
+            if kind is ReasonKind.CLAUSE and r[0] != p:
+                problems.append(f"the reason of trail[{i}] does not imply it first")
+            for q in reason_literals(r):
+                if val[q] != -1 or position.get(q >> 1, len(self.trail)) >= i:
+                    problems.append(f"the reason of trail[{i}] is not unit at its position")
+                    break
+        return problems
+
+    def _watch_violations(self, propagated: bool) -> list[str]:
+        val, level = self.val, self.level
+        problems = []
+        stored = self.clauses + self.learnts
+        expected = Counter()
+        for clause in stored:
+            if len(clause) < 3 or len(set(clause)) != len(clause):
+                problems.append(f"stored clause {clause} is short or repeats a literal")
+                continue
+            expected[clause[0], id(clause)] += 1
+            expected[clause[1], id(clause)] += 1
+        actual = Counter((lit, id(c)) for lit, ws in enumerate(self.watches) for c in ws)
+        if actual != expected:
+            problems.append(f"watch lists differ from positions 0 and 1: {actual - expected}"
+                            f" extra, {expected - actual} missing")
+        if propagated and self.qhead == len(self.trail):
+            for clause in stored:
+                for w, other in ((clause[0], clause[1]), (clause[1], clause[0])):
+                    if val[w] == -1 and not (
+                        val[other] == 1 and level[other >> 1] <= level[w >> 1]
+                    ):
+                        problems.append(f"clause {clause} has a false watch and no true one")
+        return problems
+
+
+class _ObservedEngine(Engine):
+    """The engine with an observer (see :class:`Solver`): two methods wrapped, nothing else.
+
+    Decisions are reported from :meth:`pick_branch_lit` and learnt clauses
+    from :meth:`analyze`, so the search loop itself is the plain engine's.
+    """
+
+    def __init__(
+        self, num_vars: int, settings: dict, seed: int, proof: bool, observer: Observer
+    ) -> None:
+        super().__init__(num_vars, settings, seed, proof)
+        self.on_decided = getattr(observer, "decided", None)
+        self.on_learnt = getattr(observer, "learnt", None)
+
+    def pick_branch_lit(self) -> Code:
+        lit = super().pick_branch_lit()
+        if lit >= 0 and self.on_decided is not None:
+            self.on_decided(to_dimacs(lit), len(self.trail_lim) + 1, len(self.trail))
+        return lit
+
+    def analyze(self, confl: Clause) -> tuple[Clause, int, int]:
+        learnt, back, lbd = super().analyze(confl)
+        if self.on_learnt is not None:
+            self.on_learnt(to_dimacs_list(learnt), back, len(self.trail_lim))
+        return learnt, back, lbd
 
 
 class Solver:
@@ -1179,6 +1387,14 @@ class Solver:
         Seeds the solver's only random source (0: fully deterministic).
     proof : bool
         Log a DRAT proof; an UNSAT :class:`Result` then carries it (see :meth:`solve`).
+    observer : object, optional
+        Told of the search as it runs (for tracing and teaching; see
+        :class:`Observer`): ``observer.decided(literal, level, trail_size)``
+        at each decision of the branching heuristic (assumptions are not
+        reported) and ``observer.learnt(clause, backjump_level, level)`` at
+        each learnt clause, literals as signed DIMACS integers. Either method
+        may be left out. None (the default) costs nothing: the plain engine
+        runs.
     **tunables
         Any name of :data:`TUNABLES`.
 
@@ -1189,6 +1405,13 @@ class Solver:
 
     Examples
     --------
+    >>> class Count:
+    ...     decisions = 0
+    ...     def decided(self, literal, level, trail_size):
+    ...         self.decisions += 1
+    >>> counter = Count()
+    >>> Solver(CNF([[1, 2], [-1, 2]]), observer=counter).solve().status, counter.decisions
+    (<Status.SAT: 'SAT'>, 1)
     >>> with Solver(CNF([[1, 2], [-1, 3]])) as s:
     ...     s.solve([-3]).status, s.get_model()
     ...     s.solve([1, -3]).status, s.get_core()
@@ -1200,10 +1423,21 @@ class Solver:
     """
 
     def __init__(
-        self, cnf: CNF | None = None, *, seed: int = 0, proof: bool = False, **tunables: float
+        self,
+        cnf: CNF | None = None,
+        *,
+        seed: int = 0,
+        proof: bool = False,
+        observer: Observer | None = None,
+        **tunables: float,
     ) -> None:
-        self.settings = _settings(tunables)
-        self._engine = Engine(0, self.settings, seed, float("inf"), proof)
+        self.settings = settings_from("cdcl", TUNABLES, tunables)
+        # The observer is served by a subclass chosen here, once, so that the
+        # search without one runs exactly the plain engine's code.
+        self._engine: Engine | None = (
+            Engine(0, self.settings, seed, proof) if observer is None
+            else _ObservedEngine(0, self.settings, seed, proof, observer)
+        )
         self._formula = CNF()  # every clause added, for the model check and the proof filter
         self._model: list[int] | None = None
         self._core: list[int] | None = None
@@ -1265,7 +1499,7 @@ class Solver:
             engine.load(cnf.flat)  # nothing decided yet: the bulk loader applies
             return
         for clause in cnf:
-            engine.add_codes(list(map(_code, clause)))
+            engine.add_codes(to_codes(clause))
 
     def forget_learnts(self, keep_lbd: int = 0) -> int:
         """Delete the learnt clauses (of three literals or more) whose LBD exceeds `keep_lbd`.
@@ -1306,10 +1540,12 @@ class Solver:
             a DRAT proof of the clauses added so far plus the core as unit
             clauses (check it with :func:`certify` on :meth:`proof_formula`).
         """
-        return self._solve(assumptions, time_limit_ms, time.process_time())
+        cpu_started = time.process_time()
+        return self._solve(assumptions, Deadline(time_limit_ms), cpu_started)
 
-    def _solve(self, assumptions, time_limit_ms: float | None, cpu_started: float) -> Result:
-        """:meth:`solve`, the CPU clock read by the caller (``solver_cpu_s`` counts from it)."""
+    def _solve(self, assumptions, deadline: Deadline, cpu_started: float) -> Result:
+        """:meth:`solve` under `deadline`, the CPU clock read by the caller
+        (``solver_cpu_s`` counts from it)."""
         started = time.perf_counter()
         engine = self._engine
         if engine is None:
@@ -1320,11 +1556,9 @@ class Solver:
                 raise SolverError(f"cdcl: an assumption must be a non-zero integer, got {lit!r}")
             engine.grow(abs(lit))
         self._formula.num_vars = engine.num_vars
-        codes = list(map(_code, assumptions))
+        codes = to_codes(assumptions)
         before = engine.counters()
-        engine.deadline = (
-            float("inf") if time_limit_ms is None else time.monotonic() + time_limit_ms / 1000
-        )
+        engine.deadline = deadline
         try:
             with _collector_paused():
                 engine.cancel_until(_shared_prefix(engine.assumptions, codes))
@@ -1335,14 +1569,14 @@ class Solver:
                 keep = len(codes) if status is not Status.UNKNOWN else 0
                 engine.cancel_until(min(keep, len(engine.trail_lim)))
         finally:
-            engine.deadline = float("inf")
+            engine.deadline = _NO_DEADLINE
         stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
         stats["solver_cpu_s"] = time.process_time() - cpu_started
         result = Result(status, model, stats, 0.0, "cdcl")
         self._model = model
         self._core = None
         if status is Status.UNSAT:
-            self._core = [_decode(q) for q in engine.core or []]
+            self._core = to_dimacs_list(engine.core or [])
             if engine.proof is not None:
                 result.proof = self.proof_text()
         if model is not None and self.settings["check_model"]:
@@ -1404,8 +1638,8 @@ class Solver:
         if engine.proof is None:
             raise SolverError("cdcl: this solver was made without proof=True")
         inputs = None
-        if any(step.__class__ is list for step in engine.proof):
-            inputs = {frozenset(map(_code, clause)) for clause in self._formula}
+        if any(kind is ProofStep.DELETE for kind, _ in engine.proof):
+            inputs = {frozenset(to_codes(clause)) for clause in self._formula}
         return engine.proof_text(inputs)
 
     def stats(self) -> dict[str, float]:
@@ -1444,21 +1678,23 @@ class _ModelChecker:
 
     def first_broken(self, model: list[int]) -> str | None:
         """None when `model` (one literal per variable, in order) satisfies every clause."""
-        if [abs(q) for q in model] != list(range(1, len(model) + 1)) or len(model) < self.num_vars:
+        if list(map(abs, model)) != list(range(1, len(model) + 1)) or len(model) < self.num_vars:
             return "the rule that every variable gets exactly one value"
         true = set(model)
         implied = self.implied
+        superset = true.issuperset  # one C call per true literal's list
         for p in model:
-            for q in implied.get(p, ()):
-                if q not in true:
-                    return f"clause [{-p}, {q}]"
+            others = implied.get(p)
+            if others is not None and not superset(others):
+                q = next(q for q in others if q not in true)
+                return f"clause [{-p}, {q}]"
         for clause in self.others:
             if true.isdisjoint(clause):
                 return f"clause {sorted(clause, key=abs)}"
         return None
 
 
-def _shared_prefix(old: list[Lit], new: list[Lit]) -> int:
+def _shared_prefix(old: list[Code], new: list[Code]) -> int:
     """How many assumptions the two lists share from the start."""
     k = 0
     for a, b in zip(old, new, strict=False):
@@ -1482,15 +1718,6 @@ def _collector_paused():
     finally:
         if collecting:
             gc.enable()
-
-
-def _code(lit: int) -> Lit:
-    """Signed DIMACS literal -> literal code (2v, or 2v + 1 for -v)."""
-    return 2 * lit if lit > 0 else 1 - 2 * lit
-
-
-def _decode(code: Lit) -> int:
-    return -(code >> 1) if code & 1 else code >> 1
 
 
 def solve(
@@ -1553,20 +1780,17 @@ def _one_shot(
     """
     solver = Solver(seed=seed, proof=proof, **tunables)
     engine = solver._engine
-    if time_limit_ms is not None:
-        engine.deadline = time.monotonic() + time_limit_ms / 1000
+    deadline = Deadline(time_limit_ms)
+    engine.deadline = deadline  # the loader reads it too
     began = time.perf_counter()
     try:
         solver.append_formula(cnf)
-    except _Timeout:
+    except OutOfTime:
         result = Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
         result.stats.update(load_ms=(time.perf_counter() - began) * 1000.0, search_ms=0.0)
         return result
     loaded = time.perf_counter()
-    limit = None
-    if time_limit_ms is not None:
-        limit = max(0.0, (engine.deadline - time.monotonic()) * 1000)
-    result = solver._solve((), limit, cpu_started)  # solver_cpu_s includes loading
+    result = solver._solve((), deadline, cpu_started)  # solver_cpu_s includes loading
     result.stats.update(
         load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
     )

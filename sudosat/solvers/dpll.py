@@ -84,7 +84,8 @@ from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import make_result
-from sudosat.solvers.budget import Deadline
+from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare
+from sudosat.solvers.codes import to_codes, to_dimacs_list
 
 #: Branching heuristics of :func:`solve_dpll`, the default first. With
 #: ``J(l)``, the Jeroslow-Wang weight of literal ``l`` (the sum of ``2**-size``
@@ -99,11 +100,12 @@ from sudosat.solvers.budget import Deadline
 #: active occurrences of both polarities together, the more frequent first.
 HEURISTICS: tuple[str, ...] = ("moms", "jw", "jw1", "dlis", "dlcs")
 
+#: Numeric tunables (the budget module's declaration style): none. The one
+#: choice, ``heuristic``, is a name from :data:`HEURISTICS`; ``seed`` only
+#: breaks ties.
+TUNABLES: dict[str, Tunable] = declare()
+
 _CHECK_EVERY = 255  # read the clock when (applied literals & _CHECK_EVERY) == 0
-
-
-class _Timeout(Exception):
-    """Raised inside the engine when the deadline passes; becomes UNKNOWN."""
 
 
 class _Engine:
@@ -114,7 +116,7 @@ class _Engine:
         self.num_vars = n
         self.heuristic = heuristic
         self.track_jw = heuristic in ("moms", "jw", "jw1")
-        self.deadline_at = deadline.at
+        self.deadline = deadline
         self.value = [0] * (2 * n + 2)
         self.occ: list[list[int]] = [[] for _ in range(2 * n + 2)]
         self.lits: list[list[int]] = []
@@ -143,9 +145,9 @@ class _Engine:
 
     def _load(self, cnf: CNF) -> None:
         """Fill ``lits`` and ``occ``; drop tautologies and repeated literals."""
-        at = self.deadline_at
+        at = self.deadline.at
         for number, clause in enumerate(cnf):
-            codes = [2 * lit if lit > 0 else 1 - 2 * lit for lit in clause]
+            codes = to_codes(clause)
             if len({code >> 1 for code in codes}) < len(codes):  # a variable repeats
                 codes = list(dict.fromkeys(codes))
                 if any(code ^ 1 in codes for code in codes):
@@ -155,7 +157,7 @@ class _Engine:
             for code in codes:
                 self.occ[code].append(index)
             if number & 4095 == 4095 and time.monotonic() >= at:
-                raise _Timeout
+                raise OutOfTime
 
     # -- assignment -----------------------------------------------------------------
 
@@ -194,14 +196,14 @@ class _Engine:
         trail, value, occ, lits = self.trail, self.value, self.occ, self.lits
         nsat, nfalse, active, jw, weight = self.nsat, self.nfalse, self.active, self.jw, self.weight
         track_jw = self.track_jw
-        at = self.deadline_at
+        at = self.deadline.at
         ok = True
         while ok and self.qhead < len(trail):
             lit = trail[self.qhead]
             self.qhead += 1
             self.propagations += 1
             if self.propagations & _CHECK_EVERY == 0 and time.monotonic() >= at:
-                raise _Timeout
+                raise OutOfTime
             # Clauses containing lit become satisfied: leave the active set.
             for c in occ[lit]:
                 s = nsat[c]
@@ -313,7 +315,7 @@ class _Engine:
         self.enqueue(lit)
 
     def search(self) -> Status:
-        """Run to SAT or UNSAT (raises _Timeout when the deadline passes)."""
+        """Run to SAT or UNSAT (raises :class:`OutOfTime` when the deadline passes)."""
         if not self.start():
             return Status.UNSAT
         pick = _PICKERS[self.heuristic]
@@ -324,8 +326,8 @@ class _Engine:
                     return Status.UNSAT
             if self.num_active == 0:
                 return Status.SAT
-            if time.monotonic() >= self.deadline_at:
-                raise _Timeout
+            if self.deadline.expired():
+                raise OutOfTime
             self.decide(pick(self))
 
     def model(self) -> list[int]:
@@ -449,14 +451,14 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
     try:
         engine = _Engine(cnf, None, deadline or Deadline(None), 0)
         refuted = not (engine.start() and engine.propagate())
-    except _Timeout:
+    except OutOfTime:
         return None
     if refuted:
         return Simplified(True, [], [])
     value = engine.value
-    fixed = [lit >> 1 if not lit & 1 else -(lit >> 1) for lit in engine.trail]
+    fixed = to_dimacs_list(engine.trail)
     clauses = [
-        [m >> 1 if not m & 1 else -(m >> 1) for m in clause if value[m] == 0]
+        to_dimacs_list([m for m in clause if value[m] == 0])
         for c, clause in enumerate(engine.lits)
         if not engine.nsat[c]
     ]
@@ -476,7 +478,7 @@ def _run(
         try:
             engine = _Engine(cnf, heuristic, deadline, seed)
             status = engine.search()
-        except _Timeout:
+        except OutOfTime:
             status = Status.UNKNOWN
     stats = engine.stats() if engine is not None else {}
     stats["solver_cpu_s"] = time.process_time() - cpu

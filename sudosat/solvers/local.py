@@ -92,26 +92,86 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 from sudosat.cnf import CNF
-from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import make_result
-from sudosat.solvers.budget import Deadline
+from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
 from sudosat.solvers.dpll import simplify
 
-#: Tunables: name -> (WalkSAT default, GSAT default, allowed range).
-DEFAULTS: dict[str, tuple[float, float, str]] = {
-    "noise": (0.5, 0.5, "0 <= noise <= 1"),
-    "max_flips": (100_000, 20_000, "max_flips >= 0"),
-    "max_tries": (10, 10, "max_tries >= 1; None: until the time limit (10 without one)"),
-}
+_MANY = 1e15  # the upper end of the count ranges: no practical bound
+
+#: WalkSAT's tunables, declared once; :func:`solve_walksat` accepts these names.
+WALKSAT_TUNABLES: dict[str, Tunable] = declare(
+    Tunable("noise", 0.5, 0.0, 1.0, "probability of a random flip when no freebie exists"),
+    Tunable("max_flips", 100_000, 0, _MANY, "flips per try before a restart"),
+    Tunable("max_tries", None, 1, _MANY,
+            "tries before UNKNOWN; None: until the time limit (10 without one)", allow_none=True),
+)
+#: GSAT's tunables: the same names, other defaults (many short tries work better).
+GSAT_TUNABLES: dict[str, Tunable] = declare(
+    Tunable("noise", 0.5, 0.0, 1.0, "probability of a random-walk flip instead of a greedy one"),
+    Tunable("max_flips", 20_000, 0, _MANY, "flips per try before a restart"),
+    Tunable("max_tries", None, 1, _MANY,
+            "tries before UNKNOWN; None: until the time limit (10 without one)", allow_none=True),
+)
+TRIES_WITHOUT_LIMIT = 10  # what max_tries=None means when the call has no time limit
 
 _CHECK_EVERY = 255  # read the clock when (flips & _CHECK_EVERY) == 0
 
 
-class _Timeout(Exception):
-    """Raised inside a try when the deadline passes (args[0]: its flips); becomes UNKNOWN."""
+@dataclass(frozen=True)
+class LocalSearchSettings:
+    """Everything one local-search call is told, checked once (see :meth:`of`).
+
+    Attributes
+    ----------
+    algorithm : str
+        ``"walksat"`` or ``"gsat"``.
+    noise : float
+        See :data:`WALKSAT_TUNABLES` and :data:`GSAT_TUNABLES`.
+    max_flips : int
+        Flips per try.
+    max_tries : int or None
+        Tries; None: until the time limit (:data:`TRIES_WITHOUT_LIMIT` without one).
+    simplify : bool
+        Unit propagation and pure literals first (see the module docstring).
+    """
+
+    algorithm: str
+    noise: float
+    max_flips: int
+    max_tries: int | None
+    simplify: bool = True
+
+    @classmethod
+    def of(
+        cls, algorithm: str, simplify: bool = True, **tunables: float | None
+    ) -> LocalSearchSettings:
+        """The algorithm's declared defaults overridden by `tunables`, each checked.
+
+        Raises
+        ------
+        SolverError
+            An unknown name or a value outside its range.
+
+        Examples
+        --------
+        >>> LocalSearchSettings.of("gsat", noise=0.0).max_flips
+        20000
+        """
+        declared = GSAT_TUNABLES if algorithm == "gsat" else WALKSAT_TUNABLES
+        values = settings_from(algorithm, declared, tunables)
+        tries = values["max_tries"]
+        return cls(algorithm, float(values["noise"]), int(values["max_flips"]),
+                   None if tries is None else int(tries), simplify)
+
+    def tries(self, timed: bool) -> float:
+        """How many tries to allow: `max_tries`, or until the deadline (``inf``) when timed."""
+        if self.max_tries is not None:
+            return self.max_tries
+        return math.inf if timed else TRIES_WITHOUT_LIMIT
 
 
 class _State:
@@ -136,7 +196,8 @@ class _State:
     def reset(self, rng: random.Random, at: float) -> None:
         """Draw a random assignment and recompute every counter from scratch.
 
-        Raises _Timeout when the clock passes `at` (a ``time.monotonic()``) meanwhile.
+        Raises OutOfTime (args[0]: 0 flips) when the clock passes `at` (a
+        ``time.monotonic()``, the deadline's ``at``) meanwhile.
         """
         truth = self.truth
         for i in range(self.num_vars):
@@ -148,7 +209,7 @@ class _State:
         self.where = [-1] * len(self.clauses)
         for c, clause in enumerate(self.clauses):
             if c & 4095 == 4095 and time.monotonic() >= at:
-                raise _Timeout(0)
+                raise OutOfTime(0)
             true_lits = [lit for lit in clause if truth[lit]]
             self.numtrue[c] = len(true_lits)
             crit = 0
@@ -231,7 +292,7 @@ def _walksat_try(state: _State, rng: random.Random, noise: float, max_flips: int
         if not unsat:
             return flips
         if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
-            raise _Timeout(flips)
+            raise OutOfTime(flips)
         clause = clauses[unsat[randrange(len(unsat))]]
         best, ties = len(clauses) + 1, []
         for lit in clause:
@@ -258,7 +319,7 @@ def _gsat_try(state: _State, rng: random.Random, noise: float, max_flips: int, a
         if not unsat:
             return flips
         if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
-            raise _Timeout(flips)
+            raise OutOfTime(flips)
         if noise and uniform() < noise:
             clause = clauses[unsat[randrange(len(unsat))]]
             state.flip(clause[randrange(len(clause))] >> 1)
@@ -286,6 +347,8 @@ def _compact(clauses: list[list[int]]) -> tuple[list[list[int]], list[int]]:
             if var not in index:
                 index[var] = len(names)
                 names.append(var)
+            # Compact variables count from 0, so this is not codes.to_code (whose
+            # variables count from 1): 2i and 2i + 1 keep the per-variable lists dense.
             codes.append(2 * index[var] + (lit < 0))
         coded.append(codes)
     return coded, names
@@ -301,40 +364,14 @@ def _plain(cnf: CNF) -> tuple[bool, list[int], list[list[int]]]:
     return cnf.has_empty_clause, [], clauses
 
 
-def _tries_budget(max_tries: int | None, time_limit_ms: float | None) -> float:
-    """How many tries to allow: `max_tries`, or until the deadline when None and timed."""
-    if max_tries is not None:
-        return max_tries
-    return math.inf if time_limit_ms is not None else int(DEFAULTS["max_tries"][0])
-
-
-def _check_options(noise: float, max_flips: int, max_tries: int | None) -> None:
-    """Raise SolverError for a tunable outside its range (see DEFAULTS)."""
-    if not 0.0 <= noise <= 1.0:
-        raise SolverError(f"local search noise must be between 0 and 1, not {noise}")
-    if max_flips < 0:
-        raise SolverError(f"max_flips must be >= 0, not {max_flips}")
-    if max_tries is not None and max_tries < 1:
-        raise SolverError(f"max_tries must be >= 1, not {max_tries}")
-
-
-def _local_search(
-    cnf: CNF,
-    name: str,
-    time_limit_ms: float | None,
-    seed: int,
-    noise: float,
-    max_flips: int,
-    max_tries: int | None,
-    use_simplify: bool,
-) -> Result:
+def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float | None,
+                  seed: int) -> Result:
     """Shared driver of both algorithms: simplify, restart, wrap the outcome."""
-    _check_options(noise, max_flips, max_tries)
     started, cpu = time.perf_counter(), time.process_time()
     deadline = Deadline(time_limit_ms)
     stats: dict[str, float] = {"flips": 0, "tries": 0}
     model = None
-    if use_simplify:
+    if settings.simplify:
         reduced = simplify(cnf, deadline)
         status = Status.UNKNOWN if reduced is None else None
         refuted, fixed, clauses = (False, [], []) if reduced is None else (
@@ -348,23 +385,20 @@ def _local_search(
         coded, names = _compact(clauses)
         stats["fixed_by_propagation"] = len(fixed)
         stats["search_variables"] = len(names)
-        tries = _tries_budget(max_tries, time_limit_ms)
-        truth = _search(coded, len(names), name == "gsat", random.Random(seed), noise,
-                        max_flips, tries, deadline, stats)
+        truth = _search(coded, len(names), settings, random.Random(seed),
+                        settings.tries(time_limit_ms is not None), deadline, stats)
         status = Status.UNKNOWN if truth is None else Status.SAT
         if truth is not None:
             model = _model(cnf.num_vars, fixed, names, truth)
     stats["solver_cpu_s"] = time.process_time() - cpu
-    return make_result(status, model, stats, started, name)
+    return make_result(status, model, stats, started, settings.algorithm)
 
 
 def _search(
     clauses: list[list[int]],
     num_vars: int,
-    gsat: bool,
+    settings: LocalSearchSettings,
     rng: random.Random,
-    noise: float,
-    max_flips: int,
     max_tries: float,
     deadline: Deadline,
     stats: dict,
@@ -372,8 +406,10 @@ def _search(
     """Run up to `max_tries` tries (``inf``: until the deadline); the model's ``truth`` or None."""
     if not clauses:
         return []
+    gsat = settings.algorithm == "gsat"
     state = _State(clauses, num_vars, gsat)
     run_try = _gsat_try if gsat else _walksat_try
+    noise, max_flips = settings.noise, settings.max_flips
     best = len(clauses)
     try:
         while stats["tries"] < max_tries:
@@ -385,7 +421,7 @@ def _search(
             if not state.unsat:
                 return state.truth
             best = min(best, len(state.unsat))
-    except _Timeout as timeout:
+    except OutOfTime as timeout:
         stats["flips"] += timeout.args[0]
         return None
     finally:
@@ -409,10 +445,8 @@ def solve_walksat(
     *,
     time_limit_ms: float | None = None,
     seed: int = 0,
-    noise: float = DEFAULTS["noise"][0],
-    max_flips: int = int(DEFAULTS["max_flips"][0]),
-    max_tries: int | None = None,
     simplify: bool = True,
+    **tunables: float | None,
 ) -> Result:
     """Look for a model of `cnf` with WalkSAT (SKC rule); SAT or UNKNOWN.
 
@@ -424,16 +458,14 @@ def solve_walksat(
         Wall-clock limit of the call; past it the result is UNKNOWN.
     seed : int
         Seeds the ``random.Random`` that draws assignments and flips.
-    noise : float
-        Probability of a random flip when no freebie exists (0..1; 0.5).
-    max_flips : int
-        Flips per try before a restart (100,000).
-    max_tries : int, optional
-        Tries (random restarts) before giving up with UNKNOWN. None (the
-        default): restart until `time_limit_ms` runs out, or 10 tries
-        without a time limit.
     simplify : bool
         Apply unit propagation and pure literals first (see the module docstring).
+    **tunables
+        Any name of :data:`WALKSAT_TUNABLES`: ``noise`` (probability of a
+        random flip when no freebie exists; 0.5), ``max_flips`` (flips per
+        try before a restart; 100,000), ``max_tries`` (tries before giving up
+        with UNKNOWN; None, the default: restart until `time_limit_ms` runs
+        out, or 10 tries without a time limit).
 
     Returns
     -------
@@ -446,9 +478,10 @@ def solve_walksat(
     Raises
     ------
     SolverError
-        An option is outside its range.
+        An unknown option, or one outside its range.
     """
-    return _local_search(cnf, "walksat", time_limit_ms, seed, noise, max_flips, max_tries, simplify)
+    settings = LocalSearchSettings.of("walksat", simplify, **tunables)
+    return _local_search(cnf, settings, time_limit_ms, seed)
 
 
 def solve_gsat(
@@ -456,10 +489,8 @@ def solve_gsat(
     *,
     time_limit_ms: float | None = None,
     seed: int = 0,
-    noise: float = DEFAULTS["noise"][1],
-    max_flips: int = int(DEFAULTS["max_flips"][1]),
-    max_tries: int | None = None,
     simplify: bool = True,
+    **tunables: float | None,
 ) -> Result:
     """Look for a model of `cnf` with GSAT plus random walk; SAT or UNKNOWN.
 
@@ -471,17 +502,12 @@ def solve_gsat(
         Wall-clock limit of the call; past it the result is UNKNOWN.
     seed : int
         Seeds the ``random.Random`` that draws assignments and flips.
-    noise : float
-        Probability of a random-walk flip instead of a greedy one (0..1;
-        0.5; 0 is plain GSAT).
-    max_flips : int
-        Flips per try before a restart (20,000).
-    max_tries : int, optional
-        Tries (random restarts) before giving up with UNKNOWN. None (the
-        default): restart until `time_limit_ms` runs out, or 10 tries
-        without a time limit.
     simplify : bool
         Apply unit propagation and pure literals first (see the module docstring).
+    **tunables
+        Any name of :data:`GSAT_TUNABLES`: ``noise`` (probability of a
+        random-walk flip instead of a greedy one; 0.5; 0 is plain GSAT),
+        ``max_flips`` (20,000), ``max_tries`` (as for :func:`solve_walksat`).
 
     Returns
     -------
@@ -491,6 +517,7 @@ def solve_gsat(
     Raises
     ------
     SolverError
-        An option is outside its range.
+        An unknown option, or one outside its range.
     """
-    return _local_search(cnf, "gsat", time_limit_ms, seed, noise, max_flips, max_tries, simplify)
+    settings = LocalSearchSettings.of("gsat", simplify, **tunables)
+    return _local_search(cnf, settings, time_limit_ms, seed)

@@ -1,0 +1,147 @@
+"""cdcl's search state keeps its invariants (issue 15): watches, trail, levels, reasons.
+
+cdclkit-style checkers (:meth:`Engine.invariant_violations`) run after random
+sequences of solve / backtrack / add_clause calls, and at every decision of
+the searches in between (through the public observer hook, issue 15 item 3).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudosat.cnf import CNF
+from sudosat.formulas import pigeonhole, random_kcnf
+from sudosat.result import Status
+from sudosat.solvers import cdcl
+from sudosat.solvers.codes import to_code
+
+
+class Checking:
+    """An observer that checks the invariants at each decision (a propagated state)."""
+
+    def __init__(self) -> None:
+        self.solver: cdcl.Solver | None = None
+        self.decisions = 0
+        self.learnt_clauses: list[tuple[list[int], int, int]] = []
+
+    def decided(self, literal: int, level: int, trail_size: int) -> None:
+        engine = self.solver._engine
+        assert level == len(engine.trail_lim) + 1 and trail_size == len(engine.trail)
+        assert engine.val[to_code(literal)] == 0
+        problems = engine.invariant_violations(propagated=True)
+        assert not problems, problems
+        self.decisions += 1
+
+    def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
+        engine = self.solver._engine
+        assert level == len(engine.trail_lim) and 0 <= backjump_level < level
+        assert all(engine.val[to_code(lit)] == -1 for lit in clause)  # before the backjump
+        self.learnt_clauses.append((clause, backjump_level, level))
+
+
+def _observed(cnf: CNF, **tunables) -> tuple[cdcl.Solver, Checking]:
+    observer = Checking()
+    solver = cdcl.Solver(observer=observer, **tunables)
+    observer.solver = solver
+    solver.append_formula(cnf)
+    return solver, observer
+
+
+def _check(solver: cdcl.Solver, propagated: bool = False) -> None:
+    problems = solver._engine.invariant_violations(propagated)
+    assert not problems, problems
+
+
+literal = st.integers(1, 12).flatmap(lambda v: st.sampled_from([v, -v]))
+clause = st.lists(literal, min_size=1, max_size=5)
+operation = st.one_of(
+    st.tuples(st.just("solve"), st.lists(literal, max_size=4)),
+    st.tuples(st.just("add"), clause),
+    st.tuples(st.just("backtrack"), st.integers(0, 4)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(clause, min_size=1, max_size=60),
+    st.lists(operation, min_size=1, max_size=12),
+    st.integers(0, 3),
+)
+def test_invariants_hold_after_random_solve_backtrack_add_clause(clauses, operations, seed):
+    solver, _ = _observed(CNF(clauses), seed=seed, reduce_first=10, restart_first=2)
+    _check(solver)
+    engine = solver._engine
+    for kind, argument in operations:
+        if kind == "solve":
+            result = solver.solve(argument)
+            assert result.status is not Status.UNKNOWN
+            _check(solver, propagated=result.status is Status.SAT)
+        elif kind == "add":
+            solver.add_clause(argument)
+            _check(solver)
+        else:
+            engine.cancel_until(min(argument, len(engine.trail_lim)))
+            _check(solver, propagated=engine.ok)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_invariants_hold_at_every_decision_of_a_search_with_deletions(seed):
+    # Enough conflicts for restarts, learnt-clause reduction and level-0 simplification.
+    rng = random.Random(seed)
+    cnf = random_kcnf(rng, 60, 258)
+    solver, observer = _observed(cnf, reduce_first=10, reduce_inc=5, restart_first=5)
+    result = solver.solve()
+    assert result.status is not Status.UNKNOWN and observer.decisions > 0
+    assert result.stats["deleted"] > 0 or result.stats["conflicts"] < 10
+    _check(solver, propagated=result.status is Status.SAT)
+
+
+def test_the_checkers_notice_broken_watches_trail_and_reasons():
+    solver = cdcl.Solver(CNF([[1, 2, 3, 5], [-1, 2, 4, 5], [-2, -3]]))
+    engine = solver._engine
+    engine.propagate()
+    assert engine.invariant_violations(propagated=True) == []
+    clause = engine.clauses[0]
+    engine.watches[clause[0]].remove(clause)
+    assert any("watch" in p for p in engine.invariant_violations())
+    engine.watches[clause[0]].append(clause)
+    engine.watches[clause[2]].append(clause)  # watched a third time
+    assert any("watch" in p for p in engine.invariant_violations())
+    engine.watches[clause[2]].remove(clause)
+    engine.trail_lim.append(len(engine.trail))
+    engine.assign(to_code(-1), None)
+    engine.assign(to_code(2), to_code(3))  # {2, 3} is no reason for 2: 3 is not false
+    assert any("reason" in p for p in engine.invariant_violations())
+    engine.trail.append(engine.trail[-1])
+    assert any("twice" in p for p in engine.invariant_violations())
+
+
+def test_observer_sees_every_decision_and_learnt_clause_in_dimacs():
+    solver, observer = _observed(pigeonhole(5, 4))
+    result = solver.solve()
+    assert result.status is Status.UNSAT
+    assert observer.decisions == result.stats["decisions"]
+    assert len(observer.learnt_clauses) == result.stats["conflicts"] - 1  # the last is at level 0
+    assert all(0 < abs(lit) <= 20 for c, _, _ in observer.learnt_clauses for lit in c)
+
+
+def test_observer_changes_nothing_in_the_search():
+    cnf = random_kcnf(random.Random(5), 80, 340)
+    plain = cdcl.Solver(cnf).solve()
+
+    class Silent:
+        def decided(self, literal: int, level: int, trail_size: int) -> None:
+            pass
+
+    watched = cdcl.Solver(cnf, observer=Silent()).solve()
+    assert (plain.status, plain.model, plain.stats["conflicts"]) == (
+        watched.status, watched.model, watched.stats["conflicts"])
+
+
+def test_observer_without_either_method_and_none_cost_nothing():
+    assert type(cdcl.Solver(CNF([[1]]))._engine) is cdcl.Engine
+    assert cdcl.Solver(CNF([[1, 2], [-1, 2]]), observer=object()).solve().is_sat
