@@ -59,6 +59,20 @@ def test_code_version_follows_the_measured_sources():
     assert measuring == code_version(functions=(gridstudy.run_cell,))
 
 
+def test_every_module_but_the_presentation_is_measured(tmp_path, monkeypatch):
+    from sudosat import studycache
+
+    measured = studycache.measured_sources()
+    assert {"solvers/cdcl.py", "encoding/core.py", "runner.py", "incremental.py"} <= set(measured)
+    assert not [name for name in measured if name.startswith(("report/", "cli/"))]
+    # a module added later is measured without anyone listing it
+    for name in ("solvers/cdcl.py", "solvers/new_engine.py", "report/page.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    monkeypatch.setattr(studycache, "PACKAGE", tmp_path)
+    assert studycache.measured_sources() == ("solvers/cdcl.py", "solvers/new_engine.py")
+
+
 # ---------------------------------------------------------------------------------------
 # the grid's summary and sentences, on a known table
 
