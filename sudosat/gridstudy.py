@@ -173,7 +173,7 @@ def summarise(table: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
     frame.loc[timed_out, "capped_ms"] = time_limit_ms
     frame["solved_flag"] = frame["status"].isin(SOLVED)
     frame["timeout_flag"] = timed_out
-    frame["error_flag"] = frame["status"] == "ERROR"
+    frame["error_flag"] = frame["status"] == Verdict.ERROR
     keys = ["order", "alpha", "encoding", "solver"]
     grouped = frame.groupby(keys, sort=False)
     summary = pd.DataFrame(

@@ -393,7 +393,7 @@ class SolverSummary:
 
     def add(self, row: Row) -> None:
         status = row.get("status")
-        if status == "ERROR":
+        if status == Verdict.ERROR:
             self.error_lines.append((int(row["line"]), str(row.get("error") or "error")))
         if status == "SAT":
             self.solved += 1
@@ -403,7 +403,7 @@ class SolverSummary:
             self.timeouts += 1
         else:
             self.errors += 1
-        if status != "ERROR" and row.get("total_ms") not in (None, ""):
+        if status != Verdict.ERROR and row.get("total_ms") not in (None, ""):
             self.times_ms.append(float(row["total_ms"]))
 
     @property

@@ -460,3 +460,16 @@ def test_a_90_line_function_is_reported(tmp_path):
         "pkg/mod.py:97 method() has 91 lines (at most 80)",
     ]
     assert long_functions(root, allowed=(("mod", "long"), ("mod", "method"))) == []
+
+
+def test_the_verdict_words_are_defined_once():
+    # "TIMEOUT" and "ERROR" as values are sudosat.results.Verdict's; every other module
+    # compares with Verdict.TIMEOUT, so that the word cannot drift (issue 15, item 1).
+    found = []
+    for name, path in module_files(PACKAGE).items():
+        if name == "results":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in ("TIMEOUT", "ERROR"):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.value!r}")
+    assert found == [], "use sudosat.results.Verdict instead of:\n" + "\n".join(found)

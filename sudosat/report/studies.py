@@ -98,7 +98,7 @@ def save_study_figures(table: pd.DataFrame, folder: str | os.PathLike[str]) -> l
 def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
     if encoding is None:
         encoding = table["encoding"].iloc[0]
-    return table[(table["encoding"] == encoding) & (table["status"] != "ERROR")]
+    return table[(table["encoding"] == encoding) & (table["status"] != Verdict.ERROR)]
 
 
 def _label(column: str) -> str:
@@ -232,8 +232,8 @@ def grid_run_sentence(rows: pd.DataFrame) -> str:
     when = f" (measured {', '.join(sorted(set(reused)))})" if len(reused) else ""
     return (
         f"{len(rows)} runs: {solved} solved, each checked valid; "
-        f"{int((rows['status'] == 'TIMEOUT').sum())} time-outs, "
-        f"{int((rows['status'] == 'ERROR').sum())} refused. Cells read from the cache: "
+        f"{int((rows['status'] == Verdict.TIMEOUT).sum())} time-outs, "
+        f"{int((rows['status'] == Verdict.ERROR).sum())} refused. Cells read from the cache: "
         f"{from_cache} of {cells}{when}."
     )
 
@@ -330,7 +330,7 @@ def heuristics_data_sentence(results: pd.DataFrame) -> str:
     when = f" (read from the cache, measured {measured})" if len(cached) else ""
     return (
         f"{results['puzzle'].nunique()} puzzles, {len(results)} runs: {solved} solved, each "
-        f"checked valid; {int((results['status'] == 'TIMEOUT').sum())} time-outs{when}."
+        f"checked valid; {int((results['status'] == Verdict.TIMEOUT).sum())} time-outs{when}."
     )
 
 

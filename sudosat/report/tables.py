@@ -155,7 +155,7 @@ def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.Da
                 "solved": int(((mine["status"] == "SAT") & mine["valid"]).sum()),
                 "unsat": int((mine["status"] == "UNSAT").sum()),
                 "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
-                "errors": int((mine["status"] == "ERROR").sum()),
+                "errors": int((mine["status"] == Verdict.ERROR).sum()),
                 "median ms": _quantile(decided, 0.5),
                 "p90 ms": _quantile(decided, 0.9),
                 "max ms": float(decided.max()) if len(decided) else math.nan,
@@ -202,7 +202,7 @@ def style_times(table: pd.DataFrame) -> Any:
         return {
             "UNSAT": "background:#eef",
             Verdict.TIMEOUT.value: "background:#fed",
-            "ERROR": "background:#fcc",
+            Verdict.ERROR.value: "background:#fcc",
         }.get(str(value), "")
 
     styler = table.style.format("{:.1f}", subset=time_columns, na_rep="-")
