@@ -16,9 +16,12 @@ Run the full grid from the command line::
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -165,37 +168,59 @@ def prepare_once(board: Board, encoding: str) -> tuple[Prepared | None, str | No
         return None, str(exc) or type(exc).__name__
 
 
-def run_study(
-    orders: Iterable[int] = DEFAULT_ORDERS,
-    alphas: Iterable[float] = DEFAULT_ALPHAS,
-    boards: int = 3,
-    *,
-    time_limit_ms: float | None = 60_000,
-    solvers: Sequence[str] = DEFAULT_SOLVERS,
-    encodings: Sequence[str] = DEFAULT_ENCODINGS,
-    seed: int = 0,
-    method: str = "solution",
-    on_row: Callable[[dict], None] | None = None,
-) -> pd.DataFrame:
-    """Run the grid orders x alphas, `boards` boards per cell; one row per board, encoding, solver.
+@dataclass(frozen=True)
+class StudySettings:
+    """What the scaling study runs: the grid, the limit, the solvers and encodings.
 
-    Parameters
+    Attributes
     ----------
-    orders, alphas : iterables
+    orders, alphas : tuples
         The grid: orders N and fill fractions alpha (fraction of cells given).
     boards : int
         Boards generated per cell (seeds from :func:`cell_seed`).
     time_limit_ms : float or None
         The same solver time limit T for every run.
-    solvers, encodings : sequences of str
+    solvers, encodings : tuples of str
         Registered names; every board is encoded once per encoding and the
         encoding is shared by the solvers.
     seed : int
         Seed of the whole study.
     method : str
         Generator method (``solution`` or ``naive``).
+    """
+
+    orders: tuple[int, ...] = DEFAULT_ORDERS
+    alphas: tuple[float, ...] = DEFAULT_ALPHAS
+    boards: int = 3
+    time_limit_ms: float | None = 60_000
+    solvers: tuple[str, ...] = DEFAULT_SOLVERS
+    encodings: tuple[str, ...] = DEFAULT_ENCODINGS
+    seed: int = 0
+    method: str = "solution"
+
+    def __post_init__(self) -> None:
+        # lists from a caller or a command line become tuples: the settings stay hashable
+        for name in ("orders", "alphas", "solvers", "encodings"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+def run_study(
+    settings: StudySettings | None = None,
+    *,
+    on_row: Callable[[dict], None] | None = None,
+    **changes: Any,
+) -> pd.DataFrame:
+    """Run the grid orders x alphas, `boards` boards per cell; one row per board, encoding, solver.
+
+    Parameters
+    ----------
+    settings : StudySettings, optional
+        What to run (default ``StudySettings()``).
     on_row : callable, optional
         Called with each row as it completes (to stream a CSV or print progress).
+    **changes
+        Fields of :class:`StudySettings` to change (``orders=[2], boards=1``);
+        an unknown name is a TypeError.
 
     Returns
     -------
@@ -204,37 +229,38 @@ def run_study(
 
     Examples
     --------
-    >>> table = run_study([2], [0.5], 1, solvers=["cdcl"], encodings=["course"])
+    >>> table = run_study(orders=[2], alphas=[0.5], boards=1, solvers=["cdcl"],
+    ...                   encodings=["course"])
     >>> table[["order", "alpha", "status", "valid"]].values.tolist()
     [[2, 0.5, 'SAT', True]]
     """
+    settings = dataclasses.replace(settings or StudySettings(), **changes)
     rows = []
-    for order in orders:
-        for alpha in alphas:
-            cell = _run_cell(order, alpha, boards, time_limit_ms, solvers, encodings, seed, method)
-            for row in cell:
+    for order in settings.orders:
+        for alpha in settings.alphas:
+            for row in _run_cell(settings, order, alpha):
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _run_cell(order, alpha, boards, time_limit_ms, solvers, encodings, seed, method):
+def _run_cell(settings: StudySettings, order: int, alpha: float) -> Iterator[dict]:
     """Yield the rows of one grid cell."""
-    first = cell_seed(seed, order, alpha)
+    first = cell_seed(settings.seed, order, alpha)
+    boards = settings.boards
     started = time.perf_counter()
-    puzzles = generate_many(order, alpha, boards, seed=first, method=method)
+    puzzles = generate_many(order, alpha, boards, seed=first, method=settings.method)
     generate_ms = (time.perf_counter() - started) * 1000.0 / max(boards, 1)
     for index, board in enumerate(puzzles):
-        for encoding in encodings:
+        for encoding in settings.encodings:
             prepared, failure = prepare_once(board, encoding)
-            for solver in solvers:
+            for solver in settings.solvers:
                 if failure is not None:
                     row = failed_row(board, solver, encoding, failure)
                 else:
-                    row = measure(
-                        board, solver, encoding, time_limit_ms=time_limit_ms, prepared=prepared
-                    )
+                    row = measure(board, solver, encoding,
+                                  time_limit_ms=settings.time_limit_ms, prepared=prepared)
                 row.update(alpha=alpha, board=index, seed=first + index, generate_ms=generate_ms)
                 yield row
 

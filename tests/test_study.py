@@ -18,6 +18,7 @@ from sudosat.report.studies import (
 from sudosat.report.study_command import main
 from sudosat.study import (
     COLUMNS,
+    StudySettings,
     cell_seed,
     cell_table,
     hardest_alpha,
@@ -37,7 +38,8 @@ REFERENCE = "pysat:minisat22"
 
 @pytest.fixture(scope="module")
 def small_table() -> pd.DataFrame:
-    return run_study([2, 3], [0.0, 0.5], 2, time_limit_ms=20_000, solvers=["cdcl", REFERENCE],
+    return run_study(orders=[2, 3], alphas=[0.0, 0.5], boards=2, time_limit_ms=20_000,
+                     solvers=["cdcl", REFERENCE],
                      encodings=["optimised", "course"])
 
 
@@ -69,8 +71,10 @@ def test_total_time_adds_up_its_steps(small_table):
 def test_same_seed_same_boards_and_cells_differ():
     assert cell_seed(0, 3, 0.2) == cell_seed(0, 3, 0.2)
     assert len({cell_seed(0, n, a) for n in (3, 4) for a in (0.0, 0.2)}) == 4
-    first = run_study([2], [0.5], 2, solvers=["cdcl"], encodings=["course"])
-    second = run_study([2], [0.5], 2, solvers=["cdcl"], encodings=["course"])
+    settings = StudySettings(orders=[2], alphas=[0.5], boards=2, solvers=["cdcl"],
+                             encodings=["course"])
+    first = run_study(settings)
+    second = run_study(settings)
     assert first["seed"].tolist() == second["seed"].tolist()
     assert first[["givens", "clauses", "status"]].equals(second[["givens", "clauses", "status"]])
 
@@ -107,7 +111,8 @@ def test_timeout_and_refused_encoding_become_rows(monkeypatch):
     refused = measure(board, "cdcl", "course")
     assert refused["status"] == "ERROR" and "too big" in refused["error"]
     assert refused["encode_ms"] is None  # refused before anything was built
-    table = run_study([2], [0.0], 1, solvers=["cdcl"], encodings=["course"])
+    table = run_study(orders=[2], alphas=[0.0], boards=1, solvers=["cdcl"],
+                      encodings=["course"])
     assert table["status"].tolist() == ["ERROR"]
 
 
@@ -169,3 +174,11 @@ def test_isolated_measure_reports_its_own_peak_memory():
     row = measure_isolated(Board.empty(2), "cdcl", "course", time_limit_ms=10_000)
     assert row["status"] == "SAT" and row["valid"]
     assert 10 < row["peak_rss_mb"] < 4096
+
+
+def test_study_settings_are_one_object_and_refuse_unknown_names():
+    settings = StudySettings(orders=[2], alphas=[0.5], solvers=["cdcl"])
+    assert settings.orders == (2,) and settings.solvers == ("cdcl",)
+    assert hash(settings) == hash(StudySettings(orders=(2,), alphas=(0.5,), solvers=("cdcl",)))
+    with pytest.raises(TypeError):
+        run_study(settings, boards_per_cell=1)

@@ -18,6 +18,7 @@ from sudosat.study import (
     DEFAULT_ENCODINGS,
     DEFAULT_ORDERS,
     DEFAULT_SOLVERS,
+    StudySettings,
     cell_table,
     ratio_table,
     run_study,
@@ -71,17 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     try:
-        table = run_study(
-            args.orders,
-            args.alphas,
-            args.boards,
+        settings = StudySettings(
+            orders=args.orders,
+            alphas=args.alphas,
+            boards=args.boards,
             time_limit_ms=args.time_limit_ms,
             solvers=args.solvers,
             encodings=args.encodings,
             seed=args.seed,
             method=args.method,
-            on_row=report,
         )
+        table = run_study(settings, on_row=report)
     except SudosatError as exc:
         print(f"sudosat.report.study_command: {exc}", file=sys.stderr)
         return 1
