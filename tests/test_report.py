@@ -370,3 +370,23 @@ def test_resolve_reads_project_paths_from_the_notebooks_folder(monkeypatch):
     monkeypatch.chdir(root / "notebooks")
     assert report.resolve("pyproject.toml") == root / "pyproject.toml"
     assert report.resolve("/abs/path").is_absolute()
+
+
+def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_path):
+    from sudosat.board import COURSE_EXAMPLE
+
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{COURSE_EXAMPLE}\n2 1000000000000000\n2 1100000000000000\n")
+    modes = report.mode_comparison(instances, 10_000, "optimised")
+    assert len(modes) == 6 and set(modes["encoding"]) == {"course"}
+    table = report.mode_table(modes)
+    assert list(table.index) == list(report.MODES)
+    assert table["instances"].tolist() == [3, 3] and table["decided"].tolist() == [3, 3]
+    answers = modes.pivot(index="line", columns="mode", values="output")
+    assert (answers[report.MODES[0]] == answers[report.MODES[1]]).all()
+    assert answers.loc[3, report.MODES[0]] == "2 UNSAT"
+    text = report.modes_text(modes)
+    assert "same output line on every instance (the course encoding)" in text
+    fresh, loaded = table["median_total_ms"]
+    assert f"{fresh:.1f} ms with a fresh CNF" in text
+    assert f"{loaded:.1f} ms with the rules loaded once" in text
