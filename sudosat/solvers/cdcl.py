@@ -63,7 +63,7 @@ from enum import Enum
 from heapq import heapify, heappop, heappush
 from operator import add, xor
 from random import Random
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
@@ -73,6 +73,11 @@ from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settin
 from sudosat.solvers.codes import Code, code_table, to_codes, to_dimacs, to_dimacs_list
 
 Clause = list[Code]  # a stored clause: literal codes, the two watched ones at positions 0 and 1
+#: A clause as a reason or a conflict: a stored clause, or a ternary one propagate built.
+Implication: TypeAlias = tuple[Code, ...] | Clause
+#: What ``Engine.reason[v]`` holds, by kind (see :class:`ReasonKind`): None, a
+#: binary clause's other literal, or an implication with the implied literal first.
+Reason: TypeAlias = Code | Implication | None
 
 #: Every tunable, declared once. ``solve(cnf, **tunables)`` accepts these names.
 TUNABLES: dict[str, Tunable] = declare(
@@ -115,12 +120,12 @@ def reason_kind(reason: object) -> ReasonKind:
     return ReasonKind.BINARY if reason.__class__ is int else ReasonKind.CLAUSE
 
 
-def reason_literals(reason: int | tuple | Clause) -> tuple | Clause:
+def reason_literals(reason: Code | Implication) -> Implication:
     """The false literals of a BINARY or CLAUSE reason (all but the implied one).
 
     The hot loops (:meth:`Engine.analyze`, :meth:`Engine.redundant`) inline it.
     """
-    return (reason,) if reason.__class__ is int else reason[1:]
+    return (reason,) if isinstance(reason, int) else reason[1:]
 
 
 class Observer(Protocol):
@@ -262,7 +267,7 @@ class Engine:
         size = 2 * n + 2
         self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
         self.level = [0] * (n + 1)  # per variable: decision level of its assignment
-        self.reason: list = [None] * (n + 1)  # per variable: see ReasonKind
+        self.reason: list[Reason] = [None] * (n + 1)  # per variable: see ReasonKind
         self.seen = [0] * (n + 1)
         self.activity = [0.0] * (n + 1)
         self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
@@ -270,7 +275,7 @@ class Engine:
         self.polarity = [1 - int(settings["initial_phase"])] * (n + 1)  # 1: try negative
         self.bins: list[list[Code]] = [[] for _ in range(size)]
         # terns[p]: one pair (b, c) per input clause {¬p, b, c}; see add_ternary
-        self.terns: list[list[tuple]] = [[] for _ in range(size)]
+        self.terns: list[list[tuple[Code, Code]]] = [[] for _ in range(size)]
         self.watches: list[list[Clause]] = [[] for _ in range(size)]
         self.clauses: list[Clause] = []  # original clauses of length >= 3
         self.learnts: list[Clause] = []
@@ -313,15 +318,17 @@ class Engine:
         extra = num_vars - old
         self.num_vars = num_vars
         self.val += [0] * (2 * extra)
-        for table, fill in (
-            (self.level, 0), (self.seen, 0), (self.activity, 0.0), (self.heap_key, -1.0),
-            (self.used, False),
-        ):
-            table += [fill] * extra
+        # One statement per table (each is extended in place): their element types differ.
+        self.level += [0] * extra
+        self.seen += [0] * extra
+        self.activity += [0.0] * extra
+        self.heap_key += [-1.0] * extra
+        self.used += [False] * extra
         self.reason += [None] * extra
         self.polarity += [1 - int(self.settings["initial_phase"])] * extra
-        for table in (self.bins, self.terns, self.watches):
-            table += [[] for _ in range(2 * extra)]
+        self.bins += [[] for _ in range(2 * extra)]
+        self.terns += [[] for _ in range(2 * extra)]
+        self.watches += [[] for _ in range(2 * extra)]
         if self.proof is not None:
             self.lit_str += [s for v in range(old + 1, num_vars + 1) for s in (str(v), str(-v))]
 
@@ -347,7 +354,7 @@ class Engine:
             flat = flat + array("i", [0])
         used, clauses = self.used, self.clauses
         first_new = len(clauses)
-        units = []
+        units: list[Code] = []
         add_ternary = self.add_ternary
         index = flat.index
         start = 0
@@ -506,11 +513,11 @@ class Engine:
         for lit in clause:
             used[lit >> 1] = True
         if len(clause) == 2:
-            self._add_binary(*clause, units)
+            self._add_binary(clause[0], clause[1], units)
         elif len(clause) == 1:
             units.append(clause[0])
         elif len(clause) == 3:
-            self.add_ternary(*clause)
+            self.add_ternary(clause[0], clause[1], clause[2])
         else:
             self.clauses.append(clause)
 
@@ -546,7 +553,7 @@ class Engine:
         self.reason[var] = why
         self.trail.append(lit)
 
-    def propagate(self):
+    def propagate(self) -> Implication | None:
         """Unit propagation of every literal on the trail from ``qhead``.
 
         Pre: watched literals are clause[0] and clause[1]; ``trail[:qhead]`` is
@@ -566,11 +573,13 @@ class Engine:
         append = trail.append
         dl = len(self.trail_lim)
         qhead = start = self.qhead
-        confl = None
+        confl: Implication | None = None
         # A list iterator sees what is appended while it runs: it walks the trail
         # from qhead as it grows, without a length test and an index per literal.
+        # typeshed types iter(list) as a plain Iterator, without list_iterator's
+        # __setstate__; a cast would cost a call per propagate (per search step).
         pending = iter(trail)
-        pending.__setstate__(qhead)
+        pending.__setstate__(qhead)  # type: ignore[attr-defined]
         for p in pending:
             qhead += 1
             np = p ^ 1
@@ -611,42 +620,42 @@ class Engine:
                 ws = watches[np]
                 if not ws:
                     continue
-                keep = []
+                keep: list[Clause] = []
                 push = keep.append
                 rest = iter(ws)
-                for c in rest:
-                    first = c[0]
+                for clause in rest:
+                    first = clause[0]
                     if first == np:
-                        first = c[1]
-                        c[0] = first
-                        c[1] = np
+                        first = clause[1]
+                        clause[0] = first
+                        clause[1] = np
                     if val[first] == 1:  # the other watch is true: it blocks the scan
-                        push(c)
+                        push(clause)
                         continue
-                    lit = c[2]  # most moves find their new watch here, without a loop
+                    lit = clause[2]  # most moves find their new watch here, without a loop
                     if val[lit] != -1:
-                        c[1] = lit
-                        c[2] = np
-                        watches[lit].append(c)
+                        clause[1] = lit
+                        clause[2] = np
+                        watches[lit].append(clause)
                         continue
-                    for k in range(3, len(c)):
-                        lit = c[k]
+                    for k in range(3, len(clause)):
+                        lit = clause[k]
                         if val[lit] != -1:
-                            c[1] = lit
-                            c[k] = np
-                            watches[lit].append(c)
+                            clause[1] = lit
+                            clause[k] = np
+                            watches[lit].append(clause)
                             break
                     else:
-                        push(c)
+                        push(clause)
                         if val[first]:
-                            confl = c
+                            confl = clause
                             keep.extend(rest)
                             break
                         val[first] = 1
                         val[first ^ 1] = -1
                         v = first >> 1
                         level[v] = dl
-                        reason[v] = c
+                        reason[v] = clause
                         append(first)
                 watches[np] = keep
                 if confl is None:
@@ -758,7 +767,7 @@ class Engine:
 
     # -- conflict analysis ------------------------------------------------------------
 
-    def analyze(self, confl: Clause) -> tuple[Clause, int, int]:
+    def analyze(self, confl: Implication) -> tuple[Clause, int, int]:
         """First-UIP learning from a conflict at the current level.
 
         Pre: every literal of ``confl`` is false; current level > 0; ``seen`` is
@@ -796,7 +805,10 @@ class Engine:
             if not path:
                 break
             r = reason[v]
-            lits = (r,) if r.__class__ is int else r[1:]  # reason_literals(r), inlined
+            # reason_literals(r), inlined. An implied literal's reason is never None, and
+            # mypy narrows `__class__ is int` in its own branch only (bool would take the
+            # other): telling it so (a cast, an assert) would cost work per literal.
+            lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
         out[0] = p ^ 1
         # An activity is at most inc / (1 - var_decay) (a geometric series of
         # bumps), so checking inc alone keeps every activity far from overflow.
@@ -883,9 +895,10 @@ class Engine:
         then so does every literal on the path to it.
         """
         seen, level, reason = self.seen, self.level, self.reason
-        path = []
+        path: list[tuple[Implication, int, Code]] = []
         r = reason[p >> 1]
-        lits = (r,) if r.__class__ is int else r[1:]  # reason_literals(r), inlined
+        # reason_literals(r), inlined; not None by the precondition (see analyze).
+        lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
         i = 0
         while True:
             if i < len(lits):
@@ -907,7 +920,8 @@ class Engine:
                     return False
                 path.append((lits, i, p))
                 p = q
-                lits = (rv,) if rv.__class__ is int else rv[1:]
+                # mypy keeps int in the else branch (see analyze); a cast would cost a call.
+                lits = (rv,) if rv.__class__ is int else rv[1:]  # type: ignore[index]
                 i = 0
             else:
                 if not seen[p >> 1]:
@@ -946,20 +960,35 @@ class Engine:
 
     # Proof steps are kept as (ProofStep, literal codes) and turned into text
     # once, at the end, and only for UNSAT.
+    #
+    # log_add and log_delete are called once per learnt or deleted clause, each
+    # time after the caller tested ``self.proof is not None``; mypy cannot carry
+    # that test into the method, and testing again (or a cast) would cost once
+    # more per clause, so their `union-attr` is ignored.
 
     def log_add(self, clause: Clause) -> None:
-        """Record one DRAT addition (a snapshot: the solver keeps reordering the clause)."""
-        self.proof.append((ProofStep.ADD, tuple(clause)))
+        """Record one DRAT addition (a snapshot: the solver keeps reordering the clause).
+
+        Pre: ``proof`` is not None.
+        """
+        self.proof.append((ProofStep.ADD, tuple(clause)))  # type: ignore[union-attr]
 
     def log_delete(self, clause: Clause) -> None:
-        """Record one DRAT deletion (a copy: simplification may shrink the clause later)."""
-        self.proof.append((ProofStep.DELETE, tuple(clause)))
+        """Record one DRAT deletion (a copy: simplification may shrink the clause later).
+
+        Pre: ``proof`` is not None.
+        """
+        self.proof.append((ProofStep.DELETE, tuple(clause)))  # type: ignore[union-attr]
 
     def log_level0_units(self) -> None:
         """Record every level-0 literal not recorded yet as a unit (all are RUP), so that
-        later deletions of their reason clauses cannot weaken the checker's database."""
+        later deletions of their reason clauses cannot weaken the checker's database.
+        Nothing without a proof log."""
+        proof = self.proof
+        if proof is None:
+            return
         limit = self.trail_lim[0] if self.trail_lim else len(self.trail)
-        self.proof.extend((ProofStep.ADD, (q,)) for q in self.trail[self.units_logged : limit])
+        proof.extend((ProofStep.ADD, (q,)) for q in self.trail[self.units_logged : limit])
         self.units_logged = max(self.units_logged, limit)
 
     # -- clause database ------------------------------------------------------------------
@@ -1238,12 +1267,16 @@ class Engine:
         """The DRAT proof so far as text, ending with the empty clause.
 
         Deletions of a clause whose literal set is in `inputs` are left out.
+        Raises :class:`SolverError` when the engine logs no proof.
         """
+        proof = self.proof
+        if proof is None:
+            raise SolverError("cdcl: this solver was made without proof=True")
         name = self.lit_str.__getitem__
         add = ProofStep.ADD
         lines = [
             kind.value + " ".join(map(name, codes)) + " 0"
-            for kind, codes in self.proof
+            for kind, codes in proof
             if kind is add or inputs is None or frozenset(codes) not in inputs
         ]
         lines.append("0")
@@ -1308,10 +1341,9 @@ class Engine:
         problems = []
         for i, p in enumerate(self.trail):
             r = reason[p >> 1]
-            kind = reason_kind(r)
-            if kind is ReasonKind.DECISION:
+            if r is None:  # ReasonKind.DECISION
                 continue
-            if kind is ReasonKind.CLAUSE and r[0] != p:
+            if not isinstance(r, int) and r[0] != p:  # ReasonKind.CLAUSE
                 problems.append(f"the reason of trail[{i}] does not imply it first")
             for q in reason_literals(r):
                 if val[q] != -1 or position.get(q >> 1, len(self.trail)) >= i:
@@ -1323,7 +1355,7 @@ class Engine:
         val, level = self.val, self.level
         problems = []
         stored = self.clauses + self.learnts
-        expected = Counter()
+        expected: Counter[tuple[Code, int]] = Counter()
         for clause in stored:
             if len(clause) < 3 or len(set(clause)) != len(clause):
                 problems.append(f"stored clause {clause} is short or repeats a literal")
@@ -1364,7 +1396,7 @@ class _ObservedEngine(Engine):
             self.on_decided(to_dimacs(lit), len(self.trail_lim) + 1, len(self.trail))
         return lit
 
-    def analyze(self, confl: Clause) -> tuple[Clause, int, int]:
+    def analyze(self, confl: Implication) -> tuple[Clause, int, int]:
         learnt, back, lbd = super().analyze(confl)
         if self.on_learnt is not None:
             self.on_learnt(to_dimacs_list(learnt), back, len(self.trail_lim))
@@ -1456,12 +1488,19 @@ class Solver:
         """Free the solver's tables (PySAT's name); the object is unusable afterwards."""
         self._engine = None
 
+    def _live_engine(self) -> Engine:
+        """The engine; raises :class:`SolverError` once :meth:`delete` freed it."""
+        engine = self._engine
+        if engine is None:
+            raise SolverError("cdcl: this solver was deleted")
+        return engine
+
     # -- clauses ------------------------------------------------------------------
 
     @property
     def num_vars(self) -> int:
         """The highest variable seen in a clause or an assumption."""
-        return self._engine.num_vars
+        return self._live_engine().num_vars
 
     @property
     def num_clauses(self) -> int:
@@ -1485,7 +1524,7 @@ class Solver:
             self._append(cnf)
 
     def _append(self, cnf: CNF) -> None:
-        engine = self._engine
+        engine = self._live_engine()
         engine.cancel_until(0)  # clauses are added at level 0 (assumption levels may remain)
         engine.grow(cnf.num_vars)
         if not self._formula.num_clauses:
@@ -1509,10 +1548,11 @@ class Solver:
         useless, and each costs watch visits: on hard 9×9 puzzles, keeping them
         all made the search about 1.7 times slower. Returns how many went.
         """
-        engine = self._engine
+        engine = self._live_engine()
         engine.cancel_until(0)
         dead = set()
-        keep, keep_lbd_list = [], []
+        keep: list[Clause] = []
+        keep_lbd_list: list[int] = []
         for clause, lbd in zip(engine.learnts, engine.lbd, strict=True):
             if lbd > keep_lbd:
                 dead.add(id(clause))
@@ -1547,9 +1587,7 @@ class Solver:
         """:meth:`solve` under `deadline`, the CPU clock read by the caller
         (``solver_cpu_s`` counts from it)."""
         started = time.perf_counter()
-        engine = self._engine
-        if engine is None:
-            raise SolverError("cdcl: this solver was deleted")
+        engine = self._live_engine()
         assumptions = list(assumptions)
         for lit in assumptions:
             if not isinstance(lit, int) or lit == 0:
@@ -1580,18 +1618,18 @@ class Solver:
             if engine.proof is not None:
                 result.proof = self.proof_text()
         if model is not None and self.settings["check_model"]:
-            self._check(result, assumptions)
+            self._check(result, model, assumptions)
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
         return result
 
-    def _check(self, result: Result, assumptions) -> None:
+    def _check(self, result: Result, model: list[int], assumptions: list[int]) -> None:
         """Fail loudly unless the model satisfies every input clause and every assumption.
 
         The first check scans the flat formula in C (:func:`verify_result`);
         from the second on, an index of the formula built once makes each check
         read only the clauses a true literal could break (see :class:`_ModelChecker`).
+        `model` is ``result.model``.
         """
-        model = result.model
         if self._checker is None and self._checks < 1:
             verify_result(self._formula, result, "cdcl")
         else:
@@ -1602,9 +1640,9 @@ class Solver:
                 raise SolverError(f"cdcl returned a wrong model: it falsifies {broken}")
             result.model_checked = True
         self._checks += 1
-        broken = [q for q in assumptions if model[abs(q) - 1] != q]
-        if broken:
-            raise SolverError(f"cdcl returned a model that breaks the assumption {broken[0]}")
+        unmet = [q for q in assumptions if model[abs(q) - 1] != q]
+        if unmet:
+            raise SolverError(f"cdcl returned a model that breaks the assumption {unmet[0]}")
 
     def get_model(self) -> list[int] | None:
         """The last SAT answer's model (one signed literal per variable), else None."""
@@ -1634,7 +1672,7 @@ class Solver:
         checkers such as dratify delete every copy, and the input clause may
         have been added after the learnt one was deleted.
         """
-        engine = self._engine
+        engine = self._live_engine()
         if engine.proof is None:
             raise SolverError("cdcl: this solver was made without proof=True")
         inputs = None
@@ -1644,7 +1682,7 @@ class Solver:
 
     def stats(self) -> dict[str, float]:
         """The solver's counters since it was made (every call together)."""
-        return self._engine.stats(time.process_time())
+        return self._live_engine().stats(time.process_time())
 
 
 class _ModelChecker:
@@ -1779,7 +1817,7 @@ def _one_shot(
     them separately (``load_ms``, ``search_ms``).
     """
     solver = Solver(seed=seed, proof=proof, **tunables)
-    engine = solver._engine
+    engine = solver._live_engine()
     deadline = Deadline(time_limit_ms)
     engine.deadline = deadline  # the loader reads it too
     began = time.perf_counter()

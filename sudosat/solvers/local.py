@@ -93,6 +93,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from sudosat.cnf import CNF
 from sudosat.result import Result, Status
@@ -163,9 +164,11 @@ class LocalSearchSettings:
         """
         declared = GSAT_TUNABLES if algorithm == "gsat" else WALKSAT_TUNABLES
         values = settings_from(algorithm, declared, tunables)
+        # Only max_tries is declared with allow_none: the other two are never None.
+        noise, flips = cast(float, values["noise"]), cast(float, values["max_flips"])
         tries = values["max_tries"]
-        return cls(algorithm, float(values["noise"]), int(values["max_flips"]),
-                   None if tries is None else int(tries), simplify)
+        return cls(algorithm, float(noise), int(flips), None if tries is None else int(tries),
+                   simplify)
 
     def tries(self, timed: bool) -> float:
         """How many tries to allow: `max_tries`, or until the deadline (``inf``) when timed."""
