@@ -294,3 +294,11 @@ def test_rerun_command_shown_on_the_index_leaves_git_status_clean():
     assert done.returncode == 0, done.stderr[-2000:]
     assert results.read_text().count("\n") == 3  # the header and the example with 2 solvers
     assert subprocess.run(status, capture_output=True, text=True).stdout == before
+
+
+def test_the_index_lists_every_exported_page_after_a_partial_build(tmp_path):
+    for name in ("reduction", "experiment", "report"):
+        (tmp_path / f"{name}.html").write_text("<html></html>")
+    assert [page.name for page in reportbuild.pages_in(tmp_path)] == [
+        "reduction", "experiment", "report"
+    ]

@@ -387,6 +387,6 @@ def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_p
     assert answers.loc[3, report.MODES[0]] == "2 UNSAT"
     text = report.modes_text(modes)
     assert "same output line on every instance (the course encoding)" in text
-    fresh, loaded = table["median_total_ms"]
+    fresh, loaded = table["median total ms"]
     assert f"{fresh:.1f} ms with a fresh CNF" in text
     assert f"{loaded:.1f} ms with the rules loaded once" in text

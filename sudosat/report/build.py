@@ -251,6 +251,14 @@ def say(message: str) -> None:
     print(f"[report] {message}", file=sys.stderr, flush=True)
 
 
+def pages_in(reports: Path) -> list[Page]:
+    """The report's pages exported in `reports`, in reading order: what the index links.
+
+    After ``--only`` this is every page there, not only those the run rebuilt.
+    """
+    return [page for page in PAGES if (reports / f"{page.name}.html").is_file()]
+
+
 def build(settings: Settings, only: Sequence[str] = ()) -> int:
     """Run the whole build; return the process exit code.
 
@@ -274,8 +282,10 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
         durations[page.name] = time.perf_counter() - began
         say(f"{page.name:<11} ran and exported in {_took(durations[page.name])}")
     pdfs = print_pdfs(pages, reports, settings.pdf)
+    listed = pages_in(reports)
+    kept = {p.name: reports / f"{p.name}.pdf" for p in listed}
     index = reports / "index.html"
-    index.write_text(index_html(pages, settings, pdfs, durations), encoding="utf-8")
+    index.write_text(index_html(listed, settings, {**kept, **pdfs}, durations), encoding="utf-8")
     figures = _figure_files(settings)
     changed = sum(1 for path, stamp in figures.items() if figures_before.get(path) != stamp)
     folder = _shown(settings.root / settings.figures_dir)

@@ -542,11 +542,13 @@ def mode_table(comparison: pd.DataFrame) -> pd.DataFrame:
     table = comparison.groupby("mode", sort=False).agg(
         instances=("line", "size"),
         decided=("status", lambda status: int(status.isin(DECIDED).sum())),
-        median_encode_ms=("encode_ms", "median"),
-        median_solve_ms=("solve_ms", "median"),
-        median_total_ms=("total_ms", "median"),
-        p90_total_ms=("total_ms", lambda total: total.quantile(0.9)),
+        encode=("encode_ms", "median"),
+        solve=("solve_ms", "median"),
+        total=("total_ms", "median"),
+        p90=("total_ms", lambda total: total.quantile(0.9)),
     )
+    table = table.rename(columns={"encode": "median encode ms", "solve": "median solve ms",
+                                  "total": "median total ms", "p90": "p90 total ms"})
     return table.reindex([mode for mode in MODES if mode in table.index])
 
 
