@@ -339,7 +339,6 @@ class _UniquenessChecker:
 
     def __init__(self, solution: Board, solver: str, order: list[int]) -> None:
         from sudosat.incremental import (
-            _next_question,
             counting_options,
             givens_as_assumptions,
             loaded_rules,
@@ -351,8 +350,9 @@ class _UniquenessChecker:
         # non-unique), and its model is never read: cdcl need not check it (the
         # counting options say so; the solver is count_solutions' own).
         options = counting_options(solver)
+        # loaded_rules starts a new question: the last board's learnt clauses would only slow
+        # this one
         self.solver, encoded = loaded_rules(solution.order, self.ENCODING, solver=solver, **options)
-        _next_question(self.solver)  # the last board's learnt clauses would only slow this one
         self.activation = new_activation(self.solver, encoded)
         forbid = [-lit for lit in givens_as_assumptions(solution)]
         self.solver.add_clause([-self.activation, *forbid])

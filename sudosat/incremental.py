@@ -15,7 +15,7 @@ Pieces, from the bottom up:
     (``zchaff``, ``exec:``, ``dpll`` ...) gets :class:`OneShot`, which
     re-solves the clauses plus the assumptions as unit clauses on every call
     and says so (``native`` is False, :func:`incremental_support` tells why).
-:func:`rules_for_puzzle`
+:func:`loaded_rules`
     What the pipeline's incremental mode (``sudosat solve --incremental``,
     :func:`sudosat.runner.run_instance` with ``incremental=True``) solves
     with: one loaded solver per (solver, order, encoding, options) in each
@@ -24,9 +24,9 @@ Pieces, from the bottom up:
     names the failed givens (the core).
 :func:`count_solutions`
     0, 1, ... up to a limit: solve, block the solution's open cells, solve again.
-:func:`loaded_rules`, :func:`new_activation`
-    The loaded solver itself, for callers with questions of their own (the
-    generator's uniqueness checks): clauses for one question go behind a
+:func:`new_activation`
+    For callers of :func:`loaded_rules` with questions of their own (counting,
+    the generator's uniqueness checks): clauses for one question go behind a
     fresh activation literal and are retired after it.
 
 Building and loading the rules happen under the first instance's deadline:
@@ -74,7 +74,6 @@ __all__ = [
     "new_activation",
     "open_solver",
     "rules",
-    "rules_for_puzzle",
 ]
 
 
@@ -184,7 +183,7 @@ class _PySat:
             self.solver.add_clause(lits)
 
     def solve(self, assumptions: Sequence[int] = (), time_limit_ms: float | None = None) -> Result:
-        from sudosat.solvers.pysat import full_model, solver_stats
+        from sudosat.solvers.pysat import full_model, limited_search, solver_stats
 
         started = time.perf_counter()
         assumptions = list(assumptions)
@@ -193,30 +192,18 @@ class _PySat:
         if self.empty:
             self.core = []
             return make_result(Status.UNSAT, None, {}, started, self.name)
-        answer = self._search(assumptions, Deadline(time_limit_ms))
+        answer = limited_search(self.solver, Deadline(time_limit_ms), assumptions)
         stats = solver_stats(self.solver)
         if answer is None:
             return make_result(Status.UNKNOWN, None, stats, started, self.name)
         if not answer:
-            self.core = [q for q in assumptions if q in set(self.solver.get_core() or [])]
+            failed = set(self.solver.get_core() or [])
+            self.core = [q for q in assumptions if q in failed]
             return make_result(Status.UNSAT, None, stats, started, self.name)
         model = full_model(self.solver.get_model() or [], self.formula.num_vars)
         result = make_result(Status.SAT, model, stats, started, self.name)
         _verify(self.formula, result, assumptions)
         return result
-
-    def _search(self, assumptions: list[int], deadline: Deadline) -> bool | None:
-        """PySAT's solve, in slices of a conflict budget when there is a time limit."""
-        if deadline.remaining_or_none() is None:
-            return self.solver.solve(assumptions=assumptions)
-        budget = 100
-        while not deadline.expired():
-            self.solver.conf_budget(budget)
-            answer = self.solver.solve_limited(assumptions=assumptions)
-            if answer is not None:
-                return answer
-            budget *= 2
-        return None
 
     def get_core(self) -> list[int] | None:
         return self.core
@@ -367,23 +354,12 @@ def _loaded(
     if key not in _LOADED:
         empty = Board(order, [0] * order**4)
         check_resources(empty, encoding, max_bytes)
-        stop = _stop_when_expired(deadline)
+        stop = deadline.check if deadline is not None and deadline.limited else None
+        if stop is not None:
+            stop()  # an instance that starts out of time loads nothing
         encoded = rules(order, encoding, check=stop)
         _LOADED[key] = (_load(solver, encoded.cnf, options, stop), encoded)
     return _LOADED[key]
-
-
-def _stop_when_expired(deadline: Deadline | None) -> Callable[[], None] | None:
-    """A check that raises :class:`OutOfTime` once `deadline` has passed (None: no deadline)."""
-    if deadline is None or deadline.remaining_or_none() is None:
-        return None
-
-    def stop() -> None:
-        if deadline.expired():
-            raise OutOfTime
-
-    stop()
-    return stop
 
 
 _LOAD_CHUNK = 1 << 16
@@ -436,36 +412,6 @@ def forget_loaded() -> None:
     _ACTIVATION.clear()
 
 
-def rules_for_puzzle(
-    solver: str,
-    order: int,
-    encoding: str,
-    options: dict[str, Any],
-    max_bytes: int,
-    deadline: Deadline | None = None,
-) -> tuple[Any, Encoded]:
-    """The solver this process keeps loaded with the rules of (order, encoding), ready for a puzzle.
-
-    What :func:`sudosat.runner.run_instance` asks for in incremental mode: the
-    first call per (solver, order, encoding, options) builds and loads the
-    rules (behind the memory guard), later calls reuse them; each call tells
-    the solver an unrelated question comes next.
-
-    Raises
-    ------
-    EncodingError
-        The encoding depends on the givens (see :func:`check_encoding`).
-    ResourceLimitError
-        The rules would not fit in `max_bytes`.
-    OutOfTime
-        `deadline` passed while the rules were built or loaded.
-    """
-    check_encoding(encoding)
-    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes, deadline)
-    _next_question(loaded)
-    return loaded, encoded
-
-
 # ---------------------------------------------------------------------------------------
 # counting solutions
 
@@ -486,7 +432,7 @@ def count_solutions(
     clauses let propagation find a symbol's last place in a unit, which cuts
     the conflicts on hard 9×9 puzzles about eightfold against ``course``.
     The rules stay loaded in this process (one solver
-    per solver, order and encoding, as in :func:`rules_for_puzzle`); each count
+    per solver, order and encoding, as in :func:`loaded_rules`); each count
     solves under the givens, then adds "not this solution" behind a fresh
     activation variable a (the clause ¬a ∨ ¬solution, with a assumed), and
     retires the clauses with the unit ¬a at the end, so the next puzzle
@@ -505,17 +451,15 @@ def count_solutions(
     if limit < 1:
         raise SudosatError(f"the solution limit must be at least 1, got {limit}")
     deadline = Deadline(time_limit_ms)
-    check_encoding(encoding)
     try:
-        loaded, encoded = _loaded(
-            solver, board.order, encoding, counting_options(solver, seed), DEFAULT_MAX_BYTES,
-            deadline,
+        loaded, encoded = loaded_rules(
+            board.order, encoding, solver=solver, deadline=deadline,
+            **counting_options(solver, seed),
         )
     except OutOfTime:
         return None
     activation = new_activation(loaded, encoded)
     assumptions = givens_as_assumptions(board)
-    _next_question(loaded)
     seen: set[tuple[int, ...]] = set()
     try:
         found = 0
@@ -555,18 +499,38 @@ _ACTIVATION: dict[int, int] = {}
 
 
 def loaded_rules(
-    order: int, encoding: str = "extended", *, solver: str = "cdcl", **options: Any
+    order: int,
+    encoding: str = "extended",
+    *,
+    solver: str = "cdcl",
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    deadline: Deadline | None = None,
+    **options: Any,
 ) -> tuple[Any, Encoded]:
-    """The solver this process keeps loaded with the rules, and the rules (do not alter them).
+    """The solver this process keeps loaded with the rules, ready for a new question.
 
-    One per (solver, order, encoding, options), shared with :func:`count_solutions`
-    and the pipeline's incremental mode. A caller that adds clauses for one
-    question puts them behind :func:`new_activation` and retires them after,
-    so the next question meets the rules alone; it calls ``next_question``
-    (when the solver has one) before an unrelated question.
+    One per (solver, order, encoding, options), shared by the pipeline's
+    incremental mode (:func:`sudosat.runner.run_instance`), :func:`count_solutions`
+    and the generator: the first call builds and loads the rules (behind the
+    memory guard, under `deadline`), later calls reuse them, and every call
+    tells the solver an unrelated question comes next. Do not alter the rules
+    returned; a caller that adds clauses for one question puts them behind
+    :func:`new_activation` and retires them after, so the next question meets
+    the rules alone.
+
+    Raises
+    ------
+    EncodingError
+        The encoding depends on the givens (see :func:`check_encoding`).
+    ResourceLimitError
+        The rules would not fit in `max_bytes`.
+    OutOfTime
+        `deadline` passed while the rules were built or loaded.
     """
     check_encoding(encoding)
-    return _loaded(solver, order, encoding, options, DEFAULT_MAX_BYTES)
+    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes, deadline)
+    _next_question(loaded)
+    return loaded, encoded
 
 
 def new_activation(loaded: Any, encoded: Encoded) -> int:

@@ -28,7 +28,7 @@ between solvers, the workbench builds formulas from its clause-family
 switches, the generator adds a clause): anything with ``cnf``, ``board``,
 ``encoding`` and ``decode(model)``. With ``incremental=True`` the rules are
 loaded once per process into an incremental solver
-(:func:`sudosat.incremental.rules_for_puzzle`) and the givens are assumptions.
+(:func:`sudosat.incremental.loaded_rules`) and the givens are assumptions.
 
 Examples
 --------
@@ -41,7 +41,6 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -173,11 +172,6 @@ class InstanceOutcome:
     def status(self) -> Verdict:
         """SAT, UNSAT, TIMEOUT or ERROR."""
         return self.row.status or Verdict.ERROR
-
-    @property
-    def verdict(self) -> Verdict:
-        """The same as :attr:`status`."""
-        return self.status
 
 
 class _Clock:
@@ -387,7 +381,7 @@ def _build(run: _Run, encoding: str) -> Any:
             run.draft.update(variables=size["variables"], clauses=size["clauses"])
             return run.outcome(Verdict.TIMEOUT, error=too_slow)
     try:
-        encoded = encode(run.board, encoding, check=functools.partial(_stop_if_expired, deadline))
+        encoded = encode(run.board, encoding, check=deadline.check)
     except OutOfTime:
         run.draft["encode_ms"] = _ms_since(started)
         return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
@@ -437,13 +431,14 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
     one per given. A puzzle whose givens clash is UNSAT, and the row's
     ``error`` names the failed givens (the solver's core).
     """
-    from sudosat.incremental import givens_as_assumptions, name_givens, rules_for_puzzle
+    from sudosat.incremental import givens_as_assumptions, loaded_rules, name_givens
 
     started = time.perf_counter()
     limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
     try:
-        loaded, rules = rules_for_puzzle(
-            run.solver, run.board.order, encoding, run.options, limit, run.clock.deadline
+        loaded, rules = loaded_rules(
+            run.board.order, encoding, solver=run.solver, max_bytes=limit,
+            deadline=run.clock.deadline, **run.options,
         )
     except OutOfTime:
         run.draft["encode_ms"] = _ms_since(started)
@@ -466,11 +461,6 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
         core = name_givens(loaded.get_core() or [], run.board.order)
         outcome.row = outcome.row.replace(error=f"{clash}; failed givens: {core}")
     return outcome
-
-
-def _stop_if_expired(deadline: Deadline) -> None:
-    if deadline.expired():
-        raise OutOfTime
 
 
 def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:

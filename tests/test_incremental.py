@@ -423,12 +423,12 @@ class CountingDeadline:
     def __init__(self, expire_at: int | None) -> None:
         self.expire_at, self.looks = expire_at, 0
 
-    def remaining_or_none(self) -> float:
-        return 1e9
+    limited = True
 
-    def expired(self) -> bool:
+    def check(self) -> None:
         self.looks += 1
-        return self.expire_at is not None and self.looks >= self.expire_at
+        if self.expire_at is not None and self.looks >= self.expire_at:
+            raise OutOfTime
 
 
 def test_chunks_cut_a_formula_between_clauses_and_lose_nothing():

@@ -38,8 +38,12 @@ class Deadline:
     >>> deadline = Deadline(1000)
     >>> deadline.expired()
     False
-    >>> Deadline(None).remaining_ms()
-    inf
+    >>> Deadline(None).remaining_ms(), Deadline(None).limited
+    (inf, False)
+    >>> Deadline(0).check()
+    Traceback (most recent call last):
+    ...
+    sudosat.solvers.budget.OutOfTime
     """
 
     __slots__ = ("start", "at")
@@ -53,6 +57,16 @@ class Deadline:
     def expired(self) -> bool:
         """True once the deadline has passed."""
         return time.monotonic() >= self.at
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` once the deadline has passed (a ``check=`` callback)."""
+        if time.monotonic() >= self.at:
+            raise OutOfTime
+
+    @property
+    def limited(self) -> bool:
+        """Whether there is a limit at all."""
+        return self.at != math.inf
 
     def remaining_ms(self) -> float:
         """Milliseconds left (never negative; ``inf`` without a limit)."""

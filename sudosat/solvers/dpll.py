@@ -326,8 +326,7 @@ class _Engine:
                     return Status.UNSAT
             if self.num_active == 0:
                 return Status.SAT
-            if self.deadline.expired():
-                raise OutOfTime
+            self.deadline.check()
             self.decide(pick(self))
 
     def model(self) -> list[int]:

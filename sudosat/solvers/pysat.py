@@ -19,7 +19,6 @@ Examples
 from __future__ import annotations
 
 import functools
-import math
 import multiprocessing
 import os
 import signal
@@ -244,7 +243,7 @@ def limited_search(
         True (SAT), False (UNSAT), None (the deadline passed first).
     """
     assumed = list(assumptions)
-    if deadline is None or deadline.at == math.inf:
+    if deadline is None or not deadline.limited:
         return solver.solve(assumptions=assumed)
     budget = _FIRST_BUDGET
     while not deadline.expired():
