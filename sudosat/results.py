@@ -46,13 +46,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sudosat.errors import InstanceError, open_error_reason
+from sudosat.outputs import (
+    SPECIAL_KINDS,
+    ResultsLock,
+    file_kind,
+    output_target,
+    write_atomically,
+)
 from sudosat.result import Status
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from sudosat.board import Board
-    from sudosat.outputs import ResultsLock
 
 __all__ = [
     "COLUMNS",
@@ -398,8 +404,6 @@ def write_table(
     OutputError
         The file cannot be written; the message names it.
     """
-    from sudosat.outputs import write_atomically
-
     write_atomically(path, _table_text(path, columns, rows), lock=lock)
 
 
@@ -429,8 +433,6 @@ class ResultsLog:
         *,
         lock: ResultsLock | None = None,
     ) -> None:
-        from sudosat.outputs import SPECIAL_KINDS, file_kind, output_target
-
         self.path = Path(path)
         self.columns = tuple(columns)
         self.format = table_format(self.path)

@@ -31,7 +31,7 @@ import pytest
 
 from sudosat.report import build as reportbuild
 from sudosat.report import export
-from tests.test_notebooks import HOOK, TINY, TINY_INSTANCES
+from tests.test_notebooks import TINY, TINY_INSTANCES
 
 ROOT = Path(__file__).resolve().parent.parent
 READER_PAGES = ("reduction", "solvers", "experiment", "report", "explore", "scaling")
@@ -75,8 +75,7 @@ def small_report(tmp_path_factory, chromium) -> Path:
         pdf=True,
         overrides={**TINY, "experiment": {**TINY["experiment"], "solvers": ["cdcl", "zchaff"]}},
     )
-    only = () if HOOK else [page.name for page in reportbuild.PAGES if page.name != "solvers"]
-    assert reportbuild.build(settings, only) == 0  # the solvers page needs cdcl's observer hook
+    assert reportbuild.build(settings) == 0
     return base / "reports"
 
 
@@ -152,8 +151,6 @@ def test_boards_are_never_split_across_printed_pages(small_report, chromium, tmp
     _many_boards_page(small_report)
     checked = 0
     for name in ("reduction", "solvers", "report", "boards"):
-        if not (small_report / f"{name}.html").is_file():
-            continue  # the solvers page, on a tree without cdcl's observer hook
         marked = small_report / f"marked-{name}.html"
         marked.write_text(
             (small_report / f"{name}.html").read_text().replace("</head>", MARKS + "</head>", 1)
@@ -180,8 +177,6 @@ def test_pdfs_are_a4_without_the_navigation_bar(small_report):
         pytest.skip("poppler-utils is not installed (pdfinfo, pdftotext)")
     index = (small_report / "index.html").read_text()
     for name in ("reduction", "solvers", "experiment", "report"):
-        if name == "solvers" and not HOOK:
-            continue  # needs cdcl observer hook
         pdf = small_report / f"{name}.pdf"
         assert pdf.read_bytes()[:5] == b"%PDF-"
         assert f'href="{name}.pdf"' in index

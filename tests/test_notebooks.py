@@ -3,15 +3,10 @@
 One build (module fixture) executes all notebooks in order through
 ``sudosat.report.build`` into a temporary folder; the tests read what it wrote.
 Any cell error fails the build, so the fixture itself is the first check.
-
-The solvers page traces our CDCL solver through ``cdcl.Solver``'s observer
-hook; on a tree without that hook the page is left out of the build and its
-tests skip (reason: "needs cdcl observer hook").
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import shutil
@@ -22,14 +17,10 @@ import pytest
 
 from sudosat.board import COURSE_EXAMPLE
 from sudosat.report import build as reportbuild
-from sudosat.solvers import cdcl
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 OURS = ("reduction", "solvers", "experiment", "report", "explore")
-HOOK = "observer" in inspect.signature(cdcl.Solver).parameters
-BUILT = tuple(name for name in OURS if HOOK or name != "solvers")
-needs_hook = pytest.mark.skipif(not HOOK, reason="needs cdcl observer hook")
 TINY_INSTANCES = [
     COURSE_EXAMPLE,
     "2 1000002000300004",
@@ -72,8 +63,7 @@ def built(tmp_path_factory) -> Path:
         pdf=False,
         overrides=TINY,
     )
-    only = () if HOOK else [page.name for page in reportbuild.PAGES if page.name != "solvers"]
-    assert reportbuild.build(settings, only) == 0
+    assert reportbuild.build(settings) == 0
     return base
 
 
@@ -129,7 +119,6 @@ def test_shared_parameters_have_one_name_and_one_type_in_every_notebook():
 
 @pytest.mark.parametrize("name", OURS)
 def test_every_notebook_ran_without_a_cell_error(built, name):
-    _skip_unless_built(name)
     executed = nbformat.read(built / "executed" / f"{name}.ipynb", as_version=4)
     errors = [
         o
@@ -143,7 +132,6 @@ def test_every_notebook_ran_without_a_cell_error(built, name):
 
 @pytest.mark.parametrize("name", OURS)
 def test_exports_exist_in_both_versions_without_raw_latex_or_widget_boxes(built, name):
-    _skip_unless_built(name)
     reader = (built / "reports" / f"{name}.html").read_text()
     with_code = (built / "reports" / f"{name}-code.html").read_text()
     for page in (reader, with_code):
@@ -157,7 +145,6 @@ def test_exports_exist_in_both_versions_without_raw_latex_or_widget_boxes(built,
 @pytest.mark.parametrize("name", [*OURS, "scaling", "heuristics", "index"])
 def test_pages_load_nothing_from_the_network(built, name):
     """A script or style sheet fetched from a CDN would block the page offline (and in CI)."""
-    _skip_unless_built(name)
     pages = [built / "reports" / f"{name}.html"]
     if name != "index":
         pages.append(built / "reports" / f"{name}-code.html")
@@ -168,11 +155,6 @@ def test_pages_load_nothing_from_the_network(built, name):
         )
         fetched += re.findall(r"""import\s*(?:\(|[^;]*?from\s*)["'](https?://[^"']+)""", page)
         assert not fetched, (path.name, fetched)
-
-
-def _skip_unless_built(name: str) -> None:
-    if name == "solvers" and not HOOK:
-        pytest.skip("needs cdcl observer hook")
 
 
 def _text(page: str) -> str:
@@ -197,7 +179,6 @@ def test_reduction_page_holds_its_plots_and_tables(built):
     assert "p cnf 64" in reduction and "completeness (formula)" in reduction
 
 
-@needs_hook
 def test_solvers_page_shows_the_engines_source_beside_the_traced_run(built):
     solvers = (built / "reports" / "solvers.html").read_text()
     assert solvers.count("data:image/png;base64") >= 1
@@ -220,7 +201,7 @@ def test_figures_are_saved_as_png_and_svg(built):
         "report-scatter",
         "report-cactus",
         "report-stages",
-        *(("solvers-components",) if HOOK else ()),
+        "solvers-components",
     ):
         assert (figures / f"{name}.png").stat().st_size > 1000
         assert (figures / f"{name}.svg").stat().st_size > 1000
@@ -228,7 +209,7 @@ def test_figures_are_saved_as_png_and_svg(built):
 
 def test_index_links_every_page_and_states_the_run(built):
     index = (built / "reports" / "index.html").read_text()
-    for name in BUILT:
+    for name in OURS:
         assert f'href="{name}.html"' in index and f'href="{name}-code.html"' in index
     assert "T = 5000 ms" in index
     manifest = json.loads((built / "reports" / "data" / "manifest.json").read_text())

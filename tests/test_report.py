@@ -260,10 +260,6 @@ def test_encodings_table_compares_sizes_and_propagation():
     assert table.loc["course", "decided by propagation"].startswith("1/2")
 
 
-@pytest.mark.skipif(
-    "observer" not in inspect.signature(cdcl.Solver).parameters,
-    reason="needs cdcl observer hook",
-)
 def test_trace_records_decisions_and_conflicts():
     line = "3 000060500087000000000140000060000020001300000743200060000520780004009003000003005"
     status, events = report.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)

@@ -63,7 +63,7 @@ from enum import Enum
 from heapq import heapify, heappop, heappush
 from operator import add, xor
 from random import Random
-from typing import Protocol, TypeAlias
+from typing import Protocol, TypeAlias, cast
 
 from sudosat.cnf import CNF
 from sudosat.errors import SolverError
@@ -1341,11 +1341,12 @@ class Engine:
         problems = []
         for i, p in enumerate(self.trail):
             r = reason[p >> 1]
-            if r is None:  # ReasonKind.DECISION
+            kind = reason_kind(r)
+            if kind is ReasonKind.DECISION:
                 continue
-            if not isinstance(r, int) and r[0] != p:  # ReasonKind.CLAUSE
+            if kind is ReasonKind.CLAUSE and cast(Implication, r)[0] != p:
                 problems.append(f"the reason of trail[{i}] does not imply it first")
-            for q in reason_literals(r):
+            for q in reason_literals(cast(Code | Implication, r)):
                 if val[q] != -1 or position.get(q >> 1, len(self.trail)) >= i:
                     problems.append(f"the reason of trail[{i}] is not unit at its position")
                     break
