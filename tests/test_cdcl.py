@@ -98,8 +98,8 @@ def test_agrees_with_brute_force_on_small_formulas(case):
     assert (result.status is Status.SAT) == brute_force_sat(cnf)
 
 
-def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int]]:
-    """Implication lists and units as a clause-by-clause reading defines them.
+def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int], list[list]]:
+    """Implication lists, units and ternary lists as a clause-by-clause reading defines them.
 
     Duplicate literals are dropped first and tautologies skipped, so a clause
     such as [1, 1, 2] is the binary clause [1, 2].
@@ -107,6 +107,7 @@ def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int]]:
     code = {v: 2 * v for v in range(1, cnf.num_vars + 1)}
     code.update({-v: 2 * v + 1 for v in range(1, cnf.num_vars + 1)})
     bins: list[list[int]] = [[] for _ in range(2 * cnf.num_vars + 2)]
+    terns: list[list] = [[] for _ in range(2 * cnf.num_vars + 2)]
     units = []
     for clause in cnf:
         distinct = list(dict.fromkeys(clause))
@@ -116,9 +117,39 @@ def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int]]:
             a, b = code[distinct[0]], code[distinct[1]]
             bins[a ^ 1].append(b)
             bins[b ^ 1].append(a)
+        elif len(distinct) == 3:
+            a, b, c = (code[lit] for lit in distinct)
+            terns[a ^ 1].append((b, c))
+            terns[b ^ 1].append((a, c))
+            terns[c ^ 1].append((a, b))
         elif len(distinct) == 1:
             units.append(code[distinct[0]])
-    return bins, units
+    return bins, units, terns
+
+
+# Variables whose numbers are multiples of 256 write zero bytes into the literal array
+# next to small ones: the loader's byte-level search for separators must not be fooled.
+_AWKWARD_VARS = [1, 2, 3, 255, 256, 257, 512, 513]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_AWKWARD_VARS).flatmap(lambda v: st.sampled_from([v, -v])),
+                 min_size=1, max_size=4),
+        max_size=60,
+    )
+)
+@example([[1, 2, 3], [256, -512, 3], [-1, 1, 2], [2, 2, 3], [255, 256, 257], [1, 2]])
+def test_loader_reads_runs_of_binary_and_ternary_clauses_like_one_at_a_time(clauses):
+    """Runs of binary and ternary clauses are found in the raw bytes: same lists, same order."""
+    cnf = CNF(clauses, max(_AWKWARD_VARS))
+    solver = cdcl.Engine(cnf.num_vars, settings_from("cdcl", TUNABLES, {}))
+    solver.load(cnf.flat)
+    bins, units, terns = _reference_load(cnf)
+    assert solver.bins == bins
+    assert solver.terns == terns
+    if solver.ok:
+        assert set(units) <= set(solver.trail)
 
 
 @given(
@@ -137,8 +168,9 @@ def test_loader_reads_runs_of_binary_clauses_like_one_clause_at_a_time(case):
     cnf = CNF(clauses, num_vars)
     solver = cdcl.Engine(num_vars, settings_from("cdcl", TUNABLES, {}))
     solver.load(cnf.flat)
-    bins, units = _reference_load(cnf)
+    bins, units, terns = _reference_load(cnf)
     assert solver.bins == bins
+    assert solver.terns == terns
     if [] in clauses:
         assert not solver.ok
     elif solver.ok:  # every unit clause's literal is on the trail (unless they clash)
