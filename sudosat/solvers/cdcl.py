@@ -61,7 +61,8 @@ from collections import Counter
 from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
-from operator import add, xor
+from itertools import compress, islice
+from operator import add, not_, xor
 from random import Random
 from typing import Protocol, TypeAlias, cast
 
@@ -1100,17 +1101,22 @@ class Engine:
         """
         if self.proof is not None:
             self.log_level0_units()
+        # Only the lists of watched literals hold clauses: clearing those alone (read
+        # before simplification rewrites the clauses) spares a pass over every literal.
+        watches = self.watches
+        for clause in (*self.clauses, *self.learnts):
+            watches[clause[0]].clear()
+            watches[clause[1]].clear()
         self.clauses = self._simplify_list(self.clauses, learnt=False)
         kept = self._simplify_list(self.learnts, learnt=True, lbds=self.lbd)
         self.learnts, self.lbd = kept[0], kept[1]
-        watches = self.watches
-        for ws in watches:
-            ws.clear()
         self.watch_all(self.clauses)
         self.watch_all(self.learnts)
         if len(self.trail) >= self.bins_trail + self.num_vars // 8:
             self.drop_satisfied_binaries()
             self.bins_trail = len(self.trail)
+            # Many variables became fixed: their heap entries would each cost a pop.
+            self.rebuild_heap()
         self.simp_trail = len(self.trail)
 
     def drop_satisfied_binaries(self) -> None:
@@ -1123,9 +1129,9 @@ class Engine:
         clauses stay in a DRAT checker's database: deleting is optional there.
         """
         val, bins = self.val, self.bins
-        for p in range(2, len(bins)):
+        for p in compress(range(2, len(bins)), map(not_, islice(val, 2, None))):  # free codes
             implied = bins[p]
-            if implied and not val[p]:
+            if implied:
                 kept = [q for q in implied if val[q] != 1]
                 if len(kept) != len(implied):
                     bins[p] = kept
