@@ -13,6 +13,12 @@ than any solved one. Times are measured inside the child:
   its ratios then compare the instances it ran. With ``--repeat K`` every
   solver runs K times on each instance (interleaved) and the least times
   count, for every solver alike.
+* warm-up: before the timed run, every child solves a small unrelated formula
+  (random 3-SAT, 20 variables) ``--warmup`` times (default 1) with the same
+  solver, untimed. A forked child's first call otherwise pays for its first
+  writes to memory shared with the parent (copy-on-write page faults, about
+  1 ms here for every solver alike), which a process solving many formulas
+  pays once; ``--warmup 0`` measures that cold first call instead.
 
 Peers are imported optionally and skipped when missing; install them outside
 the project, e.g. ``python3.11 -m venv /work/benchvenv && /work/benchvenv/bin/pip
@@ -200,9 +206,16 @@ def available(name: str) -> bool:
     return True
 
 
-def _child(runner: Callable, text: str, pipe) -> None:
+def _warmup_text() -> str:
+    """The formula every child solves, untimed, before its instance (see ``--warmup``)."""
+    return random_3sat(20, 4.26, random.Random(20)).to_dimacs()
+
+
+def _child(runner: Callable, text: str, pipe, warmup: int = 1) -> None:
     """Run one instance and send back timings; the model check is the same for every solver."""
     try:
+        for _ in range(warmup):
+            runner(_warmup_text())
         wall = time.perf_counter()
         started = clock()
         status, model, solve_s, _, conflicts, props = runner(text)
@@ -221,10 +234,11 @@ def _child(runner: Callable, text: str, pipe) -> None:
         pipe.send(("ERROR", None, 0.0, 0.0, 0.0, None, None, f"{type(exc).__name__}: {exc}"))
 
 
-def run_one(name: str, instance: Instance, timeout_s: float) -> dict:
+def run_one(name: str, instance: Instance, timeout_s: float, warmup: int = 1) -> dict:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(RUNNERS[name][0], instance.text, sender))
+    process = context.Process(target=_child,
+                              args=(RUNNERS[name][0], instance.text, sender, warmup))
     process.start()
     row = {"set": instance.set_name, "instance": instance.name, "solver": name}
     if receiver.poll(timeout_s):
@@ -354,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a fifth of every set")
     parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=1,
                         help="runs of each (solver, instance), interleaved; the least times count")
+    parser.add_argument("--warmup", type=lambda text: max(0, int(text)), default=1,
+                        help="untimed solves of a small formula in each child first (0: cold)")
     parser.add_argument("--csv", type=Path, default=RESULTS / "solvers.csv")
     parser.add_argument("--profile", action="store_true",
                         help="only profile cdcl on a few instances of every set")
@@ -386,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.repeat):
                 for name in active:  # side by side: every solver on one instance, then the next
                     started = time.perf_counter()
-                    runs[name].append(run_one(name, instance, args.timeout))
+                    runs[name].append(run_one(name, instance, args.timeout, args.warmup))
                     spent[name] += time.perf_counter() - started
             rows.extend(best_of(attempts) for attempts in runs.values())
         if instances:
