@@ -369,3 +369,33 @@ def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
         loaded.append((solver.bins, solver.used))
     assert all(entry == loaded[0] for entry in loaded[1:])
     assert loaded[0][0] == _reference_load(cnf)[0]
+
+
+def test_a_remembered_run_is_used_only_where_every_byte_matches():
+    """The memo is found by a run's first clauses: a run that only starts the same way, or
+    goes on longer or stops sooner, still loads exactly its own clauses."""
+    rng = random.Random(15)
+    run = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(3000)]
+    other = [list(c) for c in run]
+    other[2500] = [7, 8]  # same first clauses, one clause differs later
+    variants = {
+        "remembered": [[1, 2, 3], *run, [4, 5, 6]],
+        "differs late": [[1, 2, 3], *other, [4, 5, 6]],
+        "longer": [[1, 2, 3], *run, [9, 10], [11, -12], [4, 5, 6]],
+        "shorter": [[1, 2, 3], *run[:2000], [4, 5, 6]],
+        "ends in units": [*run, [13], [-14]],
+    }
+    for _ in range(3):  # the third load of the run comes from the memo
+        _load_into_engine(CNF(variants["remembered"], 300))
+    for name, clauses in variants.items():
+        cnf = CNF(clauses, 300)
+        bins, units, _ = _reference_load(cnf)
+        engine = _load_into_engine(cnf)
+        assert engine.bins == bins, name
+        assert set(units) <= set(engine.trail), name
+
+
+def _load_into_engine(cnf: CNF) -> cdcl.Engine:
+    engine = cdcl.Engine(cnf.num_vars, settings_from("cdcl", TUNABLES, {}))
+    engine.load(cnf.flat)
+    return engine

@@ -62,7 +62,7 @@ from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
 from itertools import compress, islice
-from operator import add, not_, xor
+from operator import add, not_, or_, xor
 from random import Random
 from typing import Protocol, TypeAlias, cast
 
@@ -155,48 +155,39 @@ _RUN = 0x4000  # binary clauses the loader adds between two looks at the clock
 def _run_end(codes: array, start: int, limit: int, width: int) -> int:
     """The end of the run of clauses of `width` literals that begins at `start` in `codes`.
 
-    `codes` is zero-terminated clauses of DIMACS literals (typecode ``"i"``).
+    `codes` is zero-terminated clauses of DIMACS literals (an array).
 
     Pre: ``codes[start:start + 2 * (width + 1)]`` is two such clauses (`width`
     non-zero literals and a 0, each). Returns the first index after the longest
-    run of such clauses, at most `limit`. The run is found by doubling then
-    halving its length; each test compares raw bytes in C (an ``in`` test on an
-    array makes a Python int of every element: 0.9 ms for a 9×9 Sudoku's rules).
+    run of such clauses, at most `limit`. Each position of the clauses (first
+    literal, second, ..., the 0) is sliced out whole and searched as raw bytes
+    in C for the first clause that breaks the pattern: a handful of C calls
+    however long the run (an ``in`` test on an array would make a Python int
+    of every element).
     """
     stride = width + 1
-
-    def uniform(first: int, stop: int) -> bool:  # clauses first..stop-1 of the run
-        lo, hi = start + stride * first, start + stride * stop
-        return (
-            hi <= limit
-            and _all_zero(codes[lo + width : hi : stride])
-            and all(_none_zero(codes[lo + k : hi : stride]) for k in range(width))
-        )
-
-    known, step = 2, 1
-    while uniform(known, known + step):
-        known += step
-        step *= 2
-    while step > 1:
-        step //= 2
-        if uniform(known, known + step):
-            known += step
-    return start + stride * known
+    stop = start + stride * ((limit - start) // stride)
+    size = codes.itemsize
+    ends = int.from_bytes(codes[start + width : stop : stride].tobytes(), "little")
+    # The lowest set bit of the little-endian number is in the first non-zero word.
+    clauses = ((ends & -ends).bit_length() - 1) // (8 * size) if ends else (stop - start) // stride
+    for k in range(width):
+        literals = codes[start + k : start + stride * clauses : stride].tobytes()
+        clauses = min(clauses, _first_zero_word(literals, size))
+    return start + stride * clauses
 
 
-def _all_zero(part: array) -> bool:
-    """True when every element of `part` is 0."""
-    return part.tobytes() == bytes(len(part) * part.itemsize)
+def _first_zero_word(data: bytes, size: int) -> int:
+    """The index of the first `size`-byte word of `data` that is 0, or the word count.
 
-
-def _none_zero(part: array) -> bool:
-    """True when no element of `part` is 0.
-
-    A zero element shows as `itemsize` zero bytes in a row; such bytes can also
-    straddle two non-zero elements (5 then 256, little-endian), so a hit is
-    confirmed element by element. Without a hit, no element is 0.
+    Zero bytes can also straddle two non-zero words (5 then 256, little-endian):
+    only a hit at a word boundary counts.
     """
-    return part.tobytes().find(bytes(part.itemsize)) < 0 or 0 not in part
+    zero = bytes(size)
+    at = data.find(zero)
+    while at >= 0 and at % size:
+        at = data.find(zero, at + 1)
+    return len(data) // size if at < 0 else at // size
 
 
 # Memo of big runs of binary clauses (see Engine._add_run): a run's DIMACS bytes ->
@@ -206,7 +197,9 @@ def _none_zero(part: array) -> bool:
 _MEMO_MIN_RUN = 1024
 _MEMO_SIZE = 8
 _RUN_SEEN: dict[bytes, bool] = {}
-_RUN_MEMO: dict[bytes, tuple[list, list[int]]] = {}
+# Grouped runs by the bytes of their first _MEMO_PREFIX words: (the run's bytes, what it adds).
+_RUN_MEMO: dict[bytes, tuple[bytes, list[list[Code]], list[bool]]] = {}
+_MEMO_PREFIX = 3 * 64
 
 
 def _remember(table: dict, key: bytes, value) -> None:
@@ -216,13 +209,19 @@ def _remember(table: dict, key: bytes, value) -> None:
     table[key] = value
 
 
-def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list, list[int]]:
-    """Per implication list, the literals the run {firsts[i], seconds[i]} appends, in order."""
-    groups: dict[Code, list[Code]] = {}
+def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list[list[Code]], list[bool]]:
+    """What the run {firsts[i], seconds[i]} adds: per literal code, the literals it
+    appends to that code's implication list, in order; per variable, whether it
+    occurs (both lists cover codes and variables up to the run's highest)."""
+    top = max(max(firsts), max(seconds)) | 1
+    appended: list[list[Code]] = [[] for _ in range(top + 1)]
     for a, b in zip(firsts, seconds, strict=True):
-        groups.setdefault(a ^ 1, []).append(b)
-        groups.setdefault(b ^ 1, []).append(a)
-    return list(groups.items()), sorted({lit >> 1 for lit in (*firsts, *seconds)})
+        appended[a ^ 1].append(b)
+        appended[b ^ 1].append(a)
+    occurs = [False] * (top // 2 + 1)
+    for lit in {*firsts, *seconds}:
+        occurs[lit >> 1] = True
+    return appended, occurs
 
 
 def luby(y: float, x: int) -> float:
@@ -386,8 +385,11 @@ class Engine:
             ):
                 # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
                 # C, at most _RUN clauses at a time so that the clock is read often enough.
-                stop = _run_end(flat, start, min(end_all, start + 3 * _RUN), 2)
-                self._add_run(flat, start, stop, table, units)
+                limit = min(end_all, start + 3 * _RUN)
+                stop = self._add_remembered_run(flat, start, limit)
+                if stop < 0:
+                    stop = _run_end(flat, start, limit, 2)
+                    self._add_run(flat, start, stop, table, units)
                 start = stop
                 if not within_budget():
                     raise OutOfTime
@@ -489,30 +491,52 @@ class Engine:
         the same order, so each list grows by one ``extend`` instead of one
         ``append`` per clause (see :data:`_RUN_MEMO`).
         """
-        key = None
-        if stop - start >= 3 * _MEMO_MIN_RUN:
-            key = flat[start:stop].tobytes()
-            memo = _RUN_MEMO.get(key)
-            if memo is not None:
-                self._add_memo(*memo)
-                return
+        key = flat[start:stop].tobytes() if stop - start >= 3 * _MEMO_MIN_RUN else None
         code = table.__getitem__
         firsts = list(map(code, flat[start:stop:3]))
         seconds = list(map(code, flat[start + 1 : stop : 3]))
-        self._add_binaries(firsts, seconds, units, key)
+        self._add_binaries(firsts, seconds, units, key, _MEMO_PREFIX * flat.itemsize)
+
+    def _add_remembered_run(self, flat: array, start: int, limit: int) -> int:
+        """Add the remembered run that starts at `start`, if any; the index after it, else -1.
+
+        The memo is found by the bytes of the run's first clauses, then the whole
+        run is compared byte for byte (one C call), so the run's end need not be
+        searched for. The run must end by `limit`.
+        """
+        if start + 3 * _MEMO_MIN_RUN > limit:
+            return -1
+        entry = _RUN_MEMO.get(flat[start : start + _MEMO_PREFIX].tobytes())
+        if entry is None:
+            return -1
+        run, appended, occurs = entry
+        stop = start + len(run) // flat.itemsize
+        if stop > limit or flat[start:stop].tobytes() != run:
+            return -1
+        self._add_memo(appended, occurs)
+        return stop
 
     def _add_binaries(
-        self, firsts: list[Code], seconds: list[Code], units: list[Code], key: bytes | None
+        self,
+        firsts: list[Code],
+        seconds: list[Code],
+        units: list[Code],
+        key: bytes | None,
+        prefix_bytes: int = 0,
     ) -> None:
-        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`_add_run`)."""
+        """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`_add_run`).
+
+        `key` is the run's DIMACS bytes (None: not to be remembered); a memo is
+        filed under its first `prefix_bytes` bytes.
+        """
         if min(map(xor, firsts, seconds)) <= 1:  # a duplicate literal or a tautology: one by one
             for a, b in zip(firsts, seconds, strict=True):
                 self._add_binary(a, b, units)
             return
         if key is not None and _RUN_SEEN.get(key):
-            memo = _group_run(firsts, seconds)
-            _remember(_RUN_MEMO, key, memo)
-            self._add_memo(*memo)
+            appended, occurs = _group_run(firsts, seconds)
+            _remember(_RUN_MEMO, key[:prefix_bytes], (key, appended, occurs))
+            self._add_memo(appended, occurs)
             return
         if key is not None:
             _remember(_RUN_SEEN, key, True)
@@ -549,12 +573,15 @@ class Engine:
         for lit in {*firsts, *seconds, *thirds}:
             used[lit >> 1] = True
 
-    def _add_memo(self, groups: list[tuple[Code, list[Code]]], variables: list[int]) -> None:
+    def _add_memo(self, appended: list[list[Code]], occurs: list[bool]) -> None:
+        """Add a remembered run (see :func:`_group_run`): every list grows in one C pass.
+
+        Each implication list is replaced by its concatenation with what the run
+        appends (nothing outside the loader holds these lists while it runs).
+        """
         bins, used = self.bins, self.used
-        for p, implied in groups:
-            bins[p].extend(implied)
-        for v in variables:
-            used[v] = True
+        bins[: len(appended)] = map(add, bins[: len(appended)], appended)
+        used[: len(occurs)] = map(or_, used[: len(occurs)], occurs)
 
     def _add_long(self, clause: Clause, units: list[Code]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
