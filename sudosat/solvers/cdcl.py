@@ -585,6 +585,16 @@ class Engine:
 
     def _add_long(self, clause: Clause, units: list[Code]) -> None:
         """Store a clause of three or more literals: drop duplicates, skip tautologies."""
+        variables = {lit >> 1 for lit in clause}
+        if len(variables) == len(clause):  # the usual case: no repeated variable at all
+            used = self.used
+            for v in variables:
+                used[v] = True
+            if len(clause) == 3:
+                self.add_ternary(clause[0], clause[1], clause[2])
+            else:
+                self.clauses.append(clause)
+            return
         present = set(clause)
         if len(present) != len(clause):
             clause = list(dict.fromkeys(clause))
