@@ -248,11 +248,12 @@ class CNF:
         made only of them is reported too.
 
         The scan of the whole formula runs in C (see :func:`_scan`), about
-        50 ns a literal. A formula made by :meth:`copy` is checked faster from
-        its second check on: the clauses it shares with its source are indexed
-        once, for the source and all its copies (:class:`_PrefixIndex`), and only
-        the clauses appended since are scanned. The index is built from the
-        clauses alone, so the check stays independent of whoever made the model.
+        50 ns a literal. Formulas made by :meth:`copy` share their source's
+        clauses: from the second check of any of them (or of the source) on,
+        those clauses are read through one index built for them all
+        (:class:`_PrefixIndex`), and only the clauses appended since are
+        scanned. The index is built from the clauses alone, so the check stays
+        independent of whoever made the model.
         """
         return self._first_falsified(model, exact=False)
 
@@ -367,9 +368,11 @@ def _pick(table: Sequence, keys: Collection[int]) -> tuple:
     return tuple(map(table.__getitem__, keys))  # itemgetter of one key returns a bare value
 
 
-INDEX_MAX_ENTRIES = 1 << 22
-"""Longest shared prefix (literals and clause ends) indexed for model checks: 16 MB
-of int32. The index takes about as much again; longer prefixes are scanned."""
+INDEX_MAX_ENTRIES = 1 << 20
+"""Longest shared prefix (literals and clause ends) indexed for model checks, 4 MB
+of int32 (the 16x16 course rules take 1.5 MB). Its index takes two to three
+times as much once built, up to fifteen times while being built; longer
+prefixes are always scanned."""
 
 
 class _SharedPrefix:
@@ -411,8 +414,9 @@ class _PrefixIndex:
     model satisfies them all when its true literals' numbers cover them. Both
     tables are lists indexed by literal (a negative one from the end), so one
     :func:`operator.itemgetter` reads a model's entries in C; the entries are
-    tuples (``()`` when empty) of shared int objects, 8 bytes a number: the
-    index takes about as much memory as its clauses' flat array.
+    tuples (``()`` when empty) of shared int objects, 8 bytes a number. The
+    index of the 9x9 course rules takes 0.4 MB and 6 ms to build (their flat
+    array: 0.14 MB); a check then costs about 0.1 ms instead of 1.2 ms.
 
     Both tests need every variable assigned: with a unassigned, the clause
     {a, b} would go unread.

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import sudosat.cnf as cnf_module
 from sudosat.board import COURSE_EXAMPLE, Board
 from sudosat.cnf import CNF
 from sudosat.encoding import encode
@@ -171,3 +172,11 @@ def test_a_zero_in_the_model_satisfies_no_clause_appended_after_the_prefix():
         cnf.extend([[1, 2], [3], []])
         assert cnf.first_falsified([1, -2, -3, 0]) == 3
         assert cnf.first_falsified([0, 1, -2, 3]) == 4
+
+
+def test_a_prefix_beyond_the_index_limit_is_scanned(monkeypatch):
+    monkeypatch.setattr(cnf_module, "INDEX_MAX_ENTRIES", 5)
+    source = CNF([[1, 2], [-1, -2]])  # 6 entries
+    for model, broken in [([1, -2], None), ([1, 2], 1), ([-1, -2], 0)] * 2:
+        assert source.copy().first_falsified(model) == broken
+    assert source._shared.index is None
