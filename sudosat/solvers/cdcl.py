@@ -319,6 +319,7 @@ class Engine:
         self.core: list[Code] | None = None
         self.started = False  # activities are initialised by the first solve only
         self.heap_stale = False  # variables became used since the heap was built
+        self.heap_after_assumptions = False  # trim the heap at the call's first decision
         self.next_reduce = settings["reduce_first"]
         self.reduce_interval = settings["reduce_first"]
 
@@ -1247,12 +1248,26 @@ class Engine:
             if lit == _FAILED:
                 return Status.UNSAT
             if lit < 0:
+                if self.heap_after_assumptions:
+                    self.heap_after_assumptions = False
+                    self.trim_heap()
                 lit = self.pick_branch_lit()
                 if lit < 0:
                     return Status.SAT
                 self.decisions += 1
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
+
+    def trim_heap(self) -> None:
+        """Rebuild the heap when most of its entries are assigned variables.
+
+        Called once per call, when the assumptions hold and the heuristic
+        decides for the first time: the assumptions (a puzzle's givens) often
+        fix most variables, and each of their entries would cost a pop.
+        """
+        free = self.num_vars - len(self.trail)
+        if len(self.heap) > 2 * free + 64:
+            self.rebuild_heap()
 
     def next_assumption(self) -> Code:
         """The next assumption to decide, -1 when all hold, or _FAILED (``core`` set).
@@ -1320,6 +1335,7 @@ class Engine:
             self.rebuild_heap()
         self.heap_stale = False
         self.assumptions = list(assumptions)
+        self.heap_after_assumptions = bool(assumptions)
         unit = self.settings["restart_first"]
         restarts = 0
         while True:
