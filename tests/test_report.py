@@ -372,7 +372,8 @@ def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_p
     from sudosat.board import COURSE_EXAMPLE
 
     instances = tmp_path / "in.txt"
-    instances.write_text(f"{COURSE_EXAMPLE}\n2 1000000000000000\n2 1100000000000000\n")
+    # Puzzles of one solution (or none): on a puzzle of many, each mode may find another one.
+    instances.write_text(f"{COURSE_EXAMPLE}\n2 1030000200000320\n2 1100000000000000\n")
     modes = report.mode_comparison(instances, 10_000, "optimised")
     assert len(modes) == 6 and set(modes["encoding"]) == {"course"}
     table = report.mode_table(modes)

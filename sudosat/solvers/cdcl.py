@@ -22,7 +22,9 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   blocking literal (a satisfied clause costs one lookup, no scan).
 * First-UIP conflict analysis with recursive (MiniSat "deep") minimisation;
   VSIDS kept in :mod:`heapq` (C) with lazy re-insertion instead of an indexed
-  heap written in Python, starting from occurrence counts as in Chaff; phase
+  heap written in Python, starting from occurrence counts as in Chaff or, when
+  level 0 holds facts, from Jeroslow–Wang products of the formula they leave
+  (:meth:`Engine.init_activity`); phase
   saving; Luby restarts; learnt-clause deletion by LBD (glue clauses are kept
   forever); level-0 simplification that drops satisfied clauses and strips
   false literals.
@@ -62,7 +64,7 @@ from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
 from itertools import compress, islice
-from operator import add, not_, or_, xor
+from operator import add, mul, not_, or_, xor
 from random import Random
 from typing import Protocol, TypeAlias, cast
 
@@ -800,13 +802,30 @@ class Engine:
         self.rebuild_heap()
 
     def init_activity(self) -> None:
-        """Start each activity at the variable's number of occurrences, scaled into [0, 1).
+        """Start each activity at a static score, scaled into [0, 1).
 
-        As in Chaff's original VSIDS, the first decisions go to the variables
-        that occur most; one conflict's bump (at least 1) then outweighs it.
-        Random 3-SAT needs about a fifth fewer conflicts than with a flat start;
-        Sudoku, where every variable occurs equally often, is unchanged.
+        One conflict's bump (at least 1) outweighs it: the score orders the
+        first decisions and breaks ties between equally bumped variables.
+        Pre: level 0, propagated (:meth:`solve` propagates the level-0 facts
+        first).
+
+        With level-0 facts (a Sudoku's givens), the score is the
+        :meth:`jw_products` of the formula they leave: median conflicts 74 -> 16
+        on the course puzzles, 45 -> 28 on every 10th of top2365, 784 -> 586 on
+        16x16 ones, against occurrence counts (which tie every Sudoku variable).
+        Without any (random 3-SAT), it is the variable's number of occurrences,
+        as in Chaff's original VSIDS (random 3-SAT needs about a fifth fewer
+        conflicts than with a flat start). There the products are no better:
+        median conflicts over six seeds 1585 against 1600 at 150 variables, 250
+        against 252 at 100, while one seed's median moves by up to a fifth
+        either way; so a formula without facts keeps the order it had.
         """
+        if self.trail:
+            scores = self.jw_products()
+            top = max(scores)
+            scale = 0.5 / top if top else 0.0
+            self.activity = [score * scale for score in scores]
+            return
         n = self.num_vars
         counts = [0] * (n + 1)
         for clause in self.clauses:
@@ -819,6 +838,44 @@ class Engine:
         counts[1:] = map(add, counts[1:], per_var)
         scale = 1.0 / (max(counts) + 1)
         self.activity = [count * scale for count in counts]
+
+    def jw_products(self) -> list[float]:
+        """Per variable (index 0 unused), ``J(x) * J(¬x)``: Jeroslow–Wang weights multiplied.
+
+        ``J(l)`` sums ``2**-k`` over the clauses holding ``l`` that level 0 does
+        not satisfy, ``k`` their free literals (Jeroslow and Wang: short clauses
+        weigh most). The product ranks first a variable whose two values both
+        shorten short clauses, as lookahead solvers (march) rank theirs. On a
+        Sudoku's course CNF the givens leave each cell an at-least-one clause of
+        its candidates, so the first decisions fall on the cells with fewest
+        candidates. Pre: level 0, propagated.
+        """
+        val = self.val
+        value = val.__getitem__
+        # under[p]: the weight of the clauses that hold ¬p (bins[p] and terns[p]
+        # list such clauses by their other literals); J(l) is under[l ^ 1].
+        under = [0.0] * len(val)
+        for p, implied in enumerate(self.bins):
+            if implied and not val[p]:
+                # The other literal of a binary clause listed under a free p is true
+                # (the clause is satisfied) or free, never false: propagation would
+                # have set p false. The sum counts the true ones.
+                under[p] = 0.25 * (len(implied) - sum(map(value, implied)))
+        if any(self.terns):
+            for p, pairs in enumerate(self.terns):
+                if pairs and not val[p]:
+                    for b, c in pairs:
+                        vb, vc = val[b], val[c]
+                        if vb != 1 and vc != 1:
+                            under[p] += 0.5 ** (1 + (not vb) + (not vc))
+        for clause in self.clauses:
+            values = list(map(value, clause))
+            if 1 not in values:
+                weight = 0.5 ** values.count(0)
+                for lit in clause:
+                    if not val[lit]:
+                        under[lit ^ 1] += weight
+        return [0.0, *map(mul, under[2::2], under[3::2])]
 
     def rebuild_heap(self) -> None:
         """Rebuild the heap from scratch. Post: exactly one live entry per free used variable."""
@@ -1153,8 +1210,7 @@ class Engine:
         if len(self.trail) >= self.bins_trail + self.num_vars // 8:
             self.drop_satisfied_binaries()
             self.bins_trail = len(self.trail)
-            # Many variables became fixed: their heap entries would each cost a pop.
-            self.rebuild_heap()
+            self.trim_heap()  # many variables became fixed: each entry would cost a pop
         self.simp_trail = len(self.trail)
 
     def drop_satisfied_binaries(self) -> None:
@@ -1261,9 +1317,10 @@ class Engine:
     def trim_heap(self) -> None:
         """Rebuild the heap when most of its entries are assigned variables.
 
-        Called once per call, when the assumptions hold and the heuristic
-        decides for the first time: the assumptions (a puzzle's givens) often
-        fix most variables, and each of their entries would cost a pop.
+        Called when many variables may have just been fixed: by a call's first
+        heuristic decision once its assumptions hold (a puzzle's givens fix
+        most variables) and by a level-0 simplification that fixed many; each
+        assigned variable's entry would cost a pop.
         """
         free = self.num_vars - len(self.trail)
         if len(self.heap) > 2 * free + 64:
@@ -1330,6 +1387,14 @@ class Engine:
         if not self.started:
             self.started = True
             self.cancel_until(0)
+            # The first activities score the formula the level-0 facts leave
+            # (init_activity), so those facts are propagated first; a conflict
+            # there is the clauses' own, as it would be in search.
+            if self.propagate() is not None:
+                self.conflicts += 1
+                self.ok = False
+                self.core = []
+                return Status.UNSAT
             self.init_heap()
         elif self.heap_stale:
             self.rebuild_heap()
