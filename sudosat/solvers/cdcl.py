@@ -855,15 +855,19 @@ class Engine:
         # under[p]: the weight of the clauses that hold ¬p (bins[p] and terns[p]
         # list such clauses by their other literals); J(l) is under[l ^ 1].
         under = [0.0] * len(val)
-        for p, implied in enumerate(self.bins):
-            if implied and not val[p]:
+        bins, terns = self.bins, self.terns
+        free = list(compress(range(2, len(val)), map(not_, islice(val, 2, None))))  # in C
+        for p in free:
+            implied = bins[p]
+            if implied:
                 # The other literal of a binary clause listed under a free p is true
                 # (the clause is satisfied) or free, never false: propagation would
                 # have set p false. The sum counts the true ones.
                 under[p] = 0.25 * (len(implied) - sum(map(value, implied)))
-        if any(self.terns):
-            for p, pairs in enumerate(self.terns):
-                if pairs and not val[p]:
+        if any(terns):
+            for p in free:
+                pairs = terns[p]
+                if pairs:
                     for b, c in pairs:
                         vb, vc = val[b], val[c]
                         if vb != 1 and vc != 1:
@@ -1395,6 +1399,9 @@ class Engine:
                 self.ok = False
                 self.core = []
                 return Status.UNSAT
+            # The search would simplify first thing anyway; before the scores, it
+            # shortens what they read (satisfied binary entries and clauses go).
+            self.simplify()
             self.init_heap()
         elif self.heap_stale:
             self.rebuild_heap()
