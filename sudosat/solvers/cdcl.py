@@ -381,31 +381,8 @@ class Engine:
         within_budget = self.within_budget
         count = 0
         while start < end_all:
-            if (
-                start + 5 < end_all
-                and flat[start + 2] == 0 == flat[start + 5]
-                and flat[start] and flat[start + 1] and flat[start + 3] and flat[start + 4]
-            ):
-                # Two binary clauses or more (Sudoku's CNF is mostly long runs), sliced in
-                # C, at most _RUN clauses at a time so that the clock is read often enough.
-                limit = min(end_all, start + 3 * _RUN)
-                stop = self._add_remembered_run(flat, start, limit)
-                if stop < 0:
-                    stop = _run_end(flat, start, limit, 2)
-                    self._add_run(flat, start, stop, table, units)
-                start = stop
-                if not within_budget():
-                    raise OutOfTime
-                continue
-            if (
-                start + 7 < end_all
-                and flat[start + 3] == 0 == flat[start + 7]
-                and flat[start] and flat[start + 1] and flat[start + 2]
-                and flat[start + 4] and flat[start + 5] and flat[start + 6]
-            ):
-                # Two ternary clauses or more (random 3-SAT is one run): converted in C.
-                stop = _run_end(flat, start, min(end_all, start + 4 * _RUN), 3)
-                self._add_ternary_run(flat, start, stop, table, units)
+            stop = self._add_uniform_run(flat, start, table, units)
+            if stop:
                 start = stop
                 if not within_budget():
                     raise OutOfTime
@@ -444,6 +421,39 @@ class Engine:
                 self.assign(lit, None)
         self.watch_all(clauses[first_new:])
         self.heap_stale = True
+
+    def _add_uniform_run(
+        self, flat: array, start: int, table: list[Code], units: list[Code]
+    ) -> int:
+        """Add the run of binary or ternary clauses at `start`; the index after it, or 0.
+
+        A run is two clauses of the same width or more (Sudoku's CNF is mostly
+        long runs of binary clauses, random 3-SAT one run of ternary ones); it
+        is sliced and converted in C, at most :data:`_RUN` clauses at a time so
+        that the caller reads the clock often enough. 0: no such run starts here.
+        """
+        end_all = len(flat)
+        if (
+            start + 5 < end_all
+            and flat[start + 2] == 0 == flat[start + 5]
+            and flat[start] and flat[start + 1] and flat[start + 3] and flat[start + 4]
+        ):
+            limit = min(end_all, start + 3 * _RUN)
+            stop = self._add_remembered_run(flat, start, limit)
+            if stop < 0:
+                stop = _run_end(flat, start, limit, 2)
+                self._add_run(flat, start, stop, table, units)
+            return stop
+        if (
+            start + 7 < end_all
+            and flat[start + 3] == 0 == flat[start + 7]
+            and flat[start] and flat[start + 1] and flat[start + 2]
+            and flat[start + 4] and flat[start + 5] and flat[start + 6]
+        ):
+            stop = _run_end(flat, start, min(end_all, start + 4 * _RUN), 3)
+            self._add_ternary_run(flat, start, stop, table, units)
+            return stop
+        return 0
 
     def add_codes(self, clause: Clause) -> None:
         """Add one input clause between solves, against what level 0 already knows.
