@@ -387,3 +387,24 @@ def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_p
     fresh, loaded = table["median total ms"]
     assert f"{fresh:.1f} ms with a fresh CNF" in text
     assert f"{loaded:.1f} ms with the rules loaded once" in text
+
+
+def test_the_modes_sentence_says_why_lines_differ():
+    """A line the modes print differently is counted under its reason, never hidden."""
+    import pandas as pd
+
+    rows = []
+    for line, (first, second) in enumerate([
+        (("SAT", "3 1"), ("SAT", "3 1")),
+        (("SAT", "3 1"), ("TIMEOUT", "3 TIMEOUT")),
+        (("SAT", "3 1"), ("SAT", "3 2")),
+        (("SAT", "3 1"), ("SAT", "3 3")),
+    ], start=1):
+        for mode, (status, output) in zip(report.MODES, (first, second), strict=True):
+            rows.append({"line": line, "mode": mode, "encoding": "course", "status": status,
+                         "output": output, "encode_ms": 0.1, "solve_ms": 1.0, "total_ms": 1.1})
+    text = report.modes_text(pd.DataFrame(rows))
+    assert text.startswith("The modes gave the same output line on 1 of 4 instances (")
+    assert "1 instance with no answer in one mode (a time-out or an error)" in text
+    assert "2 instances with several solutions, each mode printing a checked one" in text
+    assert "SAT in one mode and UNSAT" not in text

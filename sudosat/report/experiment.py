@@ -554,23 +554,43 @@ def mode_table(comparison: pd.DataFrame) -> pd.DataFrame:
 
 def modes_text(comparison: pd.DataFrame) -> str:
     """What the two modes' table says, every number computed from it."""
-    answers = comparison.pivot(index="line", columns="mode", values="output")
-    differ = int((answers[MODES[0]] != answers[MODES[1]]).sum())
     medians = comparison.groupby("mode")["total_ms"].median()
     fresh, loaded = medians[MODES[0]], medians[MODES[1]]
-    same = (
-        "Both modes gave the same output line on every instance"
-        if differ == 0
-        else f"The modes gave different output lines on {differ} instances"
-    )
     if loaded > 0 and fresh >= loaded:
         speed = f"{fresh / loaded:.1f} times faster with the rules loaded once"
     else:
         speed = f"{loaded / fresh:.1f} times slower with the rules loaded once"
     encoding = comparison["encoding"].iloc[0]
     return (
-        f"{same} (the {encoding} encoding). The median instance took {fresh:.1f} ms with a "
-        f"fresh CNF and "
-        f"{loaded:.1f} ms with the rules loaded once: {speed}. The course's comparison keeps "
-        "the fresh CNF, which every solver of the table above gets."
+        f"{_mode_differences(comparison)} (the {encoding} encoding). The median instance took "
+        f"{fresh:.1f} ms with a fresh CNF and {loaded:.1f} ms with the rules loaded once: "
+        f"{speed}. The course's comparison keeps the fresh CNF, which every solver of the "
+        "table above gets."
     )
+
+
+def _mode_differences(comparison: pd.DataFrame) -> str:
+    """Whether the two modes printed the same lines, and why not where they did not."""
+    wide = comparison.pivot(index="line", columns="mode", values=["output", "status"])
+    output, status = wide["output"], wide["status"]
+    differ = output[MODES[0]] != output[MODES[1]]
+    if not differ.any():
+        return "Both modes gave the same output line on every instance"
+    both_decided = status[MODES[0]].isin(DECIDED) & status[MODES[1]].isin(DECIDED)
+    same_status = status[MODES[0]] == status[MODES[1]]
+    reasons = [
+        (int((differ & ~both_decided).sum()),
+         "with no answer in one mode (a time-out or an error)"),
+        # Two different boards, each checked against the puzzle: it has several solutions.
+        (int((differ & both_decided & same_status).sum()),
+         "with several solutions, each mode printing a checked one of its own"),
+        (int((differ & both_decided & ~same_status).sum()),
+         "with SAT in one mode and UNSAT in the other"),
+    ]
+    said = "; ".join(f"{_instances(count)} {why}" for count, why in reasons if count)
+    return (f"The modes gave the same output line on {int((~differ).sum())} of "
+            f"{_instances(len(differ))} ({said})")
+
+
+def _instances(count: int) -> str:
+    return f"{count} instance" if count == 1 else f"{count} instances"
