@@ -280,6 +280,19 @@ def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
         solve(CNF([[1], [2, 3], [-1, 3]]))
 
 
+@pytest.mark.parametrize(("wrong", "named"), [
+    ([1, 2, -3, 4], r"clause \[-2, 3\]"),  # a binary clause: read through its true literal
+    ([1, -2, -3, -4], r"clause \[2, 3, 4\]"),  # a longer clause
+])
+def test_a_wrong_model_fails_loudly_in_later_incremental_calls(monkeypatch, wrong, named):
+    """From the second check on, models are checked through cdcl's own index of the clauses."""
+    solver = cdcl.Solver(CNF([[1], [-2, 3], [2, 3, 4]]))
+    assert solver.solve().is_sat and solver.solve([4]).is_sat  # both checks pass
+    monkeypatch.setattr(cdcl.Engine, "model", lambda self: list(wrong))
+    with pytest.raises(SolverError, match=named):
+        solver.solve()
+
+
 # -- time limit -----------------------------------------------------------------------------------
 
 

@@ -1918,9 +1918,9 @@ class _ModelChecker:
         true = set(model)
         implied = self.implied
         superset = true.issuperset  # one C call per true literal's list
-        for p in model:
-            others = implied.get(p)
-            if others is not None and not superset(others):
+        for p in true.intersection(implied):  # the true literals that imply anything, in C
+            others = implied[p]
+            if not superset(others):
                 q = next(q for q in others if q not in true)
                 return f"clause [{-p}, {q}]"
         for clause in self.others:
