@@ -206,16 +206,15 @@ def available(name: str) -> bool:
     return True
 
 
-def _warmup_text() -> str:
-    """The formula every child solves, untimed, before its instance (see ``--warmup``)."""
-    return random_3sat(20, 4.26, random.Random(20)).to_dimacs()
+#: The formula every child solves, untimed, before its instance (see ``--warmup``).
+WARMUP_TEXT = random_3sat(20, 4.26, random.Random(20)).to_dimacs()
 
 
 def _child(runner: Callable, text: str, pipe, warmup: int = 1) -> None:
     """Run one instance and send back timings; the model check is the same for every solver."""
     try:
         for _ in range(warmup):
-            runner(_warmup_text())
+            runner(WARMUP_TEXT)
         wall = time.perf_counter()
         started = clock()
         status, model, solve_s, _, conflicts, props = runner(text)

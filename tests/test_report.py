@@ -399,12 +399,13 @@ def test_the_modes_sentence_says_why_lines_differ():
         (("SAT", "3 1"), ("TIMEOUT", "3 TIMEOUT")),
         (("SAT", "3 1"), ("SAT", "3 2")),
         (("SAT", "3 1"), ("SAT", "3 3")),
+        (("SAT", "3 1"), ("UNSAT", "3 UNSAT")),
     ], start=1):
         for mode, (status, output) in zip(report.MODES, (first, second), strict=True):
             rows.append({"line": line, "mode": mode, "encoding": "course", "status": status,
                          "output": output, "encode_ms": 0.1, "solve_ms": 1.0, "total_ms": 1.1})
     text = report.modes_text(pd.DataFrame(rows))
-    assert text.startswith("The modes gave the same output line on 1 of 4 instances (")
+    assert text.startswith("The modes gave the same output line on 1 of 5 instances (")
     assert "1 instance with no answer in one mode (a time-out or an error)" in text
     assert "2 instances with several solutions, each mode printing a checked one" in text
-    assert "SAT in one mode and UNSAT" not in text
+    assert "1 instance with SAT in one mode and UNSAT in the other" in text

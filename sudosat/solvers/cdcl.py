@@ -535,7 +535,7 @@ class Engine:
         seconds: list[Code],
         units: list[Code],
         key: bytes | None,
-        prefix_bytes: int = 0,
+        prefix_bytes: int,
     ) -> None:
         """Add the binary clauses {firsts[i], seconds[i]} in order (see :meth:`_add_run`).
 
