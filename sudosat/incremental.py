@@ -151,8 +151,8 @@ class _Cdcl:
         self.solver.add_clause(list(clause))
 
     def next_question(self) -> None:
-        """Drop what the last question taught (see :meth:`Solver.forget_learnts`)."""
-        self.solver.forget_learnts()
+        """Drop what the last question taught (see :meth:`Solver.next_question`)."""
+        self.solver.next_question()
 
     def close(self) -> None:
         self.solver.delete()
@@ -253,7 +253,9 @@ def _next_question(loaded: Any) -> None:
 
     cdcl then drops its long learnt clauses: valid for every puzzle, but those
     of one hard puzzle only slow the next one down (measured on top2365: the
-    median search time of a sequence of puzzles fell from 17 to 11 ms).
+    median search time of a sequence of puzzles fell from 17 to 11 ms). When
+    the puzzles so far took many conflicts, it also ranks its variables anew
+    on what the next puzzle's givens leave (see ``Solver.next_question``).
     """
     forget = getattr(loaded, "next_question", None)
     if forget is not None:

@@ -230,6 +230,91 @@ def test_a_wrong_model_fails_loudly_on_later_calls_too(monkeypatch):
         solver.solve([2])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([0, 3, 10**9]))
+def test_next_question_keeps_answers_whether_or_not_it_rescores(seed, rescore_conflicts):
+    """Rescoring (always, on some calls, never) changes the search's order, never an answer."""
+    import random
+
+    rng = random.Random(seed)
+    n = 14
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(55)]
+    solver = Solver(CNF(clauses), restart_first=2, rescore_conflicts=rescore_conflicts)
+    for _ in range(6):
+        assumptions = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), rng.randint(0, 5))]
+        check_answer(clauses, assumptions, solver.solve(assumptions), solver)
+        solver.next_question()
+
+
+class FirstDecisions:
+    """Records each call's first decision of the heuristic, with the JW products at that moment."""
+
+    def __init__(self) -> None:
+        self.engine: cdcl.Engine | None = None
+        self.first: list[tuple[int, list[float], list[int]]] = []
+        self.fresh_call = True
+
+    def decided(self, literal, level, trail_size):
+        if self.fresh_call:
+            self.fresh_call = False
+            engine = self.engine
+            free = [v for v in range(1, engine.num_vars + 1) if not engine.val[2 * v]]
+            self.first.append((abs(literal), engine.jw_products(), free))
+
+
+def first_decisions_after_next_question(rescore_conflicts: float, seed: int):
+    """Solve random 3-SAT once (conflicts accrue), then under assumptions after next_question."""
+    import random
+
+    rng = random.Random(seed)
+    n = 40
+    clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(150)]
+    observer = FirstDecisions()
+    solver = Solver(CNF(clauses), observer=observer, rescore_conflicts=rescore_conflicts)
+    observer.engine = solver._engine
+    first = solver.solve()
+    if not first.is_sat or solver.stats()["conflicts"] < 3:
+        return None
+    solver.next_question()
+    observer.fresh_call = True
+    model = solver.get_model()
+    assumptions = rng.sample(model, 4)  # consistent with a model: the call needs decisions
+    assert solver.solve(assumptions).is_sat
+    return observer.first[-1] if len(observer.first) == 2 else None
+
+
+def test_next_question_ranks_the_first_decision_by_jw_products():
+    """After next_question, the first free decision takes the best JW product (ties: lowest
+    variable), as a fresh solver's first decision does on its level-0 facts; without
+    rescoring the old activities decide, and on these formulas they often disagree."""
+    agreed = {0: 0, 10**9: 0}
+    cases = 0
+    for seed in range(40):
+        found = {threshold: first_decisions_after_next_question(threshold, seed)
+                 for threshold in agreed}
+        if None in found.values():
+            continue  # the first call was UNSAT or took almost no conflicts
+        cases += 1
+        for threshold, (var, products, free) in found.items():
+            agreed[threshold] += var == max(free, key=lambda v: (products[v], -v))
+    assert cases >= 10
+    assert agreed[0] == cases  # rescored: always the best product
+    assert agreed[10**9] < cases  # the test can tell: old activities pick others
+
+
+def test_rescoring_waits_for_costly_calls():
+    """The default threshold rescores only once calls average enough conflicts."""
+    easy = Solver(CNF([[1, 2], [-1, 3]]))
+    easy.solve([1])
+    easy.next_question()
+    assert not easy._engine.rescore_next
+    hard = Solver(pigeonhole(6, 5))
+    hard.add_clause([100, 101])
+    assert hard.solve([100]).is_unsat  # many conflicts: pigeonhole 6 into 5
+    hard.next_question()
+    assert hard._engine.rescore_next
+
+
 def test_forget_learnts_keeps_answers():
     solver = Solver(pigeonhole(5, 4))
     solver.add_clause([100, 101])
