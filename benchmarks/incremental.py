@@ -34,6 +34,11 @@ since a solver asked the same puzzle again would start from its solution):
     encoding): two solves on the loaded rules, the second behind the
     blocking clause.
 
+Then, per set, ``course``, ``incr-extended`` and ``norvig`` again, each over the
+whole set back to back as ``sudosat solve`` runs a file (modes ``file-*``,
+``--repeat`` passes taken in turns, the least median counts; column ``pass``):
+interleaved, every mode inherits the CPU caches the others left.
+
 Then ``sudosat generate --order 3 --minimal --count K`` in process
 (:func:`sudosat.generate.generate_many`), CPU time of the whole run, and the
 median CPU time of one uniqueness check inside it (every call of the
@@ -244,6 +249,55 @@ def run_set(name: str, boards: list[Board], repeat: int) -> list[dict]:
     return rows
 
 
+FILE_MODES = {
+    "file-course": lambda board: solve_instance(board, "cdcl").output_line,
+    "file-incr-extended": lambda board: solve_instance(
+        board, "cdcl", "extended", incremental=True
+    ).output_line,
+    "file-norvig": cp_solve,
+}
+
+
+def run_file(name: str, boards: list[Board], passes: int) -> list[dict]:
+    """Each mode over the whole set back to back, as ``sudosat solve`` runs a file.
+
+    The interleaved comparison of :func:`run_set` hands the CPU's caches from
+    one mode to the next at every puzzle; here a mode keeps them for the whole
+    file. The modes take turns pass by pass (a busy machine hurts them alike);
+    the incremental mode starts every pass from freshly loaded rules (loading
+    them is not timed), so no pass meets a puzzle it has solved before.
+    """
+    rows = []
+    for number in range(1, passes + 1):
+        for mode, action in FILE_MODES.items():
+            if mode == "file-incr-extended":
+                forget_loaded()
+                _loaded("cdcl", 3, "extended", {"seed": 0}, 10**9)
+            gc.collect()
+            for k, board in enumerate(boards, 1):
+                started = time.process_time()
+                action(board)
+                ms = (time.process_time() - started) * 1000.0
+                rows.append({"set": name, "instance": k, "mode": mode, "cpu_ms": round(ms, 3),
+                             "pass": number})
+    return rows
+
+
+def print_file_table(name: str, file_rows: list[dict]) -> None:
+    """Per mode, the least over the passes of the median per-puzzle CPU ms."""
+    best = {}
+    for mode in FILE_MODES:
+        passes = {r["pass"] for r in file_rows if r["mode"] == mode}
+        best[mode] = min(
+            statistics.median(r["cpu_ms"] for r in file_rows
+                              if r["mode"] == mode and r["pass"] == number)
+            for number in passes
+        )
+    ratio = best["file-incr-extended"] / best["file-norvig"]
+    print(f"{name:10} {best['file-course']:>7.2f} {best['file-incr-extended']:>7.2f} "
+          f"{best['file-norvig']:>7.2f} {ratio:>6.2f}")
+
+
 def timed_generation(count: int) -> tuple[float, list[float], list[float], list[Board]]:
     """CPU seconds of ``generate --order 3 --minimal --count`` and of each uniqueness check.
 
@@ -308,10 +362,18 @@ def main() -> None:
     print(f"{'set':10} {'n':>4} {'course':>7} {'encode':>6} {'load':>6} {'search':>6} "
           f"{'decode':>6} {'enc-fr':>6} {'enc-ca':>6} {'incr':>7} {'incr-ex':>7} "
           f"{'norvig':>7} {'in/nv':>6} {'ie/nv':>6} {'unique':>7} {'rules':>6}")
-    for name, boards in instance_sets().items():
+    sets = instance_sets()
+    for name, boards in sets.items():
         set_rows = run_set(name, boards, repeat)
         rows += set_rows
         print_table(name, set_rows)
+    print(f"Whole file per mode, back to back (as `sudosat solve` runs a file): median CPU ms per"
+          f" puzzle, least of {repeat} passes taken in turns")
+    print(f"{'set':10} {'course':>7} {'incr-ex':>7} {'norvig':>7} {'ie/nv':>6}")
+    for name, boards in sets.items():
+        file_rows = run_file(name, boards, repeat)
+        rows += file_rows
+        print_file_table(name, file_rows)
     if args.generate:
         seconds, checks, solver_checks, boards = timed_generation(args.generate)
         givens = statistics.median(b.num_givens for b in boards)
@@ -327,7 +389,7 @@ def main() -> None:
                          "mode": f"{mode}-median", "cpu_ms": round(statistics.median(times), 3)})
     RESULTS.mkdir(parents=True, exist_ok=True)
     with open(RESULTS / "incremental.csv", "w", newline="") as stream:
-        fields = ["set", "instance", "mode", "cpu_ms", "rules_ms", *SPLIT]
+        fields = ["set", "instance", "mode", "cpu_ms", "rules_ms", *SPLIT, "pass"]
         writer = csv.DictWriter(stream, fields, restval="")
         writer.writeheader()
         writer.writerows(rows)
