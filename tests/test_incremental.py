@@ -315,6 +315,23 @@ def test_rescoring_waits_for_costly_calls():
     assert hard._engine.rescore_next
 
 
+def test_only_the_call_after_next_question_rescores(monkeypatch):
+    """A call that ends before any free decision (here a failed assumption) uses up the
+    rescoring: the call after it, the same question, keeps its activities."""
+    rescored = []
+    real = cdcl.Engine.rescore
+    monkeypatch.setattr(cdcl.Engine, "rescore", lambda engine: rescored.append(1) or real(engine))
+    solver = Solver(pigeonhole(5, 5), rescore_conflicts=0)  # satisfiable: decisions needed
+    solver.add_clause([100, 101])
+    solver.next_question()
+    assert solver.solve([-100, -101]).is_unsat and solver.get_core() == [-100, -101]
+    assert solver.solve([100]).is_sat
+    assert rescored == []
+    solver.next_question()
+    assert solver.solve([100]).is_sat
+    assert rescored == [1]
+
+
 def test_forget_learnts_keeps_answers():
     solver = Solver(pigeonhole(5, 4))
     solver.add_clause([100, 101])

@@ -327,7 +327,8 @@ class Engine:
         self.started = False  # activities are initialised by the first solve only
         self.heap_stale = False  # variables became used since the heap was built
         self.heap_after_assumptions = False  # trim the heap at the call's first decision
-        self.rescore_next = False  # rank the variables anew there (see expect_new_question)
+        self.rescore_next = False  # the next call ranks the variables anew (expect_new_question)
+        self.rescore_now = False  # this call does, at its first free decision
         self.conflicts_per_call = 0.0  # a moving average over the answered calls
         self.next_reduce = settings["reduce_first"]
         self.reduce_interval = settings["reduce_first"]
@@ -859,13 +860,15 @@ class Engine:
     def jw_products(self) -> list[float]:
         """Per variable (index 0 unused), ``J(x) * J(¬x)``: Jeroslow–Wang weights multiplied.
 
-        ``J(l)`` sums ``2**-k`` over the clauses holding ``l`` that level 0 does
-        not satisfy, ``k`` their free literals (Jeroslow and Wang: short clauses
-        weigh most). The product ranks first a variable whose two values both
+        ``J(l)`` sums ``2**-k`` over the clauses holding ``l`` that the current
+        assignment does not satisfy, ``k`` their free literals (Jeroslow and
+        Wang: short clauses weigh most); learnt clauses do not count, except
+        binary ones. The product ranks first a variable whose two values both
         shorten short clauses, as lookahead solvers (march) rank theirs. On a
         Sudoku's course CNF the givens leave each cell an at-least-one clause of
         its candidates, so the first decisions fall on the cells with fewest
-        candidates. Pre: level 0, propagated.
+        candidates. Pre: propagated, at level 0 or with only the call's
+        assumptions decided (:meth:`rescore`).
         """
         val = self.val
         value = val.__getitem__
@@ -1327,8 +1330,8 @@ class Engine:
             if lit < 0:
                 if self.heap_after_assumptions:
                     self.heap_after_assumptions = False
-                    if self.rescore_next:
-                        self.rescore_next = False
+                    if self.rescore_now:
+                        self.rescore_now = False
                         self.rescore()
                     else:
                         self.trim_heap()
@@ -1456,7 +1459,10 @@ class Engine:
             self.rebuild_heap()
         self.heap_stale = False
         self.assumptions = list(assumptions)
-        self.heap_after_assumptions = bool(assumptions) or self.rescore_next
+        # Only the call right after expect_new_question ranks anew, even if it ends
+        # before any free decision (an assumption fails, or propagation solves it).
+        self.rescore_now, self.rescore_next = self.rescore_next, False
+        self.heap_after_assumptions = bool(assumptions) or self.rescore_now
         unit = self.settings["restart_first"]
         conflicts_before = self.conflicts
         restarts = 0
