@@ -697,84 +697,86 @@ class Engine:
         for p in pending:
             qhead += 1
             np = p ^ 1
-            for q in bins[p]:
-                vq = val[q]
-                if vq == 1:
-                    continue
-                if vq:
-                    confl = [q, np]
-                    break
-                val[q] = 1
-                val[q ^ 1] = -1
-                v = q >> 1
-                level[v] = dl
-                reason[v] = np
-                append(q)
-            else:
-                ts = terns[p]
-                if ts:  # Sudoku has no ternary clauses: one test per literal
-                    for b, c in ts:
-                        # The sum is -1 only for one false and one free literal
-                        # (a unit) and -2 only for two false ones (a conflict).
-                        if val[b] + val[c] >= 0:
-                            continue
-                        if val[b]:  # b false: c is implied, or the clause is falsified
-                            if val[c]:
-                                confl = (b, np, c)
-                                break
-                            b, c = c, b
-                        val[b] = 1
-                        val[b ^ 1] = -1
-                        v = b >> 1
-                        level[v] = dl
-                        reason[v] = (b, np, c)  # built here: few visits imply
-                        append(b)
-                    if confl is not None:
-                        break
-                ws = watches[np]
-                if not ws:
-                    continue
-                keep: list[Clause] = []
-                push = keep.append
-                rest = iter(ws)
-                for clause in rest:
-                    first = clause[0]
-                    if first == np:
-                        first = clause[1]
-                        clause[0] = first
-                        clause[1] = np
-                    if val[first] == 1:  # the other watch is true: it blocks the scan
-                        push(clause)
+            implied = bins[p]
+            if implied:  # a test, not an empty loop: most literals imply no binary here
+                for q in implied:
+                    vq = val[q]
+                    if vq == 1:
                         continue
-                    lit = clause[2]  # most moves find their new watch here, without a loop
+                    if vq:
+                        confl = [q, np]
+                        break
+                    val[q] = 1
+                    val[q ^ 1] = -1
+                    v = q >> 1
+                    level[v] = dl
+                    reason[v] = np
+                    append(q)
+                if confl is not None:
+                    break
+            ts = terns[p]
+            if ts:  # Sudoku has no ternary clauses: one test per literal
+                for b, c in ts:
+                    # The sum is -1 only for one false and one free literal
+                    # (a unit) and -2 only for two false ones (a conflict).
+                    if val[b] + val[c] >= 0:
+                        continue
+                    if val[b]:  # b false: c is implied, or the clause is falsified
+                        if val[c]:
+                            confl = (b, np, c)
+                            break
+                        b, c = c, b
+                    val[b] = 1
+                    val[b ^ 1] = -1
+                    v = b >> 1
+                    level[v] = dl
+                    reason[v] = (b, np, c)  # built here: few visits imply
+                    append(b)
+                if confl is not None:
+                    break
+            ws = watches[np]
+            if not ws:
+                continue
+            keep: list[Clause] = []
+            push = keep.append
+            rest = iter(ws)
+            for clause in rest:
+                first = clause[0]
+                if first == np:
+                    first = clause[1]
+                    clause[0] = first
+                    clause[1] = np
+                if val[first] == 1:  # the other watch is true: it blocks the scan
+                    push(clause)
+                    continue
+                lit = clause[2]  # most moves find their new watch here, without a loop
+                if val[lit] != -1:
+                    clause[1] = lit
+                    clause[2] = np
+                    watches[lit].append(clause)
+                    continue
+                for k in range(3, len(clause)):
+                    lit = clause[k]
                     if val[lit] != -1:
                         clause[1] = lit
-                        clause[2] = np
+                        clause[k] = np
                         watches[lit].append(clause)
-                        continue
-                    for k in range(3, len(clause)):
-                        lit = clause[k]
-                        if val[lit] != -1:
-                            clause[1] = lit
-                            clause[k] = np
-                            watches[lit].append(clause)
-                            break
-                    else:
-                        push(clause)
-                        if val[first]:
-                            confl = clause
-                            keep.extend(rest)
-                            break
-                        val[first] = 1
-                        val[first ^ 1] = -1
-                        v = first >> 1
-                        level[v] = dl
-                        reason[v] = clause
-                        append(first)
-                watches[np] = keep
-                if confl is None:
-                    continue
-            break
+                        break
+                else:
+                    push(clause)
+                    if val[first]:
+                        confl = clause
+                        keep.extend(rest)
+                        break
+                    val[first] = 1
+                    val[first ^ 1] = -1
+                    v = first >> 1
+                    level[v] = dl
+                    reason[v] = clause
+                    append(first)
+            watches[np] = keep
+            if confl is not None:
+                break
         self.propagations += qhead - start
         self.qhead = qhead
         return confl
