@@ -952,9 +952,11 @@ class Engine:
         inc = self.var_inc
         dl = len(self.trail_lim)
         out = [0]
+        push = out.append
         path = 0
         index = len(trail) - 1
         lits = confl
+        pv = 0  # the variable whose reason `lits` is (0, never seen, for the conflict)
         while True:
             for q in lits:
                 v = q >> 1
@@ -966,21 +968,25 @@ class Engine:
                         if lv >= dl:
                             path += 1
                         else:
-                            out.append(q)
+                            push(q)
+            # Unmarked only now: its own literal, first in its reason, was skipped as
+            # seen, which costs less than a slice without it. The trail walk is below
+            # it already, and no earlier reason holds it, so the late mark is never read.
+            seen[pv] = 0
             while not seen[trail[index] >> 1]:
                 index -= 1
             p = trail[index]
             index -= 1
-            v = p >> 1
-            seen[v] = 0
+            pv = p >> 1
             path -= 1
             if not path:
                 break
-            r = reason[v]
-            # reason_literals(r), inlined. An implied literal's reason is never None, and
-            # mypy narrows `__class__ is int` in its own branch only (bool would take the
-            # other): telling it so (a cast, an assert) would cost work per literal.
-            lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
+            r = reason[pv]
+            # An implied literal's reason is never None, and mypy narrows `__class__ is
+            # int` in its own branch only (bool would take the other): telling it so (a
+            # cast, an assert) would cost work per literal.
+            lits = (r,) if r.__class__ is int else r  # type: ignore[assignment]
+        seen[pv] = 0
         out[0] = p ^ 1
         # An activity is at most inc / (1 - var_decay) (a geometric series of
         # bumps), so checking inc alone keeps every activity far from overflow.
