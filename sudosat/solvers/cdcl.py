@@ -60,6 +60,7 @@ import time
 from array import array
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
@@ -1021,7 +1022,9 @@ class Engine:
         ``toclear``, which the caller must unmark.
         """
         reason, level, seen = self.reason, self.level, self.seen
-        deep = self.settings["minimize"] >= 2
+        if self.settings["minimize"] < 2:
+            out[1:] = [q for q in out[1:] if not self._locally_redundant(reason[q >> 1])]
+            return
         redundant = self.redundant
         abstract = 0
         for q in out[1:]:
@@ -1033,81 +1036,77 @@ class Engine:
             if r is None:
                 out[j] = q
                 j += 1
-            elif not deep:
-                if not self._locally_redundant(r):
-                    out[j] = q
-                    j += 1
-            elif r.__class__ is int:
-                # A binary reason (most of Sudoku's) is settled here without a call
-                # when its one literal is: what redundant(q) would answer at once.
-                v = r >> 1
+                continue
+            # The first step of redundant(q), inlined: most literals are settled by
+            # their reason's own literals (marked, or failing at once), without a call.
+            # A whole reason is read: its first literal is q's own, marked in out.
+            for x in (r,) if r.__class__ is int else r:  # type: ignore[union-attr]
+                v = x >> 1
                 mark = seen[v]
                 if mark == 1 or not level[v]:
                     continue
                 if (
                     mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
-                    or not redundant(q, abstract, toclear)
+                    or not redundant(x, abstract, toclear)
                 ):
                     out[j] = q
                     j += 1
-            elif not redundant(q, abstract, toclear):
-                out[j] = q
-                j += 1
+                    break
         del out[j:]
 
     def _locally_redundant(self, r) -> bool:
+        if r is None:
+            return False
         seen, level = self.seen, self.level
         return all(seen[x >> 1] or not level[x >> 1] for x in reason_literals(r))
 
     def redundant(self, p: Code, abstract: int, toclear: list[Code]) -> bool:
         """True when the (false) literal `p` follows from marked literals by reasons.
 
-        Pre: ``reason[p]`` is not None; ``seen`` is 1 for the literals of the
-        learnt clause and those proved redundant so far, 2 for those proved
-        not to be. Post: every literal this call settles is marked (1 or 2)
-        and recorded in ``toclear``, so no later call explores it again
-        (MiniSat's ``litRedundant`` with its "failed" marks): a depth-first
-        walk along reasons, the path kept as frames (reason literals, next
-        index, literal). A literal fails when it is unmarked at a level > 0
-        and is a decision or lies at a level the clause lacks (``abstract``);
-        then so does every literal on the path to it.
+        Pre: ``seen`` is 1 for the literals of the learnt clause and those
+        proved redundant so far, 2 for those proved not to be; `p` is unmarked
+        at a level > 0 in ``abstract``, with a reason. Post: every literal this
+        call settles, `p` too, is marked (1 or 2) and recorded in ``toclear``,
+        so no later call explores it again (MiniSat's ``litRedundant`` with its
+        "failed" marks): a depth-first walk along reasons, the path kept as
+        frames (the reason's iterator, literal). A literal fails when it is
+        unmarked at a level > 0 and is a decision or lies at a level the clause
+        lacks (``abstract``); then so does every literal on the path to it.
         """
         seen, level, reason = self.seen, self.level, self.reason
-        path: list[tuple[Implication, int, Code]] = []
-        r = reason[p >> 1]
-        # reason_literals(r), inlined; not None by the precondition (see analyze).
-        lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
-        i = 0
+        path: list[tuple[Iterator[Code], Code]] = []
+        push = path.append
+        # A literal is marked 1 on entry: only its own reason's first literal (its
+        # negation) could meet it before its walk ends, and is skipped so, without a
+        # slice. A failure marks it 2 (below).
+        v = p >> 1
+        seen[v] = 1
+        toclear.append(p)
+        r = reason[v]
+        # Not None by the precondition; mypy keeps int in the else branch (see analyze).
+        it = iter((r,) if r.__class__ is int else r)  # type: ignore[arg-type]
         while True:
-            if i < len(lits):
-                q = lits[i]
-                i += 1
+            for q in it:
                 v = q >> 1
                 mark = seen[v]
                 if mark == 1 or not level[v]:
                     continue
-                rv = reason[v]
-                if mark or rv is None or not (1 << (level[v] & 31)) & abstract:
-                    for _, _, x in path:
-                        if not seen[x >> 1]:
-                            seen[x >> 1] = 2
-                            toclear.append(x)
-                    if not seen[p >> 1]:
-                        seen[p >> 1] = 2
-                        toclear.append(p)
+                r = reason[v]
+                if mark or r is None or not (1 << (level[v] & 31)) & abstract:
+                    seen[p >> 1] = 2
+                    for _, x in path:
+                        seen[x >> 1] = 2
                     return False
-                path.append((lits, i, p))
+                push((it, p))
                 p = q
-                # mypy keeps int in the else branch (see analyze); a cast would cost a call.
-                lits = (rv,) if rv.__class__ is int else rv[1:]  # type: ignore[index]
-                i = 0
+                seen[v] = 1
+                toclear.append(q)
+                it = iter((r,) if r.__class__ is int else r)  # type: ignore[arg-type]
+                break
             else:
-                if not seen[p >> 1]:
-                    seen[p >> 1] = 1
-                    toclear.append(p)
                 if not path:
                     return True
-                lits, i, p = path.pop()
+                it, p = path.pop()
 
     def record(self, learnt: Clause, lbd: int) -> None:
         """Store a learnt clause and assert its first literal.
