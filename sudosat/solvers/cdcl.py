@@ -954,8 +954,11 @@ class Engine:
         dl = len(self.trail_lim)
         out = [0]
         push = out.append
+        abstract = 0  # the levels of out[1:], hashed to 32 bits (see redundant)
         path = 0
-        index = len(trail) - 1
+        # The trail walked down from its end: a reverse iterator costs less per step
+        # than an index, and each walk resumes where the last one stopped.
+        walk = reversed(trail)
         lits = confl
         pv = 0  # the variable whose reason `lits` is (0, never seen, for the conflict)
         while True:
@@ -963,21 +966,22 @@ class Engine:
                 v = q >> 1
                 if not seen[v]:
                     lv = level[v]
-                    if lv:
+                    if lv >= dl:
                         seen[v] = 1
                         activity[v] += inc
-                        if lv >= dl:
-                            path += 1
-                        else:
-                            push(q)
+                        path += 1
+                    elif lv:  # level-0 literals are left out
+                        seen[v] = 1
+                        activity[v] += inc
+                        push(q)
+                        abstract |= 1 << (lv & 31)
             # Unmarked only now: its own literal, first in its reason, was skipped as
             # seen, which costs less than a slice without it. The trail walk is below
             # it already, and no earlier reason holds it, so the late mark is never read.
             seen[pv] = 0
-            while not seen[trail[index] >> 1]:
-                index -= 1
-            p = trail[index]
-            index -= 1
+            for p in walk:  # a marked literal lies below: `path` counts them
+                if seen[p >> 1]:
+                    break
             pv = p >> 1
             path -= 1
             if not path:
@@ -995,7 +999,7 @@ class Engine:
             self.rescale()
         toclear = out[1:]
         if len(out) > 2 and self.settings["minimize"]:
-            self.minimize(out, toclear)
+            self.minimize(out, abstract, toclear)
         for q in toclear:
             seen[q >> 1] = 0
         return out, *self._assert_position(out)
@@ -1005,19 +1009,21 @@ class Engine:
         level = self.level
         if len(out) == 1:
             return 0, 1
-        best = 1
-        top = level[out[1] >> 1]
-        for i in range(2, len(out)):
-            lv = level[out[i] >> 1]
-            if lv > top:
-                best, top = i, lv
+        levels = [level[q >> 1] for q in out]
+        # out[0] is the only literal at the current level: 0 in its place keeps the
+        # count of distinct levels (no other literal is at level 0) and leaves the
+        # highest of the others as the maximum, found first where it first occurs.
+        levels[0] = 0
+        top = max(levels)
+        best = levels.index(top)
         out[1], out[best] = out[best], out[1]
-        return top, len({level[q >> 1] for q in out})
+        return top, len(set(levels))
 
-    def minimize(self, out: Clause, toclear: list[Code]) -> None:
+    def minimize(self, out: Clause, abstract: int, toclear: list[Code]) -> None:
         """Drop literals of out[1:] implied by the others (in place).
 
-        Pre: ``seen`` marks exactly the variables of out[1:]. Post: same, plus
+        Pre: ``seen`` marks exactly the variables of out[1:]; ``abstract`` has
+        bit ``level & 31`` set for the level of each of them. Post: same, plus
         the variables :meth:`redundant` settled (marked 1 or 2), appended to
         ``toclear``, which the caller must unmark.
         """
@@ -1026,9 +1032,6 @@ class Engine:
             out[1:] = [q for q in out[1:] if not self._locally_redundant(reason[q >> 1])]
             return
         redundant = self.redundant
-        abstract = 0
-        for q in out[1:]:
-            abstract |= 1 << (level[q >> 1] & 31)
         j = 1
         for i in range(1, len(out)):
             q = out[i]
