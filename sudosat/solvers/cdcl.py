@@ -952,9 +952,9 @@ class Engine:
         activity = self.activity
         inc = self.var_inc
         dl = len(self.trail_lim)
-        out = [0]
-        push = out.append
-        abstract = 0  # the levels of out[1:], hashed to 32 bits (see redundant)
+        found: list[Code] = []  # the learnt clause's literals below the current level
+        push = found.append
+        abstract = 0  # their levels, hashed to 32 bits (see redundant)
         path = 0
         # The trail walked down from its end: a reverse iterator costs less per step
         # than an index, and each walk resumes where the last one stopped.
@@ -992,70 +992,72 @@ class Engine:
             # cast, an assert) would cost work per literal.
             lits = (r,) if r.__class__ is int else r  # type: ignore[assignment]
         seen[pv] = 0
-        out[0] = p ^ 1
         # An activity is at most inc / (1 - var_decay) (a geometric series of
         # bumps), so checking inc alone keeps every activity far from overflow.
         if inc > 1e100:
             self.rescale()
-        toclear = out[1:]
-        if len(out) > 2 and self.settings["minimize"]:
-            self.minimize(out, abstract, toclear)
-        for q in toclear:
-            seen[q >> 1] = 0
-        return out, *self._assert_position(out)
-
-    def _assert_position(self, out: Clause) -> tuple[int, int]:
-        """Move the highest-level literal of out[1:] to out[1]; (backtrack level, LBD)."""
-        level = self.level
-        if len(out) == 1:
-            return 0, 1
-        levels = [level[q >> 1] for q in out]
-        # out[0] is the only literal at the current level: 0 in its place keeps the
-        # count of distinct levels (no other literal is at level 0) and leaves the
-        # highest of the others as the maximum, found first where it first occurs.
-        levels[0] = 0
-        top = max(levels)
-        best = levels.index(top)
+        if not found:
+            return [p ^ 1], 0, 1
+        if len(found) > 1 and self.settings["minimize"]:
+            kept = self.minimize(found, abstract)
+        else:
+            kept = found
+            for q in found:
+                seen[q >> 1] = 0
+        # The backtrack level, where out[1] goes, and the LBD: bit 0 of `levels`
+        # stands for the current level (the UIP's), above every level of `kept`.
+        # A counted index: enumerate, or indexing the clause, costs more once a conflict.
+        i = best = top = 0
+        levels = 1
+        for q in kept:
+            i += 1  # noqa: SIM113
+            lv = level[q >> 1]
+            levels |= 1 << lv
+            if lv > top:
+                best, top = i, lv
+        out = [p ^ 1, *kept]
         out[1], out[best] = out[best], out[1]
-        return top, len(set(levels))
+        return out, top, levels.bit_count()
 
-    def minimize(self, out: Clause, abstract: int, toclear: list[Code]) -> None:
-        """Drop literals of out[1:] implied by the others (in place).
+    def minimize(self, found: list[Code], abstract: int) -> list[Code]:
+        """The literals of `found` not implied by the others (by reasons), in order.
 
-        Pre: ``seen`` marks exactly the variables of out[1:]; ``abstract`` has
-        bit ``level & 31`` set for the level of each of them. Post: same, plus
-        the variables :meth:`redundant` settled (marked 1 or 2), appended to
-        ``toclear``, which the caller must unmark.
+        Pre: ``seen`` marks exactly the variables of `found` (1); ``abstract``
+        has bit ``level & 31`` set for the level of each of them. Post:
+        ``seen`` is all zero again.
         """
         reason, level, seen = self.reason, self.level, self.seen
         if self.settings["minimize"] < 2:
-            out[1:] = [q for q in out[1:] if not self._locally_redundant(reason[q >> 1])]
-            return
-        redundant = self.redundant
-        j = 1
-        for i in range(1, len(out)):
-            q = out[i]
-            r = reason[q >> 1]
-            if r is None:
-                out[j] = q
-                j += 1
-                continue
-            # The first step of redundant(q), inlined: most literals are settled by
-            # their reason's own literals (marked, or failing at once), without a call.
-            # A whole reason is read: its first literal is q's own, marked in out.
-            for x in (r,) if r.__class__ is int else r:  # type: ignore[union-attr]
-                v = x >> 1
-                mark = seen[v]
-                if mark == 1 or not level[v]:
+            kept = [q for q in found if not self._locally_redundant(reason[q >> 1])]
+        else:
+            kept = []
+            keep = kept.append
+            settled: list[Code] = []  # what redundant marks, to unmark
+            redundant = self.redundant
+            for q in found:
+                r = reason[q >> 1]
+                if r is None:
+                    keep(q)
                     continue
-                if (
-                    mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
-                    or not redundant(x, abstract, toclear)
-                ):
-                    out[j] = q
-                    j += 1
-                    break
-        del out[j:]
+                # The first step of redundant(q), inlined: most literals are settled by
+                # their reason's own literals (marked, or failing at once), without a
+                # call. A whole reason is read: its first literal is q's own, marked.
+                for x in (r,) if r.__class__ is int else r:  # type: ignore[union-attr]
+                    v = x >> 1
+                    mark = seen[v]
+                    if mark == 1 or not level[v]:
+                        continue
+                    if (
+                        mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
+                        or not redundant(x, abstract, settled)
+                    ):
+                        keep(q)
+                        break
+            for q in settled:
+                seen[q >> 1] = 0
+        for q in found:
+            seen[q >> 1] = 0
+        return kept
 
     def _locally_redundant(self, r) -> bool:
         if r is None:
@@ -1122,19 +1124,29 @@ class Engine:
             self.log_add(learnt)
         size = len(learnt)
         first = learnt[0]
-        if size == 1:
-            self.assign(first, None)
-        elif size == 2:
-            other = learnt[1]
-            self.bins[first ^ 1].append(other)
-            self.bins[other ^ 1].append(first)
-            self.assign(first, other)
-        else:
+        why: Reason
+        if size > 2:
+            why = learnt
             self.learnts.append(learnt)
             self.lbd.append(lbd)
-            self.watches[first].append(learnt)
-            self.watches[learnt[1]].append(learnt)
-            self.assign(first, learnt)
+            watches = self.watches
+            watches[first].append(learnt)
+            watches[learnt[1]].append(learnt)
+        elif size == 2:
+            why = learnt[1]
+            bins = self.bins
+            bins[first ^ 1].append(why)
+            bins[why ^ 1].append(first)
+        else:
+            why = None
+        # assign(first, why), inlined: once per conflict.
+        val = self.val
+        val[first] = 1
+        val[first ^ 1] = -1
+        v = first >> 1
+        self.level[v] = len(self.trail_lim)
+        self.reason[v] = why
+        self.trail.append(first)
 
     # -- proof ----------------------------------------------------------------------------
 
