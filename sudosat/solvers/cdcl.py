@@ -952,8 +952,10 @@ class Engine:
         activity = self.activity
         inc = self.var_inc
         dl = len(self.trail_lim)
-        found: list[Code] = []  # the learnt clause's literals below the current level
-        push = found.append
+        # The learnt clause's literals below the current level. Here and below, list
+        # appends are spelled out: CPython 3.11 inlines `xs.append(x)`, and calls a
+        # bound `append` kept in a local.
+        found: list[Code] = []
         abstract = 0  # their levels, hashed to 32 bits (see redundant)
         path = 0
         # The trail walked down from its end: a reverse iterator costs less per step
@@ -973,7 +975,7 @@ class Engine:
                     elif lv:  # level-0 literals are left out
                         seen[v] = 1
                         activity[v] += inc
-                        push(q)
+                        found.append(q)
                         abstract |= 1 << (lv & 31)
             # Unmarked only now: its own literal, first in its reason, was skipped as
             # seen, which costs less than a slice without it. The trail walk is below
@@ -1031,13 +1033,12 @@ class Engine:
             kept = [q for q in found if not self._locally_redundant(reason[q >> 1])]
         else:
             kept = []
-            keep = kept.append
             settled: list[Code] = []  # what redundant marks, to unmark
             redundant = self.redundant
             for q in found:
                 r = reason[q >> 1]
                 if r is None:
-                    keep(q)
+                    kept.append(q)
                     continue
                 # The first step of redundant(q), inlined: most literals are settled by
                 # their reason's own literals (marked, or failing at once), without a
@@ -1051,7 +1052,7 @@ class Engine:
                         mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
                         or not redundant(x, abstract, settled)
                     ):
-                        keep(q)
+                        kept.append(q)
                         break
             for q in settled:
                 seen[q >> 1] = 0
@@ -1080,7 +1081,6 @@ class Engine:
         """
         seen, level, reason = self.seen, self.level, self.reason
         path: list[tuple[Iterator[Code], Code]] = []
-        push = path.append
         # A literal is marked 1 on entry: only its own reason's first literal (its
         # negation) could meet it before its walk ends, and is skipped so, without a
         # slice. A failure marks it 2 (below).
@@ -1102,7 +1102,7 @@ class Engine:
                     for _, x in path:
                         seen[x >> 1] = 2
                     return False
-                push((it, p))
+                path.append((it, p))
                 p = q
                 seen[v] = 1
                 toclear.append(q)
