@@ -296,6 +296,10 @@ class Engine:
         # var_of[lit] is lit >> 1: a list lookup costs CPython 3.11 less than the shift
         # (which it does not specialise); conflict analysis reads it per literal.
         self.var_of = [v for v in range(n + 1) for _ in (0, 1)]
+        # level_bit[lv] is 1 << (lv & 31), the level's bit in minimize's abstract, for
+        # every level so far (see more_levels): a lookup costs less than the two ops.
+        self.level_bit: list[int] = []
+        self.more_levels(n + 1)
         self.activity = [0.0] * (n + 1)
         self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
         self.heap: list[tuple[float, int]] = []
@@ -957,6 +961,9 @@ class Engine:
         activity = self.activity
         inc = self.var_inc
         dl = len(self.trail_lim)
+        if dl >= len(self.level_bit):
+            self.more_levels(dl)
+        level_bit = self.level_bit
         # The learnt clause's literals below the current level. Here and below, list
         # appends are spelled out: CPython 3.11 inlines `xs.append(x)`, and calls a
         # bound `append` kept in a local.
@@ -981,7 +988,7 @@ class Engine:
                         seen[v] = 1
                         activity[v] += inc
                         found.append(q)
-                        abstract |= 1 << (lv & 31)
+                        abstract |= level_bit[lv]
             # Unmarked only now: its own literal, first in its reason, was skipped as
             # seen, which costs less than a slice without it. The trail walk is below
             # it already, and no earlier reason holds it, so the late mark is never read.
@@ -1013,7 +1020,7 @@ class Engine:
                 seen[var_of[q]] = 0
         # The backtrack level, where out[1] goes, and the LBD: bit 0 of `levels`
         # stands for the current level (the UIP's), above every level of `kept`.
-        # A counted index: enumerate, or indexing the clause, costs more once a conflict.
+        # A counted index: enumerate, or indexing the clause, costs more.
         i = best = top = 0
         levels = 1
         for q in kept:
@@ -1026,6 +1033,14 @@ class Engine:
         out[1], out[best] = out[best], out[1]
         return out, top, levels.bit_count()
 
+    def more_levels(self, top: int) -> None:
+        """Extend ``level_bit`` to cover levels 0..top.
+
+        Levels can outnumber variables (an assumption already true takes an
+        empty level of its own), so analyze checks its level first.
+        """
+        self.level_bit += [1 << (lv & 31) for lv in range(len(self.level_bit), top + 1)]
+
     def minimize(self, found: list[Code], abstract: int) -> list[Code]:
         """The literals of `found` not implied by the others (by reasons), in order.
 
@@ -1034,6 +1049,7 @@ class Engine:
         ``seen`` is all zero again.
         """
         reason, level, seen, var_of = self.reason, self.level, self.seen, self.var_of
+        level_bit = self.level_bit
         if self.settings["minimize"] < 2:
             kept = [q for q in found if not self._locally_redundant(reason[var_of[q]])]
         else:
@@ -1054,7 +1070,7 @@ class Engine:
                     if mark == 1 or not level[v]:
                         continue
                     if (
-                        mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
+                        mark or reason[v] is None or not level_bit[level[v]] & abstract
                         or not redundant(x, abstract, settled)
                     ):
                         kept.append(q)
@@ -1085,6 +1101,7 @@ class Engine:
         lacks (``abstract``); then so does every literal on the path to it.
         """
         seen, level, reason, var_of = self.seen, self.level, self.reason, self.var_of
+        level_bit = self.level_bit
         path: list[tuple[Iterator[Code], Code]] = []
         # A literal is marked 1 on entry: only its own reason's first literal (its
         # negation) could meet it before its walk ends, and is skipped so, without a
@@ -1102,7 +1119,7 @@ class Engine:
                 if mark == 1 or not level[v]:
                     continue
                 r = reason[v]
-                if mark or r is None or not (1 << (level[v] & 31)) & abstract:
+                if mark or r is None or not level_bit[level[v]] & abstract:
                     seen[var_of[p]] = 2
                     for _, x in path:
                         seen[var_of[x]] = 2
