@@ -132,7 +132,9 @@ def reason_kind(reason: object) -> ReasonKind:
 def reason_literals(reason: Code | Implication) -> Implication:
     """The false literals of a BINARY or CLAUSE reason (all but the implied one).
 
-    The hot loops (:meth:`Engine.analyze`, :meth:`Engine.redundant`) inline it.
+    The hot loops (:meth:`Engine.analyze`, :meth:`Engine.minimize`,
+    :meth:`Engine.redundant`) read a CLAUSE reason whole instead of slicing it:
+    its implied literal, first, is marked there, and skipped as such.
     """
     return (reason,) if isinstance(reason, int) else reason[1:]
 
@@ -232,6 +234,17 @@ def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list[list[Code]
     return appended, occurs
 
 
+#: ``Engine.level_bit`` for levels 0..31: 1 << (level & 31).
+_LEVEL_BITS = [1 << lv for lv in range(32)]
+
+
+def _variables_of_codes(first: int, last: int) -> list[int]:
+    """The variable of each code of the variables first..last: [first, first, ..., last, last]."""
+    table = [0] * (2 * (last - first + 1))
+    table[::2] = table[1::2] = range(first, last + 1)  # slice assignments, in C
+    return table
+
+
 def luby(y: float, x: int) -> float:
     """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
 
@@ -295,11 +308,10 @@ class Engine:
         self.seen = [0] * (n + 1)
         # var_of[lit] is lit >> 1: a list lookup costs CPython 3.11 less than the shift
         # (which it does not specialise); conflict analysis reads it per literal.
-        self.var_of = [v for v in range(n + 1) for _ in (0, 1)]
+        self.var_of = _variables_of_codes(0, n)
         # level_bit[lv] is 1 << (lv & 31), the level's bit in minimize's abstract, for
         # every level so far (see more_levels): a lookup costs less than the two ops.
-        self.level_bit: list[int] = []
-        self.more_levels(n + 1)
+        self.level_bit = list(_LEVEL_BITS)
         self.activity = [0.0] * (n + 1)
         self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
         self.heap: list[tuple[float, int]] = []
@@ -355,7 +367,7 @@ class Engine:
         # One statement per table (each is extended in place): their element types differ.
         self.level += [0] * extra
         self.seen += [0] * extra
-        self.var_of += [v for v in range(old + 1, num_vars + 1) for _ in (0, 1)]
+        self.var_of += _variables_of_codes(old + 1, num_vars)
         self.activity += [0.0] * extra
         self.heap_key += [-1.0] * extra
         self.used += [False] * extra
@@ -1034,12 +1046,11 @@ class Engine:
         return out, top, levels.bit_count()
 
     def more_levels(self, top: int) -> None:
-        """Extend ``level_bit`` to cover levels 0..top.
+        """Make ``level_bit`` cover levels 0..top (analyze checks its level first).
 
-        Levels can outnumber variables (an assumption already true takes an
-        empty level of its own), so analyze checks its level first.
+        Its values repeat every 32 levels, so it is built by repetition, in C.
         """
-        self.level_bit += [1 << (lv & 31) for lv in range(len(self.level_bit), top + 1)]
+        self.level_bit = _LEVEL_BITS * (top // 32 + 1)
 
     def minimize(self, found: list[Code], abstract: int) -> list[Code]:
         """The literals of `found` not implied by the others (by reasons), in order.
