@@ -126,6 +126,17 @@ def test_assumptions_on_variables_no_clause_names():
     assert result.model == [1, -2, -3, -4, -5, -6, -7]
 
 
+def test_repeated_assumptions_take_more_levels_than_there_are_variables():
+    # Each copy of an assumption already true takes an empty decision level, so the
+    # conflicts of pigeonhole(4, 3) (12 variables) are analysed at levels above 12.
+    solver = Solver(pigeonhole(4, 3))
+    solver.add_clause([13, 14])
+    result = solver.solve([13] * 30)
+    assert result.is_unsat and result.stats["conflicts"] > 0
+    assert solver.get_core() == []
+    assert solver.solve().is_unsat
+
+
 def test_learnt_clauses_and_activities_carry_over():
     solver = Solver(pigeonhole(6, 5))
     first = solver.solve()

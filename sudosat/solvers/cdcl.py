@@ -60,6 +60,7 @@ import time
 from array import array
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
@@ -131,7 +132,9 @@ def reason_kind(reason: object) -> ReasonKind:
 def reason_literals(reason: Code | Implication) -> Implication:
     """The false literals of a BINARY or CLAUSE reason (all but the implied one).
 
-    The hot loops (:meth:`Engine.analyze`, :meth:`Engine.redundant`) inline it.
+    The hot loops (:meth:`Engine.analyze`, :meth:`Engine.minimize`,
+    :meth:`Engine.redundant`) read a CLAUSE reason whole instead of slicing it:
+    its implied literal, first, is marked there, and skipped as such.
     """
     return (reason,) if isinstance(reason, int) else reason[1:]
 
@@ -231,6 +234,17 @@ def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list[list[Code]
     return appended, occurs
 
 
+#: ``Engine.level_bit`` for levels 0..31: 1 << (level & 31).
+_LEVEL_BITS = [1 << lv for lv in range(32)]
+
+
+def _variables_of_codes(first: int, last: int) -> list[int]:
+    """The variable of each code of the variables first..last: [first, first, ..., last, last]."""
+    table = [0] * (2 * (last - first + 1))
+    table[::2] = table[1::2] = range(first, last + 1)  # slice assignments, in C
+    return table
+
+
 def luby(y: float, x: int) -> float:
     """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
 
@@ -292,6 +306,12 @@ class Engine:
         self.level = [0] * (n + 1)  # per variable: decision level of its assignment
         self.reason: list[Reason] = [None] * (n + 1)  # per variable: see ReasonKind
         self.seen = [0] * (n + 1)
+        # var_of[lit] is lit >> 1: a list lookup costs CPython 3.11 less than the shift
+        # (which it does not specialise); conflict analysis reads it per literal.
+        self.var_of = _variables_of_codes(0, n)
+        # level_bit[lv] is 1 << (lv & 31), the level's bit in minimize's abstract, for
+        # every level so far (see more_levels): a lookup costs less than the two ops.
+        self.level_bit = list(_LEVEL_BITS)
         self.activity = [0.0] * (n + 1)
         self.heap_key = [-1.0] * (n + 1)  # activity of the live heap entry, -1 when none
         self.heap: list[tuple[float, int]] = []
@@ -348,6 +368,7 @@ class Engine:
         # One statement per table (each is extended in place): their element types differ.
         self.level += [0] * extra
         self.seen += [0] * extra
+        self.var_of += _variables_of_codes(old + 1, num_vars)
         self.activity += [0.0] * extra
         self.heap_key += [-1.0] * extra
         self.used += [False] * extra
@@ -953,160 +974,182 @@ class Engine:
         among the rest; ``seen`` is all zero again.
         """
         seen, level, reason, trail = self.seen, self.level, self.reason, self.trail
+        var_of = self.var_of
         activity = self.activity
         inc = self.var_inc
         dl = len(self.trail_lim)
-        out = [0]
+        if dl >= len(self.level_bit):
+            self.more_levels(dl)
+        level_bit = self.level_bit
+        # The learnt clause's literals below the current level. Here and below, list
+        # appends are spelled out: CPython 3.11 inlines `xs.append(x)`, and calls a
+        # bound `append` kept in a local.
+        found: list[Code] = []
+        abstract = 0  # their levels, hashed to 32 bits (see redundant)
         path = 0
-        index = len(trail) - 1
+        # The trail walked down from its end: a reverse iterator costs less per step
+        # than an index, and each walk resumes where the last one stopped.
+        walk = reversed(trail)
         lits = confl
+        pv = 0  # the variable whose reason `lits` is (0, never seen, for the conflict)
         while True:
             for q in lits:
-                v = q >> 1
+                v = var_of[q]
                 if not seen[v]:
                     lv = level[v]
-                    if lv:
+                    if lv >= dl:
                         seen[v] = 1
                         activity[v] += inc
-                        if lv >= dl:
-                            path += 1
-                        else:
-                            out.append(q)
-            while not seen[trail[index] >> 1]:
-                index -= 1
-            p = trail[index]
-            index -= 1
-            v = p >> 1
-            seen[v] = 0
+                        path += 1
+                    elif lv:  # level-0 literals are left out
+                        seen[v] = 1
+                        activity[v] += inc
+                        found.append(q)
+                        abstract |= level_bit[lv]
+            # Unmarked only now: its own literal, first in its reason, was skipped as
+            # seen, which costs less than a slice without it. The trail walk is below
+            # it already, and no earlier reason holds it, so the late mark is never read.
+            seen[pv] = 0
+            for p in walk:  # a marked literal lies below: `path` counts them
+                if seen[var_of[p]]:
+                    break
+            pv = var_of[p]
             path -= 1
             if not path:
                 break
-            r = reason[v]
-            # reason_literals(r), inlined. An implied literal's reason is never None, and
-            # mypy narrows `__class__ is int` in its own branch only (bool would take the
-            # other): telling it so (a cast, an assert) would cost work per literal.
-            lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
-        out[0] = p ^ 1
+            r = reason[pv]
+            # An implied literal's reason is never None, and mypy narrows `__class__ is
+            # int` in its own branch only (bool would take the other): telling it so (a
+            # cast, an assert) would cost work per literal.
+            lits = (r,) if r.__class__ is int else r  # type: ignore[assignment]
+        seen[pv] = 0
         # An activity is at most inc / (1 - var_decay) (a geometric series of
         # bumps), so checking inc alone keeps every activity far from overflow.
         if inc > 1e100:
             self.rescale()
-        toclear = out[1:]
-        if len(out) > 2 and self.settings["minimize"]:
-            self.minimize(out, toclear)
-        for q in toclear:
-            seen[q >> 1] = 0
-        return out, *self._assert_position(out)
-
-    def _assert_position(self, out: Clause) -> tuple[int, int]:
-        """Move the highest-level literal of out[1:] to out[1]; (backtrack level, LBD)."""
-        level = self.level
-        if len(out) == 1:
-            return 0, 1
-        best = 1
-        top = level[out[1] >> 1]
-        for i in range(2, len(out)):
-            lv = level[out[i] >> 1]
+        if not found:
+            return [p ^ 1], 0, 1
+        if len(found) > 1 and self.settings["minimize"]:
+            kept = self.minimize(found, abstract)
+        else:
+            kept = found
+            for q in found:
+                seen[var_of[q]] = 0
+        # The backtrack level, where out[1] goes, and the LBD: bit 0 of `levels`
+        # stands for the current level (the UIP's), above every level of `kept`.
+        # A counted index: enumerate, or indexing the clause, costs more.
+        i = best = top = 0
+        levels = 1
+        for q in kept:
+            i += 1  # noqa: SIM113
+            lv = level[var_of[q]]
+            levels |= 1 << lv
             if lv > top:
                 best, top = i, lv
+        out = [p ^ 1, *kept]
         out[1], out[best] = out[best], out[1]
-        return top, len({level[q >> 1] for q in out})
+        return out, top, levels.bit_count()
 
-    def minimize(self, out: Clause, toclear: list[Code]) -> None:
-        """Drop literals of out[1:] implied by the others (in place).
+    def more_levels(self, top: int) -> None:
+        """Make ``level_bit`` cover levels 0..top (analyze checks its level first).
 
-        Pre: ``seen`` marks exactly the variables of out[1:]. Post: same, plus
-        the variables :meth:`redundant` settled (marked 1 or 2), appended to
-        ``toclear``, which the caller must unmark.
+        Its values repeat every 32 levels, so it is built by repetition, in C.
         """
-        reason, level, seen = self.reason, self.level, self.seen
-        deep = self.settings["minimize"] >= 2
-        redundant = self.redundant
-        abstract = 0
-        for q in out[1:]:
-            abstract |= 1 << (level[q >> 1] & 31)
-        j = 1
-        for i in range(1, len(out)):
-            q = out[i]
-            r = reason[q >> 1]
-            if r is None:
-                out[j] = q
-                j += 1
-            elif not deep:
-                if not self._locally_redundant(r):
-                    out[j] = q
-                    j += 1
-            elif r.__class__ is int:
-                # A binary reason (most of Sudoku's) is settled here without a call
-                # when its one literal is: what redundant(q) would answer at once.
-                v = r >> 1
-                mark = seen[v]
-                if mark == 1 or not level[v]:
+        self.level_bit = _LEVEL_BITS * (top // 32 + 1)
+
+    def minimize(self, found: list[Code], abstract: int) -> list[Code]:
+        """The literals of `found` not implied by the others (by reasons), in order.
+
+        Pre: ``seen`` marks exactly the variables of `found` (1); ``abstract``
+        has bit ``level & 31`` set for the level of each of them. Post:
+        ``seen`` is all zero again.
+        """
+        reason, level, seen, var_of = self.reason, self.level, self.seen, self.var_of
+        level_bit = self.level_bit
+        if self.settings["minimize"] < 2:
+            kept = [q for q in found if not self._locally_redundant(reason[var_of[q]])]
+        else:
+            kept = []
+            settled: list[Code] = []  # what redundant marks, to unmark
+            redundant = self.redundant
+            for q in found:
+                r = reason[var_of[q]]
+                if r is None:
+                    kept.append(q)
                     continue
-                if (
-                    mark or reason[v] is None or not (1 << (level[v] & 31)) & abstract
-                    or not redundant(q, abstract, toclear)
-                ):
-                    out[j] = q
-                    j += 1
-            elif not redundant(q, abstract, toclear):
-                out[j] = q
-                j += 1
-        del out[j:]
+                # The first step of redundant(q), inlined: most literals are settled by
+                # their reason's own literals (marked, or failing at once), without a
+                # call. A whole reason is read: its first literal is q's own, marked.
+                for x in (r,) if r.__class__ is int else r:  # type: ignore[union-attr]
+                    v = var_of[x]
+                    mark = seen[v]
+                    if mark == 1 or not level[v]:
+                        continue
+                    if (
+                        mark or reason[v] is None or not level_bit[level[v]] & abstract
+                        or not redundant(x, abstract, settled)
+                    ):
+                        kept.append(q)
+                        break
+            for q in settled:
+                seen[var_of[q]] = 0
+        for q in found:
+            seen[var_of[q]] = 0
+        return kept
 
     def _locally_redundant(self, r) -> bool:
+        if r is None:
+            return False
         seen, level = self.seen, self.level
         return all(seen[x >> 1] or not level[x >> 1] for x in reason_literals(r))
 
     def redundant(self, p: Code, abstract: int, toclear: list[Code]) -> bool:
         """True when the (false) literal `p` follows from marked literals by reasons.
 
-        Pre: ``reason[p]`` is not None; ``seen`` is 1 for the literals of the
-        learnt clause and those proved redundant so far, 2 for those proved
-        not to be. Post: every literal this call settles is marked (1 or 2)
-        and recorded in ``toclear``, so no later call explores it again
-        (MiniSat's ``litRedundant`` with its "failed" marks): a depth-first
-        walk along reasons, the path kept as frames (reason literals, next
-        index, literal). A literal fails when it is unmarked at a level > 0
-        and is a decision or lies at a level the clause lacks (``abstract``);
-        then so does every literal on the path to it.
+        Pre: ``seen`` is 1 for the literals of the learnt clause and those
+        proved redundant so far, 2 for those proved not to be; `p` is unmarked
+        at a level > 0 in ``abstract``, with a reason. Post: every literal this
+        call settles, `p` too, is marked (1 or 2) and recorded in ``toclear``,
+        so no later call explores it again (MiniSat's ``litRedundant`` with its
+        "failed" marks): a depth-first walk along reasons, the path kept as
+        frames (the reason's iterator, literal). A literal fails when it is
+        unmarked at a level > 0 and is a decision or lies at a level the clause
+        lacks (``abstract``); then so does every literal on the path to it.
         """
-        seen, level, reason = self.seen, self.level, self.reason
-        path: list[tuple[Implication, int, Code]] = []
-        r = reason[p >> 1]
-        # reason_literals(r), inlined; not None by the precondition (see analyze).
-        lits = (r,) if r.__class__ is int else r[1:]  # type: ignore[index]
-        i = 0
+        seen, level, reason, var_of = self.seen, self.level, self.reason, self.var_of
+        level_bit = self.level_bit
+        path: list[tuple[Iterator[Code], Code]] = []
+        # A literal is marked 1 on entry: only its own reason's first literal (its
+        # negation) could meet it before its walk ends, and is skipped so, without a
+        # slice. A failure marks it 2 (below).
+        v = var_of[p]
+        seen[v] = 1
+        toclear.append(p)
+        r = reason[v]
+        # Not None by the precondition; mypy keeps int in the else branch (see analyze).
+        it = iter((r,) if r.__class__ is int else r)  # type: ignore[arg-type]
         while True:
-            if i < len(lits):
-                q = lits[i]
-                i += 1
-                v = q >> 1
+            for q in it:
+                v = var_of[q]
                 mark = seen[v]
                 if mark == 1 or not level[v]:
                     continue
-                rv = reason[v]
-                if mark or rv is None or not (1 << (level[v] & 31)) & abstract:
-                    for _, _, x in path:
-                        if not seen[x >> 1]:
-                            seen[x >> 1] = 2
-                            toclear.append(x)
-                    if not seen[p >> 1]:
-                        seen[p >> 1] = 2
-                        toclear.append(p)
+                r = reason[v]
+                if mark or r is None or not level_bit[level[v]] & abstract:
+                    seen[var_of[p]] = 2
+                    for _, x in path:
+                        seen[var_of[x]] = 2
                     return False
-                path.append((lits, i, p))
+                path.append((it, p))
                 p = q
-                # mypy keeps int in the else branch (see analyze); a cast would cost a call.
-                lits = (rv,) if rv.__class__ is int else rv[1:]  # type: ignore[index]
-                i = 0
+                seen[v] = 1
+                toclear.append(q)
+                it = iter((r,) if r.__class__ is int else r)  # type: ignore[arg-type]
+                break
             else:
-                if not seen[p >> 1]:
-                    seen[p >> 1] = 1
-                    toclear.append(p)
                 if not path:
                     return True
-                lits, i, p = path.pop()
+                it, p = path.pop()
 
     def record(self, learnt: Clause, lbd: int) -> None:
         """Store a learnt clause and assert its first literal.
@@ -1119,19 +1162,29 @@ class Engine:
             self.log_add(learnt)
         size = len(learnt)
         first = learnt[0]
-        if size == 1:
-            self.assign(first, None)
-        elif size == 2:
-            other = learnt[1]
-            self.bins[first ^ 1].append(other)
-            self.bins[other ^ 1].append(first)
-            self.assign(first, other)
-        else:
+        why: Reason
+        if size > 2:
+            why = learnt
             self.learnts.append(learnt)
             self.lbd.append(lbd)
-            self.watches[first].append(learnt)
-            self.watches[learnt[1]].append(learnt)
-            self.assign(first, learnt)
+            watches = self.watches
+            watches[first].append(learnt)
+            watches[learnt[1]].append(learnt)
+        elif size == 2:
+            why = learnt[1]
+            bins = self.bins
+            bins[first ^ 1].append(why)
+            bins[why ^ 1].append(first)
+        else:
+            why = None
+        # assign(first, why), inlined: once per conflict.
+        val = self.val
+        val[first] = 1
+        val[first ^ 1] = -1
+        v = first >> 1
+        self.level[v] = len(self.trail_lim)
+        self.reason[v] = why
+        self.trail.append(first)
 
     # -- proof ----------------------------------------------------------------------------
 
