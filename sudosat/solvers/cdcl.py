@@ -245,6 +245,14 @@ def _variables_of_codes(first: int, last: int) -> list[int]:
     return table
 
 
+def _negations(first: int, last: int) -> list[int]:
+    """The negation of each code of the variables first..last (``code ^ 1``), built in C."""
+    table = [0] * (2 * (last - first + 1))
+    table[::2] = range(2 * first + 1, 2 * last + 2, 2)
+    table[1::2] = range(2 * first, 2 * last + 1, 2)
+    return table
+
+
 def luby(y: float, x: int) -> float:
     """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
 
@@ -309,6 +317,7 @@ class Engine:
         # var_of[lit] is lit >> 1: a list lookup costs CPython 3.11 less than the shift
         # (which it does not specialise); conflict analysis reads it per literal.
         self.var_of = _variables_of_codes(0, n)
+        self.neg_of = _negations(0, n)  # neg_of[lit] is lit ^ 1, for the same reason
         # level_bit[lv] is 1 << (lv & 31), the level's bit in minimize's abstract, for
         # every level so far (see more_levels): a lookup costs less than the two ops.
         self.level_bit = list(_LEVEL_BITS)
@@ -369,6 +378,7 @@ class Engine:
         self.level += [0] * extra
         self.seen += [0] * extra
         self.var_of += _variables_of_codes(old + 1, num_vars)
+        self.neg_of += _negations(old + 1, num_vars)
         self.activity += [0.0] * extra
         self.heap_key += [-1.0] * extra
         self.used += [False] * extra
@@ -705,7 +715,7 @@ class Engine:
         watches = self.watches
         bins = self.bins
         terns = self.terns
-        append = trail.append
+        var_of, neg_of = self.var_of, self.neg_of
         dl = len(self.trail_lim)
         qhead = start = self.qhead
         confl: Implication | None = None
@@ -717,7 +727,7 @@ class Engine:
         pending.__setstate__(qhead)  # type: ignore[attr-defined]
         for p in pending:
             qhead += 1
-            np = p ^ 1
+            np = neg_of[p]
             implied = bins[p]
             if implied:  # a test, not an empty loop: most literals imply no binary here
                 for q in implied:
@@ -728,11 +738,11 @@ class Engine:
                         confl = [q, np]
                         break
                     val[q] = 1
-                    val[q ^ 1] = -1
-                    v = q >> 1
+                    val[neg_of[q]] = -1
+                    v = var_of[q]
                     level[v] = dl
                     reason[v] = np
-                    append(q)
+                    trail.append(q)
                 if confl is not None:
                     break
             ts = terns[p]
@@ -748,18 +758,17 @@ class Engine:
                             break
                         b, c = c, b
                     val[b] = 1
-                    val[b ^ 1] = -1
-                    v = b >> 1
+                    val[neg_of[b]] = -1
+                    v = var_of[b]
                     level[v] = dl
                     reason[v] = (b, np, c)  # built here: few visits imply
-                    append(b)
+                    trail.append(b)
                 if confl is not None:
                     break
             ws = watches[np]
             if not ws:
                 continue
             keep: list[Clause] = []
-            push = keep.append
             rest = iter(ws)
             for clause in rest:
                 first = clause[0]
@@ -768,7 +777,7 @@ class Engine:
                     clause[0] = first
                     clause[1] = np
                 if val[first] == 1:  # the other watch is true: it blocks the scan
-                    push(clause)
+                    keep.append(clause)
                     continue
                 lit = clause[2]  # most moves find their new watch here, without a loop
                 if val[lit] != -1:
@@ -784,17 +793,17 @@ class Engine:
                         watches[lit].append(clause)
                         break
                 else:
-                    push(clause)
+                    keep.append(clause)
                     if val[first]:
                         confl = clause
                         keep.extend(rest)
                         break
                     val[first] = 1
-                    val[first ^ 1] = -1
-                    v = first >> 1
+                    val[neg_of[first]] = -1
+                    v = var_of[first]
                     level[v] = dl
                     reason[v] = clause
-                    append(first)
+                    trail.append(first)
             watches[np] = keep
             if confl is not None:
                 break
@@ -815,15 +824,16 @@ class Engine:
         trail = self.trail
         lim = trail_lim[lvl]
         val = self.val
+        var_of, neg_of = self.var_of, self.neg_of
         polarity = self.polarity
         activity = self.activity
         key = self.heap_key
         heap = self.heap
         for lit in trail[lim:]:
             val[lit] = 0
-            val[lit ^ 1] = 0
-            v = lit >> 1
-            polarity[v] = lit & 1
+            val[neg_of[lit]] = 0
+            v = var_of[lit]
+            polarity[v] = lit - v - v  # its sign bit, by operations CPython 3.11 specialises
             a = activity[v]
             if a != key[v]:
                 key[v] = a
