@@ -97,15 +97,26 @@ def _random_set(num_vars: int, count: int, seed: int) -> list[Instance]:
             for i in range(count)]
 
 
-def instance_sets(quick: bool) -> list[list[Instance]]:
+#: The sets' names, in the order they run (``--sets`` picks some).
+SET_NAMES = ("damnhard", "top2365-200", "16x16-50", "random50", "random100", "random150")
+
+
+def instance_sets(quick: bool, names: tuple[str, ...] = SET_NAMES) -> list[list[Instance]]:
+    """The benchmark's instance sets named in `names` (all by default), in the fixed order."""
     scale = 5 if quick else 1
+    builders = dict(zip(SET_NAMES, _set_builders(scale), strict=True))
+    return [builders[name]() for name in SET_NAMES if name in names]
+
+
+def _set_builders(scale: int) -> list[Callable[[], list[Instance]]]:
+    quick = scale > 1
     return [
-        _sudoku_set("damnhard", "damnhard.sdk.txt", None if not quick else 10, 1),
-        _sudoku_set("top2365-200", "top2365.sdk.txt", 200 // scale, 2365),
-        _sudoku_set("16x16-50", "16x16.txt", 50 // scale, 16),
-        _random_set(50, 100 // scale, 50),  # uf50-sized: start-up cost per call shows here
-        _random_set(100, 60 // scale, 100),
-        _random_set(150, 30 // scale, 150),
+        lambda: _sudoku_set("damnhard", "damnhard.sdk.txt", None if not quick else 10, 1),
+        lambda: _sudoku_set("top2365-200", "top2365.sdk.txt", 200 // scale, 2365),
+        lambda: _sudoku_set("16x16-50", "16x16.txt", 50 // scale, 16),
+        lambda: _random_set(50, 100 // scale, 50),  # uf50-sized: start-up cost per call shows
+        lambda: _random_set(100, 60 // scale, 100),
+        lambda: _random_set(150, 30 // scale, 150),
     ]
 
 
@@ -365,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=150.0,
                         help="seconds per solver and set; later instances of that pair are skipped")
     parser.add_argument("--quick", action="store_true", help="a fifth of every set")
+    parser.add_argument("--sets", nargs="+", choices=SET_NAMES, default=list(SET_NAMES),
+                        help="only these sets (default: all)")
     parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=1,
                         help="runs of each (solver, instance), interleaved; the least times count")
     parser.add_argument("--warmup", type=lambda text: max(0, int(text)), default=1,
@@ -381,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{logged:.3f} s with proof: +{100 * (logged / plain - 1):.1f} %")
         return 0
     if args.profile:
-        for instances in instance_sets(quick=True):
+        for instances in instance_sets(True, tuple(args.sets)):
             if instances:
                 print(f"== {instances[0].set_name}")
                 profile(instances[:10])
@@ -392,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skip {name}: not installed here", file=sys.stderr)
     solvers = [name for name in solvers if name not in missing]
     rows: list[dict] = []
-    for instances in instance_sets(args.quick):
+    for instances in instance_sets(args.quick, tuple(args.sets)):
         spent = dict.fromkeys(solvers, 0.0)
         for instance in instances:
             active = [name for name in solvers
