@@ -119,9 +119,10 @@ def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int], list[list]]:
             bins[b ^ 1].append(a)
         elif len(distinct) == 3:
             a, b, c = (code[lit] for lit in distinct)
-            terns[a ^ 1].append((b, c))
-            terns[b ^ 1].append((a, c))
-            terns[c ^ 1].append((a, b))
+            tern = (a, b, c)  # the clause's tuple, shared by its three entries
+            terns[a ^ 1].append((b, c, tern))
+            terns[b ^ 1].append((a, c, tern))
+            terns[c ^ 1].append((a, b, tern))
         elif len(distinct) == 1:
             units.append(code[distinct[0]])
     return bins, units, terns

@@ -120,6 +120,24 @@ def test_the_checkers_notice_broken_watches_trail_and_reasons():
     assert any("twice" in p for p in engine.invariant_violations())
 
 
+def test_a_ternary_implication_names_the_clause_tuple_its_entries_share():
+    solver = cdcl.Solver(CNF([[1, 2, 3], [-3, 4, 5]]))
+    engine = solver._engine
+    shared = {id(tern) for entries in engine.terns for _, _, tern in entries}
+    assert len(shared) == 2  # one tuple per clause, whatever list its entries sit in
+    engine.trail_lim.append(len(engine.trail))
+    engine.assign(to_code(-1), None)
+    engine.trail_lim.append(len(engine.trail))
+    engine.assign(to_code(-2), None)
+    assert engine.propagate() is None
+    implied = engine.reason[3]
+    assert engine.val[to_code(3)] == 1 and implied == (to_code(1), to_code(2), to_code(3))
+    assert id(implied) in shared  # the clause's own tuple, 3 last in it: nothing was built
+    assert engine.invariant_violations(propagated=True) == []
+    engine.reason[3] = (to_code(1), to_code(2), to_code(4))  # a clause without 3
+    assert any("does not hold it" in p for p in engine.invariant_violations())
+
+
 def test_observer_sees_every_decision_and_learnt_clause_in_dimacs():
     solver, observer = _observed(pigeonhole(5, 4))
     result = solver.solve()
