@@ -1,31 +1,49 @@
-"""Instructions cdcl executes on the sets of ``benchmarks/solvers.py``, counted by callgrind.
+"""Instructions cdcl (and cdclkit) execute on the sets of ``benchmarks/solvers.py``, by callgrind.
 
 A shared, busy machine moves CPU times by a tenth or more between runs;
-instruction counts do not move. For each set this runs the solver twice
-under ``valgrind --tool=callgrind`` (the set solved, and the same process
-stopping before the first solve) and prints the difference, with the
-conflicts, which must stay the same for a change that should not touch the
-search. Compare two trees by running the script from each (``PYTHONPATH``).
+instruction counts do not move. For each set and solver this runs one child
+under ``valgrind --tool=callgrind`` that builds the set's formulas, warms up
+as ``solvers.py`` does, then solves the formulas one after the other,
+calling ``os.getppid()`` before each and after the last: callgrind dumps its
+counters at each such call (``--dump-before``), so every formula's
+instructions are counted alone. What is counted per formula is what
+``solvers.py`` times as ``solve``: loading the parsed formula and solving it
+(cdcl's own model check included; cdclkit's model read out).
+
+The table gives each solver's total and median instructions per formula,
+its conflicts (which must stay the same for a change that should not touch
+the search) and, with ``--peer cdclkit``, the peer's median over cdcl's median
+on the same formulas: the ratio ``solvers.py`` reports from CPU times, here
+free of the machine's noise. Compare two trees by running the script from
+each (``PYTHONPATH``).
 
 Usage::
 
     PYTHONPATH=. .venv/bin/python benchmarks/instructions.py [--sets random100 top2365]
+    PYTHONPATH=. /work/benchvenv/bin/python benchmarks/instructions.py --peer cdclkit \\
+        --sets random50 random100 random150
 
-About a minute a set (callgrind runs Python some 50 times slower). Prints a
-table and writes ``benchmarks/results/instructions.csv``. Needs ``valgrind``
+About a minute a set for cdcl (callgrind runs Python some 50 times slower),
+two to three times that for cdclkit. Prints a table and writes
+``benchmarks/results/instructions.csv`` (one row per set and solver) and
+``benchmarks/results/instructions-per-formula.csv``. Needs ``valgrind``
 (Debian package ``valgrind``); the Sudoku sets need the public data folder
-(``SUDOSAT_SHARED_DATA``).
+(``SUDOSAT_SHARED_DATA``); the peer needs ``cdclkit`` installed (see
+``solvers.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +56,9 @@ SETS = {
     "top2365": ("sudoku", "top2365.sdk.txt", 100, 2365),
     "damnhard": ("sudoku", "damnhard.sdk.txt", None, 1),
 }
+#: The C function callgrind dumps its counters before: ``os.getppid``'s, which nothing
+#: else in the child calls.
+MARKER = "os_getppid"
 
 
 def formulas(name: str) -> list:
@@ -56,65 +77,124 @@ def formulas(name: str) -> list:
     return [parse_dimacs(instance.text) for instance in chosen]
 
 
-def child(name: str, solve: bool) -> None:
-    """Build the set, warm up as solvers.py does, then solve it (or not); print conflicts."""
+def _solve_cdcl(cnf) -> int:
+    """Load and solve `cnf` with cdcl as solvers.py times it; return the conflicts."""
+    from sudosat.solvers import cdcl
+
+    return int(cdcl.solve(cnf).stats["conflicts"])
+
+
+def _solve_cdclkit(formula) -> int:
+    """Load and solve a cdclkit formula as solvers.py times it; return the conflicts."""
+    import cdclkit
+
+    solver = cdclkit.Solver(formula.nvars)
+    if solver.add_cnf(formula) and solver.solve():
+        solver.model_dimacs()
+    return int(solver.stats.conflicts)
+
+
+def child(name: str, solver: str) -> None:
+    """Build the set, warm up, then solve each formula between two marker calls.
+
+    Prints the conflicts of each formula, one line each.
+    """
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import solvers as bench
 
-    from sudosat.solvers.cdcl import Solver
+    from sudosat.cnf import parse_dimacs
 
+    warmup = parse_dimacs(bench.warmup_text())  # the warm-up solvers.py's children run
     cnfs = formulas(name)
-    with Solver(bench.random_3sat(20, 4.26, random.Random(20))) as warm:
-        warm.solve()
-    conflicts = 0
-    for cnf in cnfs if solve else ():
-        with Solver(cnf) as solver:
-            solver.solve()
-            conflicts += int(solver.stats()["conflicts"])
-    print(f"conflicts {conflicts}")
+    if solver == "cdcl":
+        solve, inputs = _solve_cdcl, cnfs
+    else:
+        import cdclkit
+
+        solve = _solve_cdclkit
+        warmup = cdclkit.parse_dimacs(warmup.to_dimacs())
+        inputs = [cdclkit.parse_dimacs(cnf.to_dimacs()) for cnf in cnfs]  # parsed untimed
+    solve(warmup)
+    conflicts = []
+    for formula in inputs:
+        os.getppid()  # the marker: callgrind dumps what came before
+        conflicts.append(solve(formula))
+    os.getppid()
+    print("conflicts", *conflicts)
 
 
-def count(name: str, solve: bool) -> tuple[int, int]:
-    """(instructions, conflicts) of one child under callgrind."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, __file__, "--child", name]
-    if not solve:
-        command.append("--setup-only")
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    instructions = re.search(r"Collected : (\d+)", done.stderr)
-    conflicts = re.search(r"conflicts (\d+)", done.stdout)
-    if instructions is None or conflicts is None:
-        raise SystemExit(f"callgrind said nothing countable for {name}: {done.stderr[-300:]}")
-    return int(instructions.group(1)), int(conflicts.group(1))
+def count(name: str, solver: str) -> tuple[list[int], list[int]]:
+    """(instructions, conflicts) of each formula of set `name`, solved by `solver`."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                   f"--dump-before={MARKER}", sys.executable, __file__,
+                   "--child", name, "--solver", solver]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        said = re.search(r"^conflicts((?: \d+)*)$", done.stdout, re.MULTILINE)
+        if done.returncode or said is None:
+            raise SystemExit(f"{solver} on {name} under callgrind failed: {done.stderr[-400:]}")
+        conflicts = [int(word) for word in said.group(1).split()]
+        # Dump k (k >= 1) holds what ran before the k-th marker call: dump 1 the set-up,
+        # dumps 2 .. n + 1 the n formulas; the last file (no suffix) the exit.
+        instructions = [_total(Path(f"{out}.{k}")) for k in range(2, len(conflicts) + 2)]
+    return instructions, conflicts
+
+
+def _total(dump: Path) -> int:
+    found = re.search(r"^totals: (\d+)", dump.read_text(), re.MULTILINE)
+    if found is None:
+        raise SystemExit(f"no totals line in {dump}")
+    return int(found.group(1))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", nargs="+", choices=sorted(SETS), default=["random100"])
+    parser.add_argument("--peer", choices=["cdclkit"],
+                        help="count this pure-Python solver too, and the median ratio")
     parser.add_argument("--child", help=argparse.SUPPRESS)
-    parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--solver", default="cdcl", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, not args.setup_only)
+        child(args.child, args.solver)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian package valgrind)")
-    rows = []
-    print(f"{'set':10} {'formulas':>8} {'M instructions':>15} {'conflicts':>10}")
+    solvers = ["cdcl"] + ([args.peer] if args.peer else [])
+    rows, per_formula = [], []
+    print(f"{'set':10} {'solver':8} {'formulas':>8} {'M instr':>9} {'median M':>9} "
+          f"{'conflicts':>10} {'x median':>9}")
     for name in args.sets:
-        solved, conflicts = count(name, True)
-        setup, _ = count(name, False)
-        millions = (solved - setup) / 1e6
-        size = SETS[name][2] or "all"
-        print(f"{name:10} {size:>8} {millions:>15.0f} {conflicts:>10}")
-        rows.append({"set": name, "formulas": size, "instructions_m": round(millions),
-                     "conflicts": conflicts})
+        medians = {}
+        for solver in solvers:
+            instructions, conflicts = count(name, solver)
+            medians[solver] = statistics.median(instructions)
+            ratio = medians[solver] / medians["cdcl"]
+            row = {"set": name, "solver": solver, "formulas": len(instructions),
+                   "instructions_m": round(sum(instructions) / 1e6),
+                   "median_m": round(medians[solver] / 1e6, 3),
+                   "conflicts": sum(conflicts), "ratio_median": round(ratio, 3)}
+            rows.append(row)
+            per_formula.extend(
+                {"set": name, "solver": solver, "formula": index, "instructions": spent,
+                 "conflicts": conflicts[index]}
+                for index, spent in enumerate(instructions))
+            print(f"{name:10} {solver:8} {row['formulas']:>8} {row['instructions_m']:>9} "
+                  f"{row['median_m']:>9.2f} {row['conflicts']:>10} {ratio:>9.2f}")
     RESULTS.mkdir(parents=True, exist_ok=True)
-    with open(RESULTS / "instructions.csv", "w", newline="") as stream:
-        writer = csv.DictWriter(stream, ["set", "formulas", "instructions_m", "conflicts"])
+    _write(RESULTS / "instructions.csv", rows)
+    _write(RESULTS / "instructions-per-formula.csv", per_formula)
+    print("x median: the solver's median instructions per formula over cdcl's "
+          "(above 1: cdcl does less work)")
+    print(f"rows: {RESULTS / 'instructions.csv'}, {RESULTS / 'instructions-per-formula.csv'}")
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    print(f"rows: {RESULTS / 'instructions.csv'}")
 
 
 if __name__ == "__main__":

@@ -13,12 +13,18 @@ than any solved one. Times are measured inside the child:
   its ratios then compare the instances it ran. With ``--repeat K`` every
   solver runs K times on each instance (interleaved) and the least times
   count, for every solver alike.
-* warm-up: before the timed run, every child solves a small unrelated formula
-  (random 3-SAT, 20 variables) ``--warmup`` times (default 1) with the same
-  solver, untimed. A forked child's first call otherwise pays for its first
-  writes to memory shared with the parent (copy-on-write page faults, about
-  1 ms here for every solver alike), which a process solving many formulas
-  pays once; ``--warmup 0`` measures that cold first call instead.
+* warm-up: before the timed run, every child solves an unrelated formula
+  (random 3-SAT, ``--warmup-vars`` variables, default 80) ``--warmup`` times
+  (default 1) with the same solver, untimed. A forked child's first call
+  otherwise pays for its first writes to memory shared with the parent
+  (copy-on-write page faults, about 1 ms here for every solver alike) and
+  for CPython specialising the solver's code in place as it first runs,
+  which a process solving many formulas pays once; ``--warmup 0`` measures
+  that cold first call instead. The 80-variable formula takes every solver
+  through conflicts, restarts and level-0 simplification (cdcl: 230
+  conflicts, 2 restarts; cdclkit: 222 conflicts); the 20-variable one used
+  before 2026-11-25 (``--warmup-vars 20``: 5 conflicts, no restart) left the
+  timed call to warm conflict analysis and restarts up.
 
 Peers are imported optionally and skipped when missing; install them outside
 the project, e.g. ``python3.11 -m venv /work/benchvenv && /work/benchvenv/bin/pip
@@ -217,15 +223,21 @@ def available(name: str) -> bool:
     return True
 
 
-#: The formula every child solves, untimed, before its instance (see ``--warmup``).
-WARMUP_TEXT = random_3sat(20, 4.26, random.Random(20)).to_dimacs()
+#: Variables of the formula every child solves, untimed, before its instance (see
+#: ``--warmup`` and the module's docstring).
+WARMUP_VARS = 80
 
 
-def _child(runner: Callable, text: str, pipe, warmup: int = 1) -> None:
+def warmup_text(num_vars: int = WARMUP_VARS) -> str:
+    """The warm-up formula: random 3-SAT at ratio 4.26, seed 20 (no set uses it)."""
+    return random_3sat(num_vars, 4.26, random.Random(20)).to_dimacs()
+
+
+def _child(runner: Callable, text: str, pipe, warmup: int = 1, warm_text: str = "") -> None:
     """Run one instance and send back timings; the model check is the same for every solver."""
     try:
         for _ in range(warmup):
-            runner(WARMUP_TEXT)
+            runner(warm_text or warmup_text())
         wall = time.perf_counter()
         started = clock()
         status, model, solve_s, _, conflicts, props = runner(text)
@@ -244,11 +256,13 @@ def _child(runner: Callable, text: str, pipe, warmup: int = 1) -> None:
         pipe.send(("ERROR", None, 0.0, 0.0, 0.0, None, None, f"{type(exc).__name__}: {exc}"))
 
 
-def run_one(name: str, instance: Instance, timeout_s: float, warmup: int = 1) -> dict:
+def run_one(
+    name: str, instance: Instance, timeout_s: float, warmup: int = 1, warm_text: str = ""
+) -> dict:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child,
-                              args=(RUNNERS[name][0], instance.text, sender, warmup))
+                              args=(RUNNERS[name][0], instance.text, sender, warmup, warm_text))
     process.start()
     row = {"set": instance.set_name, "instance": instance.name, "solver": name}
     if receiver.poll(timeout_s):
@@ -381,7 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=1,
                         help="runs of each (solver, instance), interleaved; the least times count")
     parser.add_argument("--warmup", type=lambda text: max(0, int(text)), default=1,
-                        help="untimed solves of a small formula in each child first (0: cold)")
+                        help="untimed solves of the warm-up formula in each child first (0: cold)")
+    parser.add_argument("--warmup-vars", type=int, default=WARMUP_VARS,
+                        help="variables of the warm-up formula (20: as before 2026-11-25)")
     parser.add_argument("--csv", type=Path, default=RESULTS / "solvers.csv")
     parser.add_argument("--profile", action="store_true",
                         help="only profile cdcl on a few instances of every set")
@@ -399,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"== {instances[0].set_name}")
                 profile(instances[:10])
         return 0
+    warm_text = warmup_text(args.warmup_vars)
     solvers = [name for name in args.solvers.split(",") if name]
     missing = [name for name in solvers if name not in RUNNERS or not available(name)]
     for name in missing:
@@ -414,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.repeat):
                 for name in active:  # side by side: every solver on one instance, then the next
                     started = time.perf_counter()
-                    runs[name].append(run_one(name, instance, args.timeout, args.warmup))
+                    runs[name].append(
+                        run_one(name, instance, args.timeout, args.warmup, warm_text))
                     spent[name] += time.perf_counter() - started
             rows.extend(best_of(attempts) for attempts in runs.values())
         if instances:
