@@ -10,7 +10,9 @@ scratch directory, so a block may use the files an earlier one wrote.
 
 A command is skipped when its comment says ``takes minutes`` or starts with
 ``needs`` (zChaff, a cluster, a browser); it must exit 0 unless its comment
-says ``exits N``. No command may print a traceback, and nothing in the
+says ``exits N``. No command may print a traceback (a block whose only
+tracebacks are ipykernel's known shutdown race runs once more, and must then
+print none: see :func:`only_kernel_shutdown_race`), and nothing in the
 checkout may change.
 """
 
@@ -37,6 +39,7 @@ SLOW_MARK = re.compile(
     r"\bpapermill\b|\bnbconvert\b|(solve|solve-own|solve-zchaff) data/instances\.txt"
 )
 BLOCK_TIMEOUT_S = 600
+TRACEBACK = "Traceback (most recent call last):"
 
 
 @dataclass
@@ -178,9 +181,33 @@ def run_block(block: Block, work: Path, env: dict[str, str]) -> None:
     done = subprocess.run(
         argv, cwd=work, env=env, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S
     )
+    if done.returncode == 0 and only_kernel_shutdown_race(done.stderr):
+        done = subprocess.run(  # once more; the second run must print no traceback at all
+            argv, cwd=work, env=env, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S
+        )
     where = f"README.md:{block.line} ({block.lang} block)"
     assert done.returncode == 0, f"{where} failed:\n{done.stderr[-3000:]}\n{done.stdout[-1000:]}"
     assert "Traceback" not in done.stderr, f"{where} printed a traceback:\n{done.stderr[-3000:]}"
+
+
+def only_kernel_shutdown_race(stderr: str) -> bool:
+    """True when every traceback in `stderr` is ipykernel's shutdown race, and there is one.
+
+    ipykernel 7.4.0 (the newest release) sometimes logs, from a notebook
+    kernel that nbclient is stopping, a traceback ending in ``ZMQError:
+    Socket operation on non-socket``: handling the shutdown request flushes
+    stdout through ``iostream.py`` while the IOPub thread closes its event
+    pipe. Upstream fixed a sibling path (ipykernel pull request 1518), not
+    this one. The notebook has run and papermill exits 0; it is rare (one
+    CI run in this project), so such a block runs once more, and that run
+    must print no traceback at all. Any other traceback fails at once.
+    """
+    parts = stderr.split(TRACEBACK)[1:]
+    return bool(parts) and all(
+        "ipykernel/iostream.py" in part
+        and "zmq.error.ZMQError: Socket operation on non-socket" in part
+        for part in parts
+    )
 
 
 def _needs_venv() -> None:
@@ -220,6 +247,22 @@ def test_parser_joins_continuations_and_reads_the_marks():
     assert joined.line == 5 and joined.text.endswith("-T 5   # needs a cluster")
     assert joined.skipped and make.skipped and make.expected_exit == 0
     assert blocks[1].body == "print(1)\n" and blocks[1].line == 11
+
+
+def test_only_ipykernels_shutdown_race_earns_a_second_run():
+    race = (
+        "ERROR:tornado.general:Uncaught exception in ZMQStream callback\n"
+        f"{TRACEBACK}\n"
+        '  File ".venv/lib/python3.11/site-packages/ipykernel/kernelbase.py", line 406\n'
+        '  File ".venv/lib/python3.11/site-packages/ipykernel/iostream.py", line 343, in schedule\n'
+        "zmq.error.ZMQError: Socket operation on non-socket\n"
+    )
+    ours = f"{TRACEBACK}\n  File \"sudosat/cli/main.py\", line 1\nValueError: bad line\n"
+    assert only_kernel_shutdown_race("Executing: 100%\n" + race)
+    assert only_kernel_shutdown_race(race + race)
+    assert not only_kernel_shutdown_race("Executing: 100%\n")  # no traceback: nothing to redo
+    assert not only_kernel_shutdown_race(race + ours)
+    assert not only_kernel_shutdown_race(race.replace("Socket operation on non-socket", "other"))
 
 
 def test_a_wrong_exit_status_fails_the_block(tmp_path):
