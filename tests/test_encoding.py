@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import zlib
 from array import array
 
 import pytest
@@ -472,7 +473,10 @@ def test_every_encoding_solves_300_puzzles_and_each_decoded_board_checks(encodin
 
 @pytest.mark.parametrize("encoding", SCALABLE + ["minimal", "extended", "optimised"])
 def test_encodings_are_equisatisfiable_with_course_on_random_boards(encoding):
-    rng = random.Random(hash(encoding) % 1000)
+    # A seed of the encoding's name that every process agrees on: hash() of a str changes
+    # with PYTHONHASHSEED, so each run drew other boards, and one drawn in a clean-clone CI
+    # run kept Minisat22 busy past the test's time limit.
+    rng = random.Random(zlib.crc32(encoding.encode()))
     outcomes = set()
     for order in (2, 3, 4):
         for _ in range({2: 40, 3: 15, 4: 2}[order]):
