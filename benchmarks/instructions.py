@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import random
 import re
 import shutil
 import statistics
@@ -48,13 +47,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-#: set name -> (kind, size or file, count, seed), as in benchmarks/solvers.py
+#: set name -> (the set of benchmarks/solvers.py, how many of its instances are solved)
 SETS = {
-    "random50": ("random", 50, 100, 50),
-    "random100": ("random", 100, 60, 100),
-    "random150": ("random", 150, 30, 150),
-    "top2365": ("sudoku", "top2365.sdk.txt", 100, 2365),
-    "damnhard": ("sudoku", "damnhard.sdk.txt", None, 1),
+    "random50": ("random50", None),
+    "random100": ("random100", None),
+    "random150": ("random150", None),
+    "top2365": ("top2365-200", 100),
+    "damnhard": ("damnhard", None),
 }
 #: The C function callgrind dumps its counters before: ``os.getppid``'s, which nothing
 #: else in the child calls.
@@ -62,19 +61,15 @@ MARKER = "os_getppid"
 
 
 def formulas(name: str) -> list:
-    """The set's formulas, built as benchmarks/solvers.py builds them."""
+    """The set's formulas: those of benchmarks/solvers.py's set (the first `count` of them)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import solvers as bench
 
     from sudosat.cnf import parse_dimacs
 
-    kind, what, count, seed = SETS[name]
-    if kind == "random":
-        rng = random.Random(seed)
-        return [bench.random_3sat(what, 4.26, rng) for _ in range(count)]
-    sample = 200 if count else None  # solvers.py's sample; the first `count` are solved
-    chosen = bench._sudoku_set(name, what, sample, seed)[:count]
-    return [parse_dimacs(instance.text) for instance in chosen]
+    source, count = SETS[name]
+    (instances,) = bench.instance_sets(False, (source,))
+    return [parse_dimacs(instance.text) for instance in instances[:count]]
 
 
 def _solve_cdcl(cnf) -> int:

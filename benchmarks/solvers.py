@@ -231,11 +231,11 @@ def warmup_text(num_vars: int = WARMUP_VARS) -> str:
     return random_3sat(num_vars, 4.26, random.Random(20)).to_dimacs()
 
 
-def _child(runner: Callable, text: str, pipe, warmup: int = 1, warm_text: str = "") -> None:
+def _child(runner: Callable, text: str, pipe, warmup: int, warm_text: str) -> None:
     """Run one instance and send back timings; the model check is the same for every solver."""
     try:
         for _ in range(warmup):
-            runner(warm_text or warmup_text())
+            runner(warm_text)
         wall = time.perf_counter()
         started = clock()
         status, model, solve_s, _, conflicts, props = runner(text)
@@ -254,9 +254,8 @@ def _child(runner: Callable, text: str, pipe, warmup: int = 1, warm_text: str = 
         pipe.send(("ERROR", None, 0.0, 0.0, 0.0, None, None, f"{type(exc).__name__}: {exc}"))
 
 
-def run_one(
-    name: str, instance: Instance, timeout_s: float, warmup: int = 1, warm_text: str = ""
-) -> dict:
+def run_one(name: str, instance: Instance, timeout_s: float, warmup: int, warm_text: str) -> dict:
+    """Time `name` on `instance` in a forked child after `warmup` solves of `warm_text`."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child,

@@ -1096,7 +1096,7 @@ class Engine:
         reason, level, seen, var_of = self.reason, self.level, self.seen, self.var_of
         level_bit = self.level_bit
         if self.settings["minimize"] < 2:
-            kept = [q for q in found if not self._locally_redundant(reason[var_of[q]])]
+            kept = [q for q in found if not self._locally_redundant(q)]
         else:
             kept = []
             settled: list[Code] = []  # what redundant marks, to unmark
@@ -1126,12 +1126,13 @@ class Engine:
             seen[var_of[q]] = 0
         return kept
 
-    def _locally_redundant(self, r) -> bool:
+    def _locally_redundant(self, q: Code) -> bool:
+        """True when the reason of the false literal `q` holds only marked or level-0 literals."""
+        r = self.reason[q >> 1]
         if r is None:
             return False
         seen, level = self.seen, self.level
-        # The whole reason: its implied literal's variable is marked (in the clause).
-        return all(seen[x >> 1] or not level[x >> 1] for x in ((r,) if isinstance(r, int) else r))
+        return all(seen[x >> 1] or not level[x >> 1] for x in reason_literals(r, q ^ 1))
 
     def redundant(self, p: Code, abstract: int, toclear: list[Code]) -> bool:
         """True when the (false) literal `p` follows from marked literals by reasons.
