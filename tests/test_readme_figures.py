@@ -1,0 +1,133 @@
+"""The README's measured figures are the ones its cited benchmark CSVs hold.
+
+A benchmark rerun rewrites its CSV under ``benchmarks/results/``; the README's
+prose quotes a few of its medians. Each test below recomputes those medians
+from the CSV the README names and compares them with the quoted text at the
+precision it is written in, so a stale sentence fails here instead of telling
+a reader a number the data no longer shows.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def rows(name: str) -> list[dict[str, str]]:
+    with (RESULTS / name).open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def quoted(pattern: str) -> list[str]:
+    """The numbers the README's sentence matching `pattern` states, as written.
+
+    A space in `pattern` matches any run of white space: rewrapping a paragraph keeps it.
+    """
+    found = re.search(pattern.replace(" ", r"\s+"), README, re.DOTALL)
+    assert found, f"README.md no longer has a sentence matching {pattern!r}"
+    return list(found.groups())
+
+
+def agrees(stated: str, measured: float) -> bool:
+    """True when `measured`, rounded to the decimals of `stated`, reads as `stated`."""
+    decimals = len(stated.partition(".")[2])
+    return f"{measured:.{decimals}f}" == stated
+
+
+def assert_all_agree(stated: list[str], measured: list[float], what: list[str]) -> None:
+    wrong = [f"{name}: README says {text}, the CSV gives {value:.4g}"
+             for name, text, value in zip(what, stated, measured, strict=True)
+             if not agrees(text, value)]
+    assert not wrong, "; ".join(wrong)
+
+
+def test_agrees_reads_the_precision_of_the_text():
+    assert agrees("8.5", 8.48) and agrees("122", 122.09) and agrees("0.69", 0.6949)
+    assert not agrees("8.5", 8.56) and not agrees("39", 38.4) and not agrees("0.70", 0.6949)
+
+
+def test_the_solver_medians_are_those_of_solvers_csv():
+    least: dict[tuple[str, str, str], float] = {}  # best of the repeats, as the script reports
+    for row in rows("solvers.csv"):
+        key = (row["set"], row["solver"], row["instance"])
+        least[key] = min(least.get(key, math.inf), float(row["solve_ms"]))
+
+    def median(set_name: str, solver: str) -> float:
+        return statistics.median(
+            ms for (name, who, _), ms in least.items() if name == set_name and who == solver
+        )
+
+    stated = quoted(
+        r"top2365\.sdk\.txt`: ([\d.]+) ms; on 35 of `damnhard\.sdk\.txt`: ([\d.]+) ms; on "
+        r"50 of `16x16\.txt`: ([\d.]+) ms; PySAT's Minisat22 \(C\+\+\) on the same: "
+        r"([\d.]+), ([\d.]+) and ([\d.]+) ms \(`benchmarks/results/solvers\.csv`"
+    )
+    cases = [(s, solver) for solver in ("cdcl", "minisat22")
+             for s in ("top2365-200", "damnhard", "16x16-50")]
+    assert_all_agree(stated, [median(*case) for case in cases], [" ".join(c) for c in cases])
+
+
+@pytest.fixture(scope="module")
+def incremental() -> list[dict[str, str]]:
+    return rows("incremental.csv")
+
+
+def test_the_incremental_figures_are_those_of_incremental_csv(incremental):
+    def interleaved(set_name: str, mode: str) -> float:
+        return statistics.median(float(row["cpu_ms"]) for row in incremental
+                                 if row["set"] == set_name and row["mode"] == mode)
+
+    def back_to_back(set_name: str, mode: str) -> float:  # the least median of the passes
+        passes: dict[str, list[float]] = {}
+        for row in incremental:
+            if row["set"] == set_name and row["mode"] == mode:
+                passes.setdefault(row["pass"], []).append(float(row["cpu_ms"]))
+        return min(map(statistics.median, passes.values()))
+
+    top, course = "top2365/10", "course"
+    stated = quoted(
+        r"encoding took a median ([\d.]+) ms of CPU per puzzle on every 10th puzzle of top2365 "
+        r"\(([\d.]+) times the Norvig-style solver\) and the default mode ([\d.]+) ms; on "
+        r"`data/instances\.txt` ([\d.]+) ms and ([\d.]+) ms\. Interleaved .*?"
+        r"extended incremental mode took ([\d.]+) and ([\d.]+) ms \(([\d.]+) and ([\d.]+) times "
+        r"Norvig\)\. With the course encoding the incremental mode is the slower one "
+        r"\(([\d.]+) and ([\d.]+) ms, interleaved\)"
+    )
+    measured = [
+        back_to_back(top, "file-incr-extended"),
+        back_to_back(top, "file-incr-extended") / back_to_back(top, "file-norvig"),
+        back_to_back(top, "file-course"),
+        back_to_back(course, "file-incr-extended"),
+        back_to_back(course, "file-course"),
+        interleaved(top, "incr-extended"),
+        interleaved(course, "incr-extended"),
+        interleaved(top, "incr-extended") / interleaved(top, "norvig"),
+        interleaved(course, "incr-extended") / interleaved(course, "norvig"),
+        interleaved(top, "incremental"),
+        interleaved(course, "incremental"),
+    ]
+    what = ["back to back, extended, top2365", "its ratio to Norvig", "default, top2365",
+            "back to back, extended, course", "default, course", "interleaved, extended, top2365",
+            "interleaved, extended, course", "its ratio to Norvig, top2365",
+            "its ratio to Norvig, course", "incremental course encoding, top2365",
+            "incremental course encoding, course"]
+    assert_all_agree(stated, measured, what)
+
+
+def test_the_rescoring_gain_is_that_of_rescore_csv():
+    median = {(row["set"], row["encoding"], row["threshold"]): float(row["median_ms"])
+              for row in rows("rescore.csv")}
+    stated = quoted(r"course encoding's median from ([\d.]+) to ([\d.]+) ms "
+                    r"\(`benchmarks/results/rescore\.csv`")
+    # The lines that took no part in choosing the threshold: top2365's 6th, 16th, ...
+    unseen = [median[("top2365/10+5", "course", "never")], median[("top2365/10+5", "course", "16")]]
+    assert_all_agree(stated, unseen, ["never rescoring", "the default threshold"])
