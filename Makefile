@@ -56,8 +56,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 
+# The scripts import each other as `benchmarks.*`: the project's root goes on the path.
 bench: $(STAMP)
-	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@for script in benchmarks/*.py; do echo "== $$script"; \
+		PYTHONPATH=$(call quote,$(CURDIR)) $(PY) $$script || exit 1; done
 
 # The course's two orchestrations (SPEC §4), with the same T: make solve-own INSTANCES=f T=ms
 solve-own: $(STAMP)
