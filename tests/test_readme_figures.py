@@ -15,8 +15,6 @@ import re
 import statistics
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -76,12 +74,9 @@ def test_the_solver_medians_are_those_of_solvers_csv():
     assert_all_agree(stated, [median(*case) for case in cases], [" ".join(c) for c in cases])
 
 
-@pytest.fixture(scope="module")
-def incremental() -> list[dict[str, str]]:
-    return rows("incremental.csv")
+def test_the_incremental_figures_are_those_of_incremental_csv():
+    incremental = rows("incremental.csv")
 
-
-def test_the_incremental_figures_are_those_of_incremental_csv(incremental):
     def interleaved(set_name: str, mode: str) -> float:
         return statistics.median(float(row["cpu_ms"]) for row in incremental
                                  if row["set"] == set_name and row["mode"] == mode)

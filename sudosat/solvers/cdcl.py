@@ -631,12 +631,9 @@ class Engine:
             for a, b, c in zip(firsts, seconds, thirds, strict=True):
                 self._add_long([a, b, c], units)
             return
-        terns = self.terns
-        for clause in zip(firsts, seconds, thirds, strict=True):
-            a, b, c = clause
-            terns[a ^ 1].append((b, c, clause))
-            terns[b ^ 1].append((a, c, clause))
-            terns[c ^ 1].append((a, b, clause))
+        add_ternary = self.add_ternary
+        for a, b, c in zip(firsts, seconds, thirds, strict=True):
+            add_ternary(a, b, c)
         used = self.used
         for lit in {*firsts, *seconds, *thirds}:
             used[lit >> 1] = True
