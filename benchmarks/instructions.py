@@ -45,6 +45,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks import solvers as bench
+from sudosat.cnf import parse_dimacs
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 #: set name -> (the set of benchmarks/solvers.py, how many of its instances are solved)
@@ -62,11 +65,6 @@ MARKER = "os_getppid"
 
 def formulas(name: str) -> list:
     """The set's formulas: those of benchmarks/solvers.py's set (the first `count` of them)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import solvers as bench
-
-    from sudosat.cnf import parse_dimacs
-
     source, count = SETS[name]
     (instances,) = bench.instance_sets(False, (source,))
     return [parse_dimacs(instance.text) for instance in instances[:count]]
@@ -92,13 +90,8 @@ def _solve_cdclkit(formula) -> int:
 def child(name: str, solver: str) -> None:
     """Build the set, warm up, then solve each formula between two marker calls.
 
-    Prints the conflicts of each formula, one line each.
+    Prints the conflicts of the formulas, in order, on one line.
     """
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import solvers as bench
-
-    from sudosat.cnf import parse_dimacs
-
     warmup = parse_dimacs(bench.warmup_text())  # the warm-up solvers.py's children run
     cnfs = formulas(name)
     if solver == "cdcl":
