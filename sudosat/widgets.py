@@ -642,8 +642,14 @@ class Workbench:
         self._quietly(lambda: setattr(self.puzzle, "value", line if line in lines else None))
 
     def update(self) -> Outcome:
-        """Recompute the formula, the answer and the views (showing "solving…" meanwhile)."""
-        self.status.value = "<span style='color:#a60'>⏳ solving…</span>"
+        """Recompute the formula, the answer and the views.
+
+        The status says "solving…" meanwhile, for a line that parses only: a
+        line still being typed (the debounce fires between two keys when the
+        kernel lags) gets its reason at once, without a solve announced.
+        """
+        if _order_of(self.text.value.strip()) is not None:
+            self.status.value = "<span style='color:#a60'>⏳ solving…</span>"
         self.outcome = compute(
             self.text.value,
             self.switches(),

@@ -293,6 +293,18 @@ def test_a_bad_line_shows_the_reason_not_a_traceback(bench):
     assert bench.counts.value == ""
 
 
+def test_a_line_still_being_typed_is_not_announced_as_solving(bench):
+    shown = []
+    bench.status.observe(lambda change: shown.append(change["new"]), names="value")
+    for partial in ("2 ", "2 10000020"):
+        bench.text.value = partial  # no event loop here: each update runs at once
+        assert "sudosat-no" in bench.status.value  # the reason, at once
+    assert not [value for value in shown if "solving" in value], shown
+    bench.text.value = "2 1000002000300004"
+    assert [value for value in shown if "solving" in value] == [shown[-2]]
+    assert "cdcl: SAT" in shown[-1]
+
+
 def test_every_available_solver_is_offered():
     offered = widgets.available_solvers()
     assert offered[:5] == ["cdcl", "dpll", "dp", "walksat", "gsat"]
