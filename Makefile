@@ -17,6 +17,9 @@ REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quot
 	$(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
+# make bench writes its CSVs and plots here; BENCH_OUT=benchmarks/results records a run over
+# the committed ones (then update the figures the READMEs quote: test_readme_figures checks).
+BENCH_OUT ?= build/bench
 
 .PHONY: help venv install report test test-fast lint typecheck bench clean solve-own solve-zchaff
 
@@ -26,7 +29,7 @@ help:
 	@echo "make test-fast   the same without the tests marked slow"
 	@echo "make lint        ruff over the package, tests, benchmarks and scripts"
 	@echo "make typecheck   mypy over the package (settings in pyproject.toml)"
-	@echo "make bench       run every benchmark script in benchmarks/"
+	@echo "make bench       run every benchmark script in benchmarks/ (output in build/bench/)"
 	@echo "make solve-own   solve INSTANCES with our cdcl under T ms -> results/ (output + table)"
 	@echo "make solve-zchaff  the same with zChaff (ZCHAFF=path/to/zchaff), the same T"
 
@@ -58,8 +61,11 @@ typecheck: $(STAMP)
 
 # The scripts import each other as `benchmarks.*`: the project's root goes on the path.
 bench: $(STAMP)
+	@mkdir -p $(call quote,$(BENCH_OUT))
 	@for script in benchmarks/*.py; do echo "== $$script"; \
+		SUDOSAT_BENCH_RESULTS=$(call quote,$(BENCH_OUT)) \
 		PYTHONPATH=$(call quote,$(CURDIR)) $(PY) $$script || exit 1; done
+	@echo "CSVs and plots in $(BENCH_OUT)/"
 
 # The course's two orchestrations (SPEC §4), with the same T: make solve-own INSTANCES=f T=ms
 solve-own: $(STAMP)

@@ -49,7 +49,7 @@ from benchmarks import solvers as bench
 from sudosat.cnf import parse_dimacs
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = bench.RESULTS
 #: set name -> (the set of benchmarks/solvers.py, how many of its instances are solved)
 SETS = {
     "random50": ("random50", None),

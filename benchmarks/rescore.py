@@ -37,13 +37,12 @@ import statistics
 import time
 from pathlib import Path
 
-from benchmarks.incremental import _shared_data
+from benchmarks.incremental import RESULTS, _shared_data
 from sudosat.board import Board
 from sudosat.incremental import forget_loaded
 from sudosat.pipeline import solve_instance
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
 ENCODINGS = ("course", "extended")
 NEVER = 1e9  # the tunable's upper bound: no call ever averages that many conflicts
 

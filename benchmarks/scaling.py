@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -50,6 +51,12 @@ from sudosat.study import (
 OWN, REFERENCE = "cdcl", "pysat:cadical195"
 ENCODING = "optimised"
 PARTS = ("grid", "large", "quarter", "sizes")
+ROOT = Path(__file__).resolve().parent.parent
+# `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/: the CSVs and the plots of a
+# rerun go there, and the committed runs and figures (which the READMEs quote) stay.
+OUTPUT = os.environ.get("SUDOSAT_BENCH_RESULTS")
+RESULTS = Path(OUTPUT) if OUTPUT else ROOT / "benchmarks" / "results"
+FIGURES = Path(OUTPUT) if OUTPUT else ROOT / "figures"
 
 
 def run_grid(orders, alphas, boards: int, time_limit_ms: float, seed: int) -> pd.DataFrame:
@@ -192,12 +199,12 @@ def main(argv=None) -> int:
     parser.add_argument("--size-orders", type=int, nargs="+", default=list(range(2, 10)))
     parser.add_argument("--max-build-clauses", type=int, default=4_000_000,
                         help="encodings larger than this are sized by estimate() only")
-    parser.add_argument("--figures", default="figures", help="directory of the size plots")
+    parser.add_argument("--figures", type=Path, default=FIGURES, help="directory of the size plots")
     parser.add_argument("--quarter-from", type=int, default=3, help="first order tried")
     parser.add_argument("--encoding", default=ENCODING,
                         help="encoding of the large and quarter parts (default optimised)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="benchmarks/results", help="directory of the CSV files")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="directory of the CSV files")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -59,7 +59,9 @@ from sudosat.solvers import cdcl
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
-RESULTS = ROOT / "benchmarks" / "results"
+# Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
+# rerun leaves the committed runs (which the READMEs quote) as they are.
+RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
 # -- instance sets ---------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The README's measured figures are the ones its cited benchmark CSVs hold.
 
-A benchmark rerun rewrites its CSV under ``benchmarks/results/``; the README's
-prose quotes a few of its medians. Each test below recomputes those medians
+A benchmark run recorded under ``benchmarks/results/`` (a script run with its
+defaults, or ``make bench BENCH_OUT=benchmarks/results``) rewrites its CSV
+there; the README's prose quotes a few of its medians. Each test below recomputes those medians
 from the CSV the README names and compares them with the quoted text at the
 precision it is written in, so a stale sentence fails here instead of telling
 a reader a number the data no longer shows.
