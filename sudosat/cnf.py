@@ -128,6 +128,23 @@ class CNF:
         return cnf
 
     @classmethod
+    def from_counted_flat(
+        cls, flat: array, num_vars: int, num_clauses: int, num_empty: int
+    ) -> CNF:
+        """:meth:`from_flat` for a writer that counted its clauses as it wrote them.
+
+        The array is not rescanned (a count over tens of millions of entries
+        takes most of a second). The caller promises what :meth:`from_flat`
+        asks, and that `num_clauses` is the number of zeros in `flat` and
+        `num_empty` the number of empty clauses.
+        """
+        cnf = cls(num_vars=num_vars)
+        cnf._flat = flat
+        cnf._num_clauses = num_clauses
+        cnf._num_empty = num_empty
+        return cnf
+
+    @classmethod
     def from_string(cls, text: str, source: str = "<string>") -> CNF:
         """Read DIMACS text; see :func:`parse_dimacs`."""
         return parse_dimacs(text, source)

@@ -547,6 +547,27 @@ def test_a_solution_extends_to_a_model_that_decodes_back(case, encoding):
     assert minisat(encoded.cnf, tuple(lits)) is not None
 
 
+@st.composite
+def any_boards(draw) -> Board:
+    """Boards of orders 1-3 with any givens, clashing ones included."""
+    order = draw(st.integers(1, 3))
+    size = order * order
+    cells = draw(st.lists(st.sampled_from([0, 0, 0, *range(1, size + 1)]),
+                          min_size=size * size, max_size=size * size))
+    return Board(order, cells)
+
+
+@given(any_boards(), st.sampled_from(list(ENCODINGS)), st.booleans())
+def test_the_counted_clauses_are_the_ones_in_the_array(board, encoding, cache):
+    # The writer hands its tallies to the CNF instead of a rescan (CNF.from_counted_flat).
+    cnf = encode(board, encoding, cache=cache).cnf
+    rescanned = CNF.from_flat(array("i", cnf.flat), cnf.num_vars)
+    assert cnf.num_clauses == rescanned.num_clauses == cnf.flat.count(0)
+    assert cnf.has_empty_clause == rescanned.has_empty_clause
+    assert cnf._num_empty == rescanned._num_empty  # exact: to_dimacs branches on it
+    assert cnf.to_dimacs(comments=[]) == rescanned.to_dimacs(comments=[])
+
+
 @given(puzzles_with_solutions(), st.sampled_from(list(ENCODINGS)))
 def test_every_literal_is_within_the_declared_variables(case, encoding):
     puzzle, _ = case

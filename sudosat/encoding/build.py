@@ -6,7 +6,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain
 
 from sudosat.board import Board, units
 from sudosat.cnf import CNF
@@ -158,8 +158,7 @@ def _write_full_family(writer: _Writer, family: str, board: Board, method: str) 
                     writer.at_least_one(family, lits)
     else:
         givens = [cell * size + value for cell, value in enumerate(board.cells) if value]
-        writer.flat.extend(chain.from_iterable(zip(givens, repeat(0))))
-        writer.counts[family] = len(givens)
+        writer.units(family, givens)
 
 
 def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
@@ -198,8 +197,7 @@ def _write_reduced_family(writer: _Writer, family: str, cell_groups: list[range]
     elif family == "validity":
         for u, unit_groups in enumerate(groups):
             # Two givens with one symbol in a unit falsify both literals of their clause.
-            writer.flat.extend(repeat(0, cand.clashes[u]))
-            writer.counts[family] += cand.clashes[u]
+            writer.empty_clauses(family, cand.clashes[u])
             for lits in unit_groups:
                 writer.at_most_one(family, lits, method)
     elif family == "coverage":
