@@ -75,3 +75,46 @@ def test_zero_limit_is_unknown_at_once(name: str) -> None:
 def test_no_limit_means_no_time_out(name: str) -> None:
     status, _ = _solve_timed(CNF([[1, 2], [-1, 2]]), name, None)
     assert status is Status.SAT
+
+
+# -- cdcl: the first call's preparation looks at the clock too ----------------------------
+
+
+def _order5_course_cnf() -> CNF:
+    from sudosat.encoding import encode
+    from sudosat.generate import generate
+
+    return encode(generate(5, 0.3, seed=5), "course").cnf
+
+
+def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> None:
+    from sudosat.solvers.cdcl import Solver
+
+    cnf = _order5_course_cnf()
+    solver = Solver(cnf)
+    assert solver.solve(time_limit_ms=0).status is Status.UNKNOWN
+    engine = solver._live_engine()
+    assert not engine.started and not engine.heap  # stopped after the level-0 propagation
+    again = solver.solve()  # no limit: prepares from where it stopped; the model is checked
+    assert again.status is Status.SAT and engine.started
+    assert cnf.is_satisfied_by(again.model)
+
+
+def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> None:
+    from sudosat.solvers.cdcl import Engine, Solver
+
+    def engine_after_propagation() -> Engine:
+        engine = Solver(_order5_course_cnf())._live_engine()
+        assert engine.propagate() is None
+        return engine
+
+    whole, stopped = engine_after_propagation(), engine_after_propagation()
+    whole.drop_satisfied_binaries()
+    stopped.deadline = Deadline(0)
+    with pytest.raises(OutOfTime):
+        stopped.drop_satisfied_binaries()  # after its first 8,192 free codes
+    pending = [p for p, entries in enumerate(stopped.bins) if entries != whole.bins[p]]
+    assert pending and len(stopped.bins) - len(pending) > 8192  # some lists done, some not
+    stopped.deadline = Deadline(None)
+    stopped.drop_satisfied_binaries()
+    assert stopped.bins == whole.bins

@@ -105,6 +105,8 @@ TUNABLES: dict[str, Tunable] = declare(
 
 # What next_assumption returns when an assumption is false (not a literal code).
 _FAILED = -2
+# Free literal codes drop_satisfied_binaries filters between two looks at the clock.
+_DROP_CHUNK = 8192
 # The deadline of an engine outside a timed call.
 _NO_DEADLINE = Deadline(None)
 
@@ -303,7 +305,8 @@ class Engine:
     deadline : Deadline
         The budget of the current call: :meth:`within_budget` reads it, and
         :meth:`load` and :meth:`search` raise :class:`OutOfTime` past it
-        (:meth:`solve` answers UNKNOWN then). No limit between calls.
+        (:meth:`solve` answers UNKNOWN then), as do :meth:`prepare_first_call`
+        and :meth:`simplify`. No limit between calls.
     """
 
     def __init__(
@@ -1306,6 +1309,8 @@ class Engine:
         Pre: decision level 0, trail propagated without conflict. Post: no
         long clause is satisfied at level 0 or holds a false literal; watch
         lists are rebuilt; clauses that shrank to two literals moved to bins.
+        Raises :class:`OutOfTime` from :meth:`drop_satisfied_binaries`, with
+        the watches rebuilt already: the next call simplifies again.
         """
         if self.proof is not None:
             self.log_level0_units()
@@ -1336,12 +1341,18 @@ class Engine:
         clauses stay in a DRAT checker's database: deleting is optional there.
         """
         val, bins = self.val, self.bins
-        for p in compress(range(2, len(bins)), map(not_, islice(val, 2, None))):  # free codes
-            implied = bins[p]
-            if implied:
-                kept = [q for q in implied if val[q] != 1]
-                if len(kept) != len(implied):
-                    bins[p] = kept
+        free = list(compress(range(2, len(bins)), map(not_, islice(val, 2, None))))  # in C
+        # Each list's filter stands alone, so stopping between two leaves a valid state:
+        # the clock is read between chunks (an order-6 Sudoku's pass takes about 80 ms).
+        for start in range(0, len(free), _DROP_CHUNK):
+            if start and not self.within_budget():
+                raise OutOfTime
+            for p in free[start : start + _DROP_CHUNK]:
+                implied = bins[p]
+                if implied:
+                    kept = [q for q in implied if val[q] != 1]
+                    if len(kept) != len(implied):
+                        bins[p] = kept
 
     def _simplify_list(self, clauses: list[Clause], learnt: bool, lbds=None):
         val = self.val
@@ -1516,34 +1527,52 @@ class Engine:
                         seen[q >> 1] = 1
         return [q for q in dict.fromkeys(self.assumptions) if q in core]
 
+    def prepare_first_call(self) -> bool:
+        """Propagate the level-0 facts, simplify, and score the variables: the first call's start.
+
+        The first activities score the formula the level-0 facts leave
+        (:meth:`init_activity`), so those facts are propagated first; a
+        conflict there is the clauses' own (False: UNSAT), as it would be in
+        search. The search would simplify first thing anyway; before the
+        scores, it shortens what they read. Raises :class:`OutOfTime` between
+        the steps (each takes tens of ms on an order-6 Sudoku): every step can
+        run again, so a later call starts over where this one stopped.
+        """
+        self.cancel_until(0)
+        if self.propagate() is not None:
+            self.conflicts += 1
+            self.ok = False
+            return False
+        if not self.within_budget():
+            raise OutOfTime
+        self.simplify()
+        if not self.within_budget():
+            raise OutOfTime
+        self.init_heap()
+        return True
+
     def solve(self, assumptions: list[Code] | tuple = ()) -> Status:
         """Restart loop (Luby), under `assumptions` (literal codes, decided first).
 
         Pre: level 0, loaded. Post: SAT (the trail is a full assignment, to be
         read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
         clauses alone are unsatisfiable, else ``core`` is the failed subset of
-        the assumptions) or UNKNOWN (:class:`OutOfTime` from :meth:`search`:
-        the deadline passed; the state is consistent, at any level).
+        the assumptions) or UNKNOWN (:class:`OutOfTime` from
+        :meth:`prepare_first_call` or :meth:`search`: the deadline passed; the
+        state is consistent, at any level).
         """
         self.core = None
         if not self.ok:
             self.core = []
             return Status.UNSAT
         if not self.started:
+            try:
+                if not self.prepare_first_call():
+                    self.core = []
+                    return Status.UNSAT
+            except OutOfTime:
+                return Status.UNKNOWN
             self.started = True
-            self.cancel_until(0)
-            # The first activities score the formula the level-0 facts leave
-            # (init_activity), so those facts are propagated first; a conflict
-            # there is the clauses' own, as it would be in search.
-            if self.propagate() is not None:
-                self.conflicts += 1
-                self.ok = False
-                self.core = []
-                return Status.UNSAT
-            # The search would simplify first thing anyway; before the scores, it
-            # shortens what they read (satisfied binary entries and clauses go).
-            self.simplify()
-            self.init_heap()
         elif self.heap_stale:
             self.rebuild_heap()
         self.heap_stale = False
@@ -1863,6 +1892,10 @@ class Solver:
         engine = self._live_engine()
         engine.cancel_until(0)  # clauses are added at level 0 (assumption levels may remain)
         engine.grow(cnf.num_vars)
+        # Only a one-shot call loads under a deadline (solve): growing the tables for an
+        # order-7 Sudoku takes 0.1 s, and copying its formula as much again.
+        if not engine.within_budget():
+            raise OutOfTime
         if not self._formula.num_clauses:
             self._formula = cnf.copy()
         else:

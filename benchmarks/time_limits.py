@@ -1,0 +1,105 @@
+"""How late the pipeline answers past its time limit T, on Sudoku too large to finish in T.
+
+For each order and each T, one generated board (30 % givens, seeded by the
+order) goes through ``solve_instance`` (encode, solve, decode, T bounding the
+whole pipeline) with each solver named, and the wall time from the call to
+its answer is compared with T. Orders 6 and 7 take seconds to encode and
+load, so the limit falls in every stage: the encoding (deadline checked per
+at-most-one group), the solver's loading and its first call's preparation
+(checked between runs of clauses and between steps), or the search.
+
+Prints a table (per solver and order: the answers, the median and the
+largest lateness, and the stage where T ran out) and writes one CSV row per
+run to ``benchmarks/results/time_limits.csv``.
+
+Usage::
+
+    .venv/bin/python benchmarks/time_limits.py                  # ~1 min
+    .venv/bin/python benchmarks/time_limits.py --orders 5 6 --solvers cdcl dpll
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import time
+from pathlib import Path
+
+from sudosat.generate import generate
+from sudosat.pipeline import solve_instance
+
+ROOT = Path(__file__).resolve().parent.parent
+# Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
+# rerun leaves the committed runs (which the READMEs quote) as they are.
+RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
+LIMITS_MS = (250, 500, 1000, 1500, 2000, 2500, 3000, 3500)
+
+
+def stage_of(row) -> str:
+    """Where T ran out, read from the row's stage times."""
+    if row.encode_ms is None:
+        return "refused"  # the up-front estimate: the encoding cannot fit in T
+    if row.solve_ms is None:
+        return "encode"
+    if row.load_ms is not None and row.search_ms in (None, 0.0):
+        return "load"
+    return "solve"
+
+
+def run(orders: list[int], solvers: list[str], limits: list[float]) -> list[dict]:
+    rows = []
+    for order in orders:
+        board = generate(order, 0.3, seed=order)
+        for solver in solvers:
+            for limit in limits:
+                started = time.perf_counter()
+                outcome = solve_instance(board, solver, "course", limit)
+                wall_ms = (time.perf_counter() - started) * 1000.0
+                row = outcome.row
+                rows.append({
+                    "order": order, "solver": solver, "limit_ms": limit,
+                    "status": row.status.value, "stage": stage_of(row),
+                    "wall_ms": round(wall_ms, 1), "late_ms": round(wall_ms - limit, 1),
+                    "encode_ms": row.encode_ms, "solve_ms": row.solve_ms,
+                })
+                print(f"order {order} {solver:8s} T {limit:6.0f} ms: {row.status.value:8s} "
+                      f"after {wall_ms:7.1f} ms ({rows[-1]['stage']})", flush=True)
+    return rows
+
+
+def summary(rows: list[dict]) -> None:
+    print(f"\n{'solver':10s} {'order':>5s} {'runs':>5s} {'timeouts':>8s} "
+          f"{'median late ms':>15s} {'most late ms':>13s}  stages")
+    keys = sorted({(row["solver"], row["order"]) for row in rows})
+    for solver, order in keys:
+        mine = [row for row in rows if row["solver"] == solver and row["order"] == order]
+        # A refusal answers at once; only the runs that worked until T say how late they stop.
+        ran = [row["late_ms"] for row in mine if row["stage"] != "refused"] or [0.0]
+        stages = sorted({row["stage"] for row in mine})
+        timeouts = sum(row["status"] == "TIMEOUT" for row in mine)
+        print(f"{solver:10s} {order:5d} {len(mine):5d} {timeouts:8d} "
+              f"{statistics.median(ran):15.1f} {max(ran):13.1f}  {', '.join(stages)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--orders", type=int, nargs="+", default=[6, 7])
+    parser.add_argument("--solvers", nargs="+", default=["cdcl"])
+    parser.add_argument("--limits", type=float, nargs="+", default=list(LIMITS_MS),
+                        help="the time limits T in ms")
+    parser.add_argument("--csv", type=Path, default=RESULTS / "time_limits.csv")
+    args = parser.parse_args(argv)
+    rows = run(args.orders, args.solvers, args.limits)
+    summary(rows)
+    args.csv.parent.mkdir(parents=True, exist_ok=True)
+    with args.csv.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"rows: {args.csv}")
+
+
+if __name__ == "__main__":
+    main()
