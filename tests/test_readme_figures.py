@@ -127,3 +127,13 @@ def test_the_rescoring_gain_is_that_of_rescore_csv():
     # The lines that took no part in choosing the threshold: top2365's 6th, 16th, ...
     unseen = [median[("top2365/10+5", "course", "never")], median[("top2365/10+5", "course", "16")]]
     assert_all_agree(stated, unseen, ["never rescoring", "the default threshold"])
+
+
+def test_the_lateness_past_t_is_that_of_time_limits_csv():
+    late: dict[str, float] = {}
+    for row in rows("time_limits.csv"):
+        if row["stage"] != "refused":  # refused at once by the size estimate, never late
+            late[row["order"]] = max(late.get(row["order"], -math.inf), float(row["late_ms"]))
+    stated = quoted(r"orders 6 and 7 and T from 0\.25 to 3\.5 s, at most ([\d.]+) and ([\d.]+) "
+                    r"ms past T \(`benchmarks/results/time_limits\.csv`\)")
+    assert_all_agree(stated, [late["6"], late["7"]], ["order 6", "order 7"])
