@@ -31,13 +31,13 @@ threshold).
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import statistics
 import time
 from pathlib import Path
 
 from benchmarks.incremental import RESULTS, _shared_data
+from benchmarks.pipeline import write_csv
 from sudosat.board import Board
 from sudosat.incremental import forget_loaded
 from sudosat.pipeline import solve_instance
@@ -116,11 +116,7 @@ def main() -> None:
                 print(f"{set_name:13s} {encoding:9s} {label:>9s} {len(boards):7d} "
                       f"{row['median_ms']:9.2f} {row['total_ms']:9.0f} {row['conflicts']:9d}",
                       flush=True)
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with args.csv.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     print(f"rows: {args.csv}")
 
 

@@ -14,19 +14,19 @@ run to ``benchmarks/results/time_limits.csv``.
 
 Usage::
 
-    .venv/bin/python benchmarks/time_limits.py                  # ~1 min
-    .venv/bin/python benchmarks/time_limits.py --orders 5 6 --solvers cdcl dpll
+    PYTHONPATH=. .venv/bin/python benchmarks/time_limits.py                  # ~1 min
+    PYTHONPATH=. .venv/bin/python benchmarks/time_limits.py --orders 5 6 --solvers cdcl dpll
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import statistics
 import time
 from pathlib import Path
 
+from benchmarks.pipeline import write_csv
 from sudosat.generate import generate
 from sudosat.pipeline import solve_instance
 
@@ -93,11 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows = run(args.orders, args.solvers, args.limits)
     summary(rows)
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with args.csv.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     print(f"rows: {args.csv}")
 
 
