@@ -113,8 +113,11 @@ def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> N
     stopped.deadline = Deadline(0)
     with pytest.raises(OutOfTime):
         stopped.drop_satisfied_binaries()  # after its first 8,192 free codes
-    pending = [p for p, entries in enumerate(stopped.bins) if entries != whole.bins[p]]
-    assert pending and len(stopped.bins) - len(pending) > 8192  # some lists done, some not
+    free = [p for p in range(2, len(stopped.bins)) if not stopped.val[p]]
+    assert len(free) > 8192
+    done, rest = free[:8192], free[8192:]  # the first chunk, filtered; the others untouched
+    assert all(stopped.bins[p] == whole.bins[p] for p in done)
+    assert any(stopped.bins[p] != whole.bins[p] for p in rest)
     stopped.deadline = Deadline(None)
     stopped.drop_satisfied_binaries()
     assert stopped.bins == whole.bins
