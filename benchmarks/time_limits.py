@@ -21,19 +21,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from pathlib import Path
 
-from benchmarks.pipeline import write_csv
+from benchmarks.pipeline import RESULTS, write_csv
 from sudosat.generate import generate
 from sudosat.pipeline import solve_instance
 
-ROOT = Path(__file__).resolve().parent.parent
-# Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
-# rerun leaves the committed runs (which the READMEs quote) as they are.
-RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 LIMITS_MS = (250, 500, 1000, 1500, 2000, 2500, 3000, 3500)
 
 
@@ -76,11 +71,12 @@ def summary(rows: list[dict]) -> None:
     for solver, order in keys:
         mine = [row for row in rows if row["solver"] == solver and row["order"] == order]
         # A refusal answers at once; only the runs that worked until T say how late they stop.
-        ran = [row["late_ms"] for row in mine if row["stage"] != "refused"] or [0.0]
+        ran = [row["late_ms"] for row in mine if row["stage"] != "refused"]
+        late = (f"{statistics.median(ran):15.1f} {max(ran):13.1f}" if ran
+                else f"{'-':>15s} {'-':>13s}")
         stages = sorted({row["stage"] for row in mine})
         timeouts = sum(row["status"] == "TIMEOUT" for row in mine)
-        print(f"{solver:10s} {order:5d} {len(mine):5d} {timeouts:8d} "
-              f"{statistics.median(ran):15.1f} {max(ran):13.1f}  {', '.join(stages)}")
+        print(f"{solver:10s} {order:5d} {len(mine):5d} {timeouts:8d} {late}  {', '.join(stages)}")
 
 
 def main(argv: list[str] | None = None) -> None:
