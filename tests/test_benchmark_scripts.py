@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,75 @@ def test_each_script_starts(script: Path, tmp_path: Path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "usage:" in done.stdout
+
+
+class _Events:
+    """What happened, in order: the timing clock's reads and the peer solver's end."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def clock(self) -> float:
+        self.seen.append("clock")
+        return float(len(self.seen))
+
+
+def _fake_peers(events: _Events) -> dict[str, types.ModuleType]:
+    """Stand-ins for cdclkit and simplesat whose solvers record when they are freed."""
+
+    class Freed:
+        def __del__(self) -> None:
+            events.seen.append("freed")
+
+    class KitSolver(Freed):
+        stats = types.SimpleNamespace(conflicts=0, propagations=0)
+
+        def __init__(self, nvars: int) -> None:
+            self.nvars = nvars
+
+        def add_cnf(self, formula) -> bool:
+            return True
+
+        def solve(self) -> bool:
+            return True
+
+        def model_dimacs(self) -> list[int]:
+            return list(range(1, self.nvars + 1))
+
+    class MiniSATSolver(Freed):
+        def add_clause(self, clause) -> None:
+            self.last = clause
+
+        def _setup_assignments(self) -> None:
+            pass
+
+        def search(self) -> dict[int, bool]:
+            return {1: True}
+
+    kit = types.ModuleType("cdclkit")
+    kit.parse_dimacs = lambda text: types.SimpleNamespace(nvars=1)  # type: ignore[attr-defined]
+    kit.Solver = KitSolver  # type: ignore[attr-defined]
+    errors = types.ModuleType("simplesat.errors")
+    errors.SatisfiabilityError = type("SatisfiabilityError", (Exception,), {})  # type: ignore[attr-defined]
+    minisat = types.ModuleType("simplesat.sat.minisat")
+    minisat.MiniSATSolver = MiniSATSolver  # type: ignore[attr-defined]
+    return {"cdclkit": kit, "simplesat": types.ModuleType("simplesat"),
+            "simplesat.errors": errors, "simplesat.sat": types.ModuleType("simplesat.sat"),
+            "simplesat.sat.minisat": minisat}
+
+
+@pytest.mark.parametrize("peer", ["cdclkit", "simplesat"])
+def test_a_peer_frees_its_solver_inside_the_timed_solve(peer: str, monkeypatch):
+    # cdcl.solve frees its tables before it returns, inside the window the script times;
+    # a peer whose solver outlived the window would be spared that cost.
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks import solvers
+
+    events = _Events()
+    for name, module in _fake_peers(events).items():
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(solvers, "clock", events.clock)
+    status, *_ = solvers.RUNNERS[peer][0]("p cnf 1 1\n1 0\n")
+    assert status == "SAT"
+    # Three reads: before reading, before solving, after solving (and freeing).
+    assert events.seen == ["clock", "clock", "freed", "clock"]
