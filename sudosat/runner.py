@@ -52,7 +52,7 @@ from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources, encode
 from sudosat.errors import SudosatError
 from sudosat.result import Result
 from sudosat.results import Row, Verdict, format_output, one_line
-from sudosat.solvers.budget import Deadline, OutOfTime
+from sudosat.solvers.budget import Deadline, OutOfTime, collector_paused
 from sudosat.solvers.registry import get_solver, solve
 
 __all__ = [
@@ -270,9 +270,12 @@ def run_instance(
     run = _Run(board, solver, clock, _draft(line, solver, name, board), dict(solver_options),
                max_bytes, memory_guard)
     try:
-        if incremental and isinstance(encoding, str) and _has_assumptions(solver):
-            return _incremental_stages(run, encoding)
-        return _stages(run, encoding)
+        # Every solver alike: a collection due meanwhile would scan the caller's whole heap
+        # (a notebook's kernel: about 60 ms) inside whichever stage happened to trigger it.
+        with collector_paused():
+            if incremental and isinstance(encoding, str) and _has_assumptions(solver):
+                return _incremental_stages(run, encoding)
+            return _stages(run, encoding)
     except SudosatError as exc:
         return failed_outcome(run.draft, exc.reason, clock.elapsed_ms(), board)
     except MemoryError:

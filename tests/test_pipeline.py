@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gc
 import random
 from pathlib import Path
 
@@ -407,3 +408,30 @@ def test_resume_of_a_finished_run_solves_nothing(tmp_path):
     assert (summary.resumed, summary.new_rows) == (3, 0)
     assert (tmp_path / "out.results.csv").read_text() == first
     assert len((tmp_path / "out.txt").read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "pysat:minisat22", "dpll"])
+def test_no_collection_runs_inside_an_instances_stages(solver, monkeypatch):
+    # A full pass over a notebook kernel's heap took about 60 ms and landed in whichever
+    # solver's stage was allocating when it fell due (PySAT's, every eighth line).
+    from sudosat import runner
+
+    enabled_while_solving = []
+
+    def solve_and_look(*args, **kwargs):
+        enabled_while_solving.append(gc.isenabled())
+        return real_solve(*args, **kwargs)
+
+    real_solve = runner.solve
+    monkeypatch.setattr(runner, "solve", solve_and_look)
+    assert gc.isenabled()
+    outcome = solve_instance(Board.parse(COURSE_EXAMPLE), solver, "course", 10_000)
+    assert outcome.row.status.value == "SAT"
+    assert enabled_while_solving == [False]
+    assert gc.isenabled()  # restored for the caller
+    gc.disable()
+    try:
+        solve_instance(Board.parse(COURSE_EXAMPLE), solver, "course", 10_000)
+        assert not gc.isenabled()  # a caller's own pause is left alone
+    finally:
+        gc.enable()

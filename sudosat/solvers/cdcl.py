@@ -57,13 +57,11 @@ Examples
 
 from __future__ import annotations
 
-import gc
 import time
 from array import array
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import Enum
 from heapq import heapify, heappop, heappush
 from itertools import compress, islice
@@ -75,7 +73,14 @@ from sudosat.cnf import CNF
 from sudosat.errors import SolverError
 from sudosat.result import Result, Status
 from sudosat.solvers.base import verify_result
-from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
+from sudosat.solvers.budget import (
+    Deadline,
+    OutOfTime,
+    Tunable,
+    collector_paused,
+    declare,
+    settings_from,
+)
 from sudosat.solvers.codes import Code, code_table, to_codes, to_dimacs, to_dimacs_list
 
 Clause = list[Code]  # a stored clause: literal codes, the two watched ones at positions 0 and 1
@@ -1885,7 +1890,7 @@ class Solver:
             A clause holds the literal 0.
         """
         cnf = formula if isinstance(formula, CNF) else CNF(formula)
-        with _collector_paused():
+        with collector_paused():
             self._append(cnf)
 
     def _append(self, cnf: CNF) -> None:
@@ -1980,7 +1985,7 @@ class Solver:
         before = engine.counters()
         engine.deadline = deadline
         try:
-            with _collector_paused():
+            with collector_paused():
                 engine.cancel_until(_shared_prefix(engine.assumptions, codes))
                 status = engine.solve(codes)
                 model = engine.model() if status is Status.SAT else None
@@ -2124,22 +2129,6 @@ def _shared_prefix(old: list[Code], new: list[Code]) -> int:
     return k
 
 
-@contextmanager
-def _collector_paused():
-    """Pause the cyclic garbage collector (the solver makes no reference cycles).
-
-    Its passes over the many long-lived clause lists only cost time (about 5 %
-    on 16x16, more with a proof; seconds when a huge formula is loaded).
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def solve(
     cnf: CNF,
     *,
@@ -2183,7 +2172,7 @@ def solve(
     cpu_started = time.process_time()
     # The collector stays paused until the solver is gone: re-enabled earlier, its
     # next pass would scan every clause list just loaded (tens of ms on 16x16).
-    with _collector_paused():
+    with collector_paused():
         result = _one_shot(cnf, time_limit_ms, seed, proof, tunables, cpu_started)
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
