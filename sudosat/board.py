@@ -479,16 +479,24 @@ def _first_conflict(order: int, cells: tuple[int, ...]) -> str | None:
 def _name_clash(
     kind: str, number: int, indices: tuple[int, ...], values: tuple[int, ...], size: int
 ) -> str:
-    """Describe the first symbol a unit holds twice (the unit is known to hold one)."""
-    first: dict[int, int] = {}
-    for index, value in zip(indices, values, strict=True):
-        if not value:
-            continue
-        if value in first:
-            a, b = _human_cell(first[value], size), _human_cell(index, size)
-            return f"{kind} {number} holds {value} twice, in cells {a} and {b}"
-        first[value] = index
+    """Describe the first symbol a unit repeats, with every cell holding it (the unit is
+    known to repeat one): "row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)"."""
+    seen: set[int] = set()
+    for value in values:
+        if value and value in seen:
+            cells = [_human_cell(index, size)
+                     for index, held in zip(indices, values, strict=True) if held == value]
+            times = _TIMES.get(len(cells), f"{len(cells)} times")
+            listed = ", ".join(cells[:-1]) + " and " + cells[-1]
+            return f"{kind} {number} holds {value} {times}, in cells {listed}"
+        seen.add(value)
     raise AssertionError("_name_clash called on a unit without a clash")
+
+
+_TIMES = {2: "twice"} | {
+    count: f"{word} times"
+    for count, word in enumerate(("three", "four", "five", "six", "seven", "eight", "nine"), 3)
+}
 
 
 def _human_cell(index: int, size: int) -> str:

@@ -151,7 +151,7 @@ def test_check_solution_names_an_empty_cell_and_an_order_mismatch() -> None:
 def test_check_solution_names_columns_and_boxes() -> None:
     # Rows all fine, columns broken: every row is 1 2 3 4.
     assert check_solution(Board.empty(2), Board.parse("2 " + "1234" * 4)) == (
-        "column 1 holds 1 twice, in cells (1, 1) and (2, 1)"
+        "column 1 holds 1 four times, in cells (1, 1), (2, 1), (3, 1) and (4, 1)"
     )
     # Rows and columns fine (a cyclic Latin square), boxes broken.
     latin = Board.parse("2 1234234134124123")
@@ -390,3 +390,15 @@ def test_public_files_parse(name: str, order: int, count: int) -> None:
     for board, text in zip(boards_read, lines, strict=True):
         assert board.to_grid() == text.strip().upper().replace("0", ".")
 
+
+
+def test_a_clash_names_every_cell_holding_the_repeated_symbol():
+    # Line 57 of data/instances.txt repeats 5 three times in its first row: "twice" and two
+    # cells understated it.
+    board = Board.parse("2 1101000000000000")
+    assert board.first_conflict() == "row 1 holds 1 three times, in cells (1, 1), (1, 2) and (1, 4)"
+    board = Board.parse("3 " + "1" * 9 + "0" * 72)
+    listed = ", ".join(f"(1, {c})" for c in range(1, 9)) + " and (1, 9)"
+    assert board.first_conflict() == f"row 1 holds 1 nine times, in cells {listed}"
+    board = Board.parse("4 " + "1" * 16 + "0" * 240)
+    assert board.first_conflict().startswith("row 1 holds 1 16 times, in cells (1, 1), (1, 2)")
