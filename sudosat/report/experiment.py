@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from matplotlib.figure import Figure
 
-from sudosat.board import Board, check_solution
+from sudosat.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.errors import InstanceError
+from sudosat.report.boards import clashes
 from sudosat.report.io import (
     DECIDED,
     load_results,
@@ -27,8 +29,8 @@ from sudosat.report.io import (
     solver_order,
     write_manifest,
 )
-from sudosat.report.plots import paired
-from sudosat.report.tables import stage_name, time_split_table
+from sudosat.report.plots import COLOURS, paired, panels, styled
+from sudosat.report.tables import difficulty_table, stage_name, time_split_table
 
 REFERENCE_FALLBACK = "pysat:minisat22"
 """The reference solver that stands in for zChaff when no zChaff binary is found."""
@@ -394,19 +396,51 @@ def comparison_text(results: pd.DataFrame, own: str, reference: str | None) -> s
     return "\n\n".join(parts)
 
 
+TIME_PARTS = {
+    "encode": "encoding",
+    "load": "loading",
+    "search": "search",
+    "other": "the rest of the solve",
+    "solve": "solving",
+    "decode": "decoding",
+}
+"""The parts of an instance's time that :func:`stage_comment` and :func:`plot_time_split` name.
+
+Where load and search are measured (solvers run in this process), the solve
+is drawn as load, search and ``other``, the rest of the solve (reading the
+model out of the solver and checking it), which is the median solve less the
+median load and search; elsewhere the solve is one part, ``solve``.
+"""
+
+
+def _known_parts(row: pd.Series) -> dict[str, float]:
+    """The median parts (ms) of one :func:`time_split_table` row, in run order (see TIME_PARTS)."""
+    split = not (pd.isna(row["load ms"]) and pd.isna(row["search ms"]))
+    values = {part: row.get(f"{part} ms", math.nan) for part in TIME_PARTS}
+    if split:
+        inner = sum(v for v in (values["load"], values["search"]) if not pd.isna(v))
+        values["other"] = max(values["solve"] - inner, 0.0)
+        values["solve"] = math.nan
+    return {part: float(value) for part, value in values.items() if not pd.isna(value)}
+
+
 def stage_comment(results: pd.DataFrame) -> str:
-    """Where the time goes, per solver and order, read from the results (one paragraph)."""
+    """Where the time goes, per solver and order, read from the results (one paragraph).
+
+    The parts are those :func:`plot_time_split` draws, from :func:`time_split_table`
+    (see :data:`TIME_PARTS`), each a median over the decided instances, as a
+    share of the median total.
+    """
     table = time_split_table(results)
-    parts = {"encode": "encoding", "load": "loading", "search": "search", "decode": "decoding"}
     sentences = []
     for _, row in table.iterrows():
-        known = {part: row[f"{part} ms"] for part in parts if not pd.isna(row[f"{part} ms"])}
+        known = _known_parts(row)
         total = row["total ms"]
-        if not known or not total:
+        if not known or not total or pd.isna(total):
             continue
         top = max(known, key=lambda part: known[part])
         sentences.append(
-            f"{row['solver']}, order {row['order']}: {parts[top]} "
+            f"{row['solver']}, order {row['order']}: {TIME_PARTS[top]} "
             f"({100 * known[top] / total:.0f}% of the median total of {total:.1f} ms)"
         )
     if not sentences:
@@ -414,36 +448,196 @@ def stage_comment(results: pd.DataFrame) -> str:
     return "The largest part of the time, per solver and order: " + "; ".join(sentences) + "."
 
 
+@styled
+def plot_time_split(results: pd.DataFrame) -> Figure:
+    """Where the time goes: the median parts of :func:`time_split_table`, one panel per order.
+
+    Each panel has its own millisecond scale, so small orders stay readable
+    beside large ones. A bar stacks, for one solver, the medians of the parts
+    of :data:`TIME_PARTS` (encode, load, search, the rest of the solve,
+    decode; the whole solve where load and search are not measured apart); a
+    black tick marks the median total, of which :func:`stage_comment` takes shares.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results table; only decided instances (SAT, UNSAT) count.
+
+    Returns
+    -------
+    Figure
+        One panel per order, in increasing order (one empty panel when nothing was decided).
+    """
+    table = time_split_table(results)
+    orders = sorted(table["order"].unique())
+    figure, axes = panels(len(orders), width=max(3.6, 7.2 / max(len(orders), 1)), height=4.4)
+    colours = {part: COLOURS[(k + 2) % len(COLOURS)] for k, part in enumerate(TIME_PARTS)}
+    colours["other"] = "#b0b0b0"  # a remainder, not a step of its own
+    drawn: set[str] = set()
+    for ax, order in zip(axes, orders, strict=False):
+        rows = table[table["order"] == order].reset_index(drop=True)
+        for x, row in rows.iterrows():
+            bottom = 0.0
+            for part, value in _known_parts(row).items():
+                label = None if part in drawn else _PART_LABELS[part]
+                drawn.add(part)
+                ax.bar(x, value, bottom=bottom, color=colours[part], width=0.6, label=label)
+                bottom += value
+            label = None if "total" in drawn else "median total"
+            drawn.add("total")
+            ax.plot([x - 0.38, x + 0.38], [row["total ms"]] * 2, color="black", lw=1.5, label=label)
+        names = [f"{r.solver}\n{_instances(int(r.instances))}" for r in rows.itertuples()]
+        ax.set_xticks(range(len(rows)), names, fontsize=8)
+        ax.set_title(f"order {order}")
+        ax.set_xlabel("solver and instances decided")
+        ax.grid(True, axis="y")
+    axes[0].set_ylabel("median time per instance (ms)")
+    figure.suptitle("Where the time goes, per order (own scale per panel)")
+    if drawn:
+        figure.legend(loc="outside lower center", ncols=min(len(drawn), 4))
+    return figure
+
+
+_PART_LABELS = {
+    "encode": "encode",
+    "load": "load into the solver",
+    "search": "search",
+    "other": "rest of the solve",
+    "solve": "solve (not split)",
+    "decode": "decode",
+}
+
+
 GRADED_INSTANCES = "data/instances.txt"
-"""The report's own instance file, whose order-3 puzzles are graded by ``data/make_data.py``."""
+"""The report's own instance file, whose order-3 puzzles ``data/make_data.py`` chose by grade."""
+
+ABOVE = 30
+"""The conflicts :func:`instances_text` counts instances above, as :func:`difficulty_table`."""
 
 
-def instances_text(results: pd.DataFrame, instances: str | None, solver: str = "cdcl") -> str:
+def instances_text(
+    results: pd.DataFrame,
+    instances: str | None,
+    solver: str = "cdcl",
+    *,
+    boards: Mapping[int, Board] | None = None,
+) -> str:
     """How hard the order-3 instances were for `solver`, computed from the results (Markdown).
 
-    For the report's own instance file it also says how its puzzles were
-    made and graded.
+    The figures for all order-3 instances are those of :func:`difficulty_table`
+    (same data, same rounding). For the report's own instance file, given its
+    `boards`, it also says which lines ``data/make_data.py`` chose as graded
+    puzzles (order 3, not the course's example, givens that do not clash) and
+    how, gives this run's conflicts on those lines alone and says whether they
+    keep the file's order: the grades were taken with the ``cdcl`` of the day
+    the file was written, which a later solver need not reproduce.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results table.
+    instances : str or None
+        The instance file the run read (the manifest's ``instances``).
+    solver : str
+        Whose conflicts to read.
+    boards : mapping line -> Board, optional
+        The input boards (:func:`read_run`); without them the file is not described.
     """
-    made = ""
-    if instances and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES):
-        made = (
-            f"The order-3 puzzles of `{GRADED_INSTANCES}` after the course's example are minimal "
-            "puzzles with exactly one solution (no given can be removed without allowing a "
-            "second one), made by `data/make_data.py` with the project's generator: it "
-            "generates 1,500 of them from a fixed seed, grades each by the conflicts `cdcl` "
-            "needs on its course encoding (seed 0), keeps the 24 hardest and 24 spread evenly "
-            "over the other grades. "
-        )
-    mine = results[
-        (results["solver"] == solver) & (results["order"] == 3) & results["status"].isin(DECIDED)
-    ]["conflicts"].dropna()
-    if mine.empty:
-        return made + f"No order-3 instance was decided by {solver} in this run."
-    return made + (
-        f"In this run {solver} needed from {int(mine.min())} to {int(mine.max())} conflicts on "
-        f"the {len(mine)} order-3 instances it decided (median {mine.median():.0f}); "
-        f"{int((mine > 30).sum())} of them needed more than 30."
+    own = bool(instances) and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES)
+    graded = _graded_lines(boards) if own and boards else []
+    text = _made_text(boards) if own and boards else ""
+    table = difficulty_table(results)
+    row = table[(table["solver"] == solver) & (table["order"] == 3)]
+    if row.empty or pd.isna(row["median conflicts"].iloc[0]):
+        return text + f"No order-3 instance was decided by {solver} in this run."
+    row = row.iloc[0]
+    text += f"In this run {solver} " + _conflicts_phrase(
+        [int(row["least conflicts"]), int(row["most conflicts"])],
+        int(row["instances"]),
+        float(row["median conflicts"]),
+        int(row["more than 30"]),
+        ("instance of order 3 it decided", "instances of order 3 it decided"),
     )
+    decided = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
+    mine = decided[decided["line"].isin(graded)].sort_values("line")["conflicts"].dropna()
+    if len(mine):
+        kept = "keep" if mine.is_monotonic_increasing else "do not keep"
+        text += (
+            f" On the graded puzzles alone ({_line_ranges(graded)}) it "
+            + _conflicts_phrase(
+                [int(mine.min()), int(mine.max())],
+                len(mine),
+                float(mine.median()),
+                int((mine > ABOVE).sum()),
+                ("graded puzzle it decided", "graded puzzles it decided"),
+            )
+            + " The file lists them easiest first by the grades `cdcl` gave when it was "
+            f"written; this run's counts {kept} that order."
+        )
+    return text
+
+
+def _conflicts_phrase(
+    extremes: Sequence[int], count: int, median: float, above: int, noun: tuple[str, str]
+) -> str:
+    """Conflict counts in words, rounded as :func:`difficulty_table` shows them (a sentence's end).
+
+    ``needed from 0 to 111 conflicts on the 50 <plural> (median 15.5); 17 of them
+    needed more than 30.``; for one instance, ``needed 19 conflicts on the one <singular>.``
+    `noun` is (singular, plural).
+    """
+    least, most = extremes
+    if count == 1:
+        return f"needed {least:,} conflicts on the one {noun[0]}."
+    return (
+        f"needed from {least:,} to {most:,} conflicts on the {count:,} {noun[1]} "
+        f"(median {median:,.1f}); {above:,} of them needed more than {ABOVE}."
+    )
+
+
+def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
+    """Lines of order-3 puzzles other than the course's example whose givens do not clash."""
+    example = Board.parse(COURSE_EXAMPLE)
+    return sorted(
+        line for line, board in boards.items()
+        if board.order == 3 and board != example and not clashes(board)
+    )
+
+
+def _made_text(boards: Mapping[int, Board]) -> str:
+    """How ``data/make_data.py`` made the report's own file, scoped to the lines it concerns."""
+    graded = _graded_lines(boards)
+    clashing = sorted(line for line, board in boards.items() if clashes(board))
+    text = ""
+    if graded:
+        text = (
+            f"The order-3 puzzles on {_line_ranges(graded)} of `{GRADED_INSTANCES}` are "
+            "minimal puzzles with exactly one solution (no given can be removed without "
+            "allowing a second one), made by `data/make_data.py` with the project's generator "
+            "from a fixed seed and chosen from a larger batch by the conflicts `cdcl` needed on "
+            "them when the file was written: half are the hardest of the batch, half spread evenly "
+            "over the other grades (`data/README.md` gives the numbers). "
+        )
+    if clashing:
+        holds = "holds a board" if len(clashing) == 1 else "hold boards"
+        text += (
+            f"{_line_ranges(clashing).capitalize()} {holds} whose givens clash, there for the "
+            "UNSAT path (see the end of the page). "
+        )
+    return text
+
+
+def _line_ranges(lines: Sequence[int]) -> str:
+    """Sorted line numbers as words: ``lines 2–49 and 57``, ``line 5``."""
+    spans: list[list[int]] = []
+    for line in lines:
+        if spans and line == spans[-1][1] + 1:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+    words = [f"{a}" if a == b else f"{a}–{b}" for a, b in spans]
+    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return ("line " if len(lines) == 1 else "lines ") + joined
 
 
 def run_description(

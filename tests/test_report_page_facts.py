@@ -1,0 +1,183 @@
+"""The results page states only what its data shows: clashes named from the board, conflict
+figures as the difficulty table gives them, the time split the stage plot draws, and an
+instance file that ``data/make_data.py --check`` still rebuilds."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+import pytest
+
+from sudosat import report
+from sudosat.board import COURSE_EXAMPLE, Board
+from sudosat.report.boards import clashes
+from sudosat.report.experiment import TIME_PARTS, instances_text, plot_time_split
+
+matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCES = ROOT / "data" / "instances.txt"
+
+
+def _row(line, solver, status, conflicts, order=3, error="", split=True):
+    total = 10.0 * order
+    return {
+        "line": line,
+        "order": order,
+        "givens": 27,
+        "solver": solver,
+        "encoding": "course",
+        "status": status,
+        "valid": status == "SAT",
+        "encode_ms": 0.1 * order,
+        "solve_ms": 0.8 * total,
+        "decode_ms": 0.1 * order,
+        "total_ms": total,
+        "load_ms": 0.2 * total if split else None,
+        "search_ms": 0.5 * total if split else None,
+        "conflicts": conflicts,
+        "error": error,
+        "output": "",
+    }
+
+
+def _file_lines() -> dict[int, Board]:
+    return {k: Board.parse(text) for k, text in enumerate(INSTANCES.read_text().split("\n"), 1)
+            if text.strip()}
+
+
+# -- the instances no solver solved -------------------------------------------------------
+
+
+def test_clashes_name_every_repeated_cell_of_the_file_s_unsat_line():
+    line = INSTANCES.read_text().splitlines()[56]
+    assert clashes(Board.parse(line)) == [
+        "row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)",
+        "box 2 holds 5 twice, in cells (1, 4) and (1, 6)",
+    ]
+
+
+def test_clashes_agree_with_a_plain_count_of_every_unit():
+    board = Board.parse("2 1101000000000001")  # 1 thrice in row 1, twice in column 4 and box 1
+    found = clashes(board)
+    assert found == [
+        "row 1 holds 1 three times, in cells (1, 1), (1, 2) and (1, 4)",
+        "column 4 holds 1 twice, in cells (1, 4) and (4, 4)",
+        "box 1 holds 1 twice, in cells (1, 1) and (1, 2)",
+    ]
+    assert clashes(Board.parse(COURSE_EXAMPLE)) == []
+
+
+def test_unsolved_caption_names_every_clash_instead_of_the_runner_s_first_one():
+    board = Board.parse(INSTANCES.read_text().splitlines()[56])
+    runner_note = f"the givens clash: {board.first_conflict()}"
+    rows = pd.DataFrame([_row(57, s, "UNSAT", 0, error=runner_note) for s in ("cdcl", "ref")])
+    html = str(report.unsolved_html(report.normalise_results(rows), {57: board}, {}))
+    assert "cdcl: UNSAT; ref: UNSAT." in html and "5 twice, in cells (1, 1) and (1, 4)" not in html
+    assert "row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)" in html
+
+
+def test_unsolved_caption_keeps_the_error_of_a_time_out():
+    rows = pd.DataFrame([_row(2, "cdcl", "TIMEOUT", 5, error="the time limit ran out")])
+    html = str(report.unsolved_html(report.normalise_results(rows), {2: Board.empty(3)}, {}))
+    assert "cdcl: TIMEOUT (the time limit ran out)." in html and "clash" not in html
+
+
+# -- how hard the instances were ----------------------------------------------------------
+
+
+@pytest.fixture
+def graded_run() -> tuple[pd.DataFrame, dict[int, Board]]:
+    """The report's own file with made-up counts: an even count of order-3 answers."""
+    boards = _file_lines()
+    rows = [_row(1, "cdcl", "SAT", 40)]
+    rows += [_row(k, "cdcl", "SAT", [3, 12, 31, 40][k % 4]) for k in range(2, 50)]
+    rows += [_row(57, "cdcl", "UNSAT", 1)]
+    return report.normalise_results(pd.DataFrame(rows)), boards
+
+
+def test_instances_text_quotes_the_difficulty_table_and_scopes_the_file_s_lines(graded_run):
+    results, boards = graded_run
+    text = instances_text(results, "data/instances.txt", boards=boards)
+    row = report.difficulty_table(results).iloc[0]
+    assert row["median conflicts"] == 21.5  # a half: the text must not round it away
+    assert (
+        f"from {row['least conflicts']} to {row['most conflicts']} conflicts on the "
+        f"{row['instances']} instances of order 3 it decided (median 21.5); "
+        f"{row['more than 30']} of them needed more than 30." in text
+    )
+    assert "order-3 puzzles on lines 2–49 of" in text and "Line 57 holds a board" in text
+    assert "on the 48 graded puzzles it decided (median 21.5); 24 of them" in text
+    assert "do not keep that order" in text
+
+
+def test_instances_text_without_the_file_or_order_3_states_nothing_about_it():
+    rows = [_row(2, "cdcl", "SAT", 4, order=2), _row(3, "cdcl", "UNSAT", 0, order=2)]
+    results = report.normalise_results(pd.DataFrame(rows))
+    text = instances_text(results, "/tmp/tiny.txt", boards={2: Board.empty(2)})
+    assert text == "No order-3 instance was decided by cdcl in this run."
+    one = report.normalise_results(pd.DataFrame([_row(1, "cdcl", "SAT", 19)]))
+    text = instances_text(one, "/tmp/tiny.txt", boards={1: Board.parse(COURSE_EXAMPLE)})
+    assert text == "In this run cdcl needed 19 conflicts on the one instance of order 3 it decided."
+
+
+def test_instances_text_page_claims_match_the_rendered_run_when_there_is_one():
+    """On the last full run (reports/data), if present: the median as the table shows it."""
+    results_csv = ROOT / "reports" / "data" / "results.csv"
+    if not results_csv.is_file():
+        pytest.skip("no full run in reports/data")
+    table, manifest, boards = report.read_run(results_csv)
+    text = instances_text(table, manifest.get("instances"), boards=boards)
+    row = report.difficulty_table(table)
+    row = row[(row["solver"] == "cdcl") & (row["order"] == 3)].iloc[0]
+    assert f"(median {row['median conflicts']:,.1f})" in text
+    assert "exactly one solution" not in text.split("Line")[-1]
+
+
+# -- where the time goes ------------------------------------------------------------------
+
+
+def test_time_split_plot_draws_the_parts_the_comment_names_with_one_panel_per_order(tmp_path):
+    rows = [_row(1, "cdcl", "SAT", 3, order=3), _row(2, "cdcl", "SAT", 9, order=5)]
+    rows += [_row(1, "ext", "SAT", 3, order=3, split=False)]
+    results = report.normalise_results(pd.DataFrame(rows))
+    figure = plot_time_split(results)
+    assert [ax.get_title() for ax in figure.axes] == ["order 3", "order 5"]
+    assert "ms" in figure.axes[0].get_ylabel() and all(ax.get_xlabel() for ax in figure.axes)
+    labels = {text.get_text() for text in figure.legends[0].get_texts()}
+    assert {"load into the solver", "search", "solve (not split)", "median total"} <= labels
+    comment = report.stage_comment(results)
+    named = re.findall(r": (the rest of the solve|\w+) \(", comment)
+    assert named and set(named) <= set(TIME_PARTS.values())
+    assert "cdcl, order 3: search (50% of the median total of 30.0 ms)" in comment
+    assert "ext, order 3: solving (80%" in comment
+    paths = report.save_figure(figure, "report-stages", tmp_path)
+    assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_time_split_plot_with_nothing_decided_is_one_empty_panel():
+    results = report.normalise_results(pd.DataFrame([_row(1, "cdcl", "TIMEOUT", 0)]))
+    assert len(plot_time_split(results).axes) == 1
+    assert report.stage_comment(results).startswith("No instance was decided")
+
+
+# -- the instance file --------------------------------------------------------------------
+
+
+def test_make_data_check_confirms_the_instance_file_and_writes_nothing(tmp_path):
+    before = INSTANCES.read_bytes()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "data" / "make_data.py"), "--check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "up to date"
+    assert INSTANCES.read_bytes() == before and list(tmp_path.iterdir()) == []
