@@ -11,7 +11,9 @@ takes the table and returns the sentence.
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
 the same hidden solution as the board of the same seed in the cells of the
-same order, with fewer or more of its cells shown.
+same order, with fewer or more of its cells shown. With no givens (alpha 0)
+every seed gives the same empty board: :func:`distinct_boards` counts the
+different boards of each cell, and the page says so.
 
 A time-out counts as T in every median (the true time is larger), so a median
 that reaches T is a lower bound; the tables print it as ``>= T``.
@@ -213,11 +215,15 @@ def milliseconds(value: float, time_limit_ms: float | None = None) -> str:
     return f"{value:,.0f}"
 
 
-def grid_table(summary: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
+def grid_table(
+    summary: pd.DataFrame, time_limit_ms: float, distinct: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The page's main table: median solve ms and time-outs per cell, a column per run.
 
     Rows (N, alpha as a percentage); columns ``<encoding> / <solver>``, each a
-    string ``median ms`` followed by ``(k of B timed out)`` when any did.
+    string ``median ms`` followed by ``(k/B TO)`` when any timed out. With
+    `distinct` (from :func:`distinct_boards`), a first column ``distinct boards``
+    says how many different boards the cell's runs were made on.
     """
     def cell(row) -> str:
         text = milliseconds(row["median_ms"], time_limit_ms)
@@ -237,7 +243,59 @@ def grid_table(summary: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
     wide = wide[order]
     wide.index.names = ["N", "given"]
     wide.columns.name = None
+    if distinct is not None:
+        counts = {(n, percent(a)): d for (n, a), d in distinct["distinct"].items()}
+        wide.insert(0, "distinct boards",
+                    [counts.get(key, pd.NA) for key in wide.index])
+        wide["distinct boards"] = wide["distinct boards"].astype("Int64")
     return wide
+
+
+def distinct_boards(spec: GridSpec) -> pd.DataFrame:
+    """How many different boards each cell's seeds give (regenerated; no solver runs).
+
+    With no givens (alpha 0) every seed gives the same empty board, so such a
+    cell's `spec.boards` runs are one board run several times.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (order, alpha); columns ``boards`` (seeds), ``distinct`` and
+        ``givens`` (the givens of the cell's first board).
+    """
+    rows = []
+    for order in spec.orders:
+        for alpha in spec.alphas:
+            puzzles = generate_many(order, alpha, spec.boards, seed=spec.seed)
+            rows.append({"order": order, "alpha": alpha, "boards": len(puzzles),
+                         "distinct": len(set(puzzles)), "givens": puzzles[0].num_givens})
+    return pd.DataFrame(rows).set_index(["order", "alpha"])
+
+
+def boards_sentence(distinct: pd.DataFrame) -> str:
+    """Whether every cell's boards differ, and which cells repeat one board (and why).
+
+    Empty with one board per cell (nothing can repeat).
+    """
+    seeds = int(distinct["boards"].max())
+    if seeds == 1:
+        return ""
+    short = distinct[distinct["distinct"] < distinct["boards"]]
+    if short.empty:
+        return f"In every cell the {seeds} seeds give {seeds} different boards."
+    parts = []
+    for (alpha, count), group in short.groupby([short.index.get_level_values("alpha"),
+                                                "distinct"], sort=True):
+        orders = sorted(int(n) for n in group.index.get_level_values("order"))
+        boards = f"{count} distinct board" + ("" if count == 1 else "s")
+        parts.append(f"at {percent(alpha)} given ({orders_text(orders)}) they give {boards}")
+    text = (f"The {seeds} seeds give {seeds} different boards in {len(distinct) - len(short)} "
+            f"of {len(distinct)} cells; " + "; ".join(parts))
+    if (short["givens"] == 0).all():
+        text += (", since with no givens every seed leaves the same empty board: the runs of "
+                 "those cells repeat one board, and their medians and time-out counts are that "
+                 "board's, counted once per run")
+    return text + "."
 
 
 def size_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -256,30 +314,74 @@ def size_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
-    """The hardest fill per (encoding, order) for `solver`.
+    """The hardest fill per (encoding, order) for `solver`, by median conflicts.
 
-    Hardest = largest median solve time; ties (medians censored at T) are
-    broken by more time-outs, then more median conflicts.
+    Conflicts measure the search whatever the machine's speed, so the hardest
+    fill is the cell with the most median conflicts. A cell whose median is a
+    time-out (``censored``) is harder than every decided cell, but its conflicts
+    stopped counting at T: when an order has such cells, the hardest are those
+    with the most time-outs, and conflicts do not rank them (``by`` is then
+    ``"timeouts"``). Cells equal on the deciding measure are tied, and all of
+    them are returned. Without conflict counts (all missing) the median time
+    decides (``by == "time"``).
 
     Returns
     -------
     pandas.DataFrame
-        Index (encoding, order); columns alpha, median_ms, timeouts, boards, censored.
+        Index (encoding, order); columns ``alphas`` (the tied fills, ascending),
+        ``by`` (``"timeouts"``, ``"conflicts"`` or ``"time"``),
+        ``median_conflicts`` and ``median_ms`` (one per tied fill),
+        ``timeouts`` and ``boards`` (of the first tied fill).
     """
-    rows = summary[summary["solver"] == solver].copy()
-    rows["_conflicts"] = rows["median_conflicts"].fillna(-1)
-    rows = rows.sort_values(
-        ["encoding", "order", "median_ms", "timeouts", "_conflicts"],
-        ascending=[True, True, False, False, False],
-        kind="stable",
-    )
-    worst = rows.groupby(["encoding", "order"], sort=False).head(1)
-    columns = ["encoding", "order", "alpha", "median_ms", "timeouts", "boards", "censored"]
-    return worst[columns].set_index(["encoding", "order"]).sort_index()
+    rows = summary[summary["solver"] == solver]
+    out = []
+    for (encoding, order), part in rows.groupby(["encoding", "order"], sort=True):
+        part = part.sort_values("alpha")
+        censored = part[part["censored"]]
+        if not censored.empty:
+            by, hardest = "timeouts", censored[censored["timeouts"] == censored["timeouts"].max()]
+        elif part["median_conflicts"].notna().any():
+            most = part["median_conflicts"].max()
+            by, hardest = "conflicts", part[part["median_conflicts"] == most]
+        else:
+            by, hardest = "time", part[part["median_ms"] == part["median_ms"].max()]
+        out.append(
+            {
+                "encoding": encoding,
+                "order": order,
+                "alphas": tuple(float(a) for a in hardest["alpha"]),
+                "by": by,
+                "median_conflicts": tuple(float(c) for c in hardest["median_conflicts"]),
+                "median_ms": tuple(float(m) for m in hardest["median_ms"]),
+                "timeouts": int(hardest["timeouts"].iloc[0]),
+                "boards": int(hardest["boards"].iloc[0]),
+            }
+        )
+    columns = ["encoding", "order", "alphas", "by", "median_conflicts", "median_ms", "timeouts",
+               "boards"]
+    return pd.DataFrame(out, columns=columns).set_index(["encoding", "order"])
+
+
+def fills(alphas: Sequence[float]) -> str:
+    """Fills as percentages in words: ``(0, 0.2, 0.4)`` -> ``'0 %, 20 % and 40 %'``."""
+    return and_words([percent(a) for a in alphas])
+
+
+def and_words(words: Sequence[str]) -> str:
+    """``['a', 'b', 'c']`` -> ``'a, b and c'``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def count_text(value: float) -> str:
+    """A median count: whole with thousands separators, or one decimal for a half."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def peak_sentences(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> list[str]:
-    """One sentence per encoding: where the hardest fill lies at each order."""
+    """One sentence per encoding: the hardest fill of each order, as :func:`peaks` ranks it.
+
+    Tied fills are named together and called a tie, never one of them alone.
+    """
     table = peaks(summary, solver)
     sentences = []
     for encoding in dict.fromkeys(summary["encoding"]):
@@ -287,20 +389,39 @@ def peak_sentences(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> 
             continue
         parts = []
         for order, row in table.loc[encoding].iterrows():
-            where = percent(row["alpha"])
-            if row["censored"]:
-                where += f" (median >= T, {row['timeouts']} of {row['boards']} timed out)"
-            else:
-                where += f" (median {milliseconds(row['median_ms'])} ms)"
-            parts.append(f"N = {order}: {where}")
-        sentences.append(f"With the {encoding} encoding, {solver} found the hardest fill at "
+            parts.append(f"N = {order}: {_peak_words(row, time_limit_ms)}")
+        sentences.append(f"With the {encoding} encoding, the hardest fill for {solver}: "
                          + "; ".join(parts) + ".")
     return sentences
 
 
+def _peak_words(row: pd.Series, time_limit_ms: float) -> str:
+    where, tied = fills(row["alphas"]), len(row["alphas"]) > 1
+    if row["by"] == "timeouts":
+        each = " in each" if tied else ""
+        return (f"{where}{' tie' if tied else ''} (median >= T: {row['timeouts']} of "
+                f"{row['boards']} timed out{each})")
+    if row["by"] == "time":
+        times = ", ".join(milliseconds(m, time_limit_ms) for m in row["median_ms"])
+        return f"{where} (median {times} ms; no conflict counts)"
+    conflicts = row["median_conflicts"][0]
+    if conflicts == 0:
+        return "no fill's median board met a conflict"
+    if tied:
+        return f"{where} tie (median {count_text(conflicts)} conflicts each)"
+    return (f"{where} (median {count_text(conflicts)} conflicts, "
+            f"{milliseconds(row['median_ms'][0], time_limit_ms)} ms)")
+
+
 @dataclass(frozen=True)
 class Fit:
-    """A straight line through log10(y) against log10(N): y grows like N**exponent."""
+    """A straight line through log10(y) against log10(N): y grows like N**exponent.
+
+    ``censored`` says some y are lower bounds because of time-outs, at the
+    orders ``affected``; ``lower_bound`` says the exponent is then a lower bound
+    too (every affected order lies at or above the mean log N of the fit, where
+    raising y can only steepen the line).
+    """
 
     encoding: str
     measure: str
@@ -311,6 +432,8 @@ class Fit:
     r_squared: float
     points: int
     censored: bool
+    affected: tuple[int, ...] = ()
+    lower_bound: bool = False
 
     def predict(self, order: float) -> float:
         """The fitted y at order N."""
@@ -326,8 +449,13 @@ def fit_growth(
     (``median_ms``, ``median_conflicts`` or ``clauses``). Counts get +1 first so
     that a zero (a board decided by propagation alone) has a logarithm. The
     95 % interval of k uses Student's t with points - 2 degrees of freedom.
-    ``censored`` says some cell's median was T: the time exponent is then a
-    lower bound.
+
+    Time-outs make some y lower bounds: for ``median_ms`` the orders with a
+    cell whose median was T (a time-out below the median does not move it); for
+    ``median_conflicts`` the orders with any time-out (a time-out's conflicts
+    stop counting at T, and may move the median). Those orders are the fit's
+    ``affected``; the exponent is a lower bound when they all lie at or above
+    the mean log N (``lower_bound``). Clause counts have none.
     """
     from scipy import stats
 
@@ -342,7 +470,9 @@ def fit_growth(
         y = [math.log10(max(v, 1e-3)) for v in values]
         result = stats.linregress(x, y)
         spread = stats.t.ppf(0.975, len(x) - 2) * result.stderr
-        censored = measure == "median_ms" and bool(part["censored"].any())
+        affected = _affected_orders(part, measure, per_order.index)
+        centre = sum(x) / len(x)
+        lower_bound = bool(affected) and all(math.log10(n) >= centre for n in affected)
         fits.append(
             Fit(
                 encoding,
@@ -353,13 +483,31 @@ def fit_growth(
                 float(result.intercept),
                 float(result.rvalue**2),
                 len(x),
-                censored,
+                bool(affected),
+                affected,
+                lower_bound,
             )
         )
     return fits
 
 
-_MEASURE_WORDS = {
+def _affected_orders(part: pd.DataFrame, measure: str, orders) -> tuple[int, ...]:
+    """The orders whose y in a growth fit of `measure` is a lower bound through time-outs."""
+    if measure == "median_ms":
+        hit = part[part["censored"]]
+    elif measure == "median_conflicts":
+        hit = part[part["timeouts"] > 0]
+    else:
+        return ()
+    return tuple(int(n) for n in sorted(set(hit["order"]) & set(orders)))
+
+
+def orders_text(orders: Sequence[int]) -> str:
+    """Orders in words: ``(5, 6)`` -> ``'N = 5 and 6'``."""
+    return "N = " + and_words([str(n) for n in orders])
+
+
+MEASURE_WORDS = {
     "clauses": "the clauses",
     "median_ms": "the median solve time",
     "median_conflicts": "the median conflicts",
@@ -372,9 +520,9 @@ def growth_sentences(fits: Sequence[Fit], solver: str) -> list[str]:
         return ["The grid has fewer than three orders: no growth is fitted."]
     sentences = []
     for fit in fits:
-        what = _MEASURE_WORDS.get(fit.measure, fit.measure)
+        what = MEASURE_WORDS.get(fit.measure, fit.measure)
         who = "" if fit.measure == "clauses" else f" of {solver}"
-        bound = " (a lower bound: some medians are time-outs counted as T)" if fit.censored else ""
+        bound = _bound_words(fit)
         verb = "grow" if fit.measure == "clauses" else "grows"
         sentences.append(
             f"With the {fit.encoding} encoding, {what}{who} {verb} like N^{fit.exponent:.1f} "
@@ -382,6 +530,19 @@ def growth_sentences(fits: Sequence[Fit], solver: str) -> list[str]:
             f"{fit.points} orders){bound}."
         )
     return sentences
+
+
+def _bound_words(fit: Fit) -> str:
+    """What the time-outs do to a fit's exponent, in parentheses (empty without any)."""
+    if not fit.censored:
+        return ""
+    where = orders_text(fit.affected)
+    why = ("some medians are time-outs counted as T" if fit.measure == "median_ms" else
+           "some runs timed out, and a time-out's conflicts stop counting at T")
+    if fit.lower_bound:
+        return f" (a lower bound: at {where} {why})"
+    return (f" (not a bound either way: at {where} {why}, and not all of those orders lie "
+            f"above the fit's centre)")
 
 
 def course_clauses(order: int) -> int:
@@ -449,14 +610,18 @@ def usability_sentence(summary: pd.DataFrame, encoding: str, solver: str, time_l
 
 def savings(summary: pd.DataFrame, solver: str, base: str = "course",
             better: str = "optimised") -> pd.DataFrame:
-    """Per order: median clauses of both encodings, the share removed, time-outs of each.
+    """Per order: clauses of both encodings, the share removed, time-outs of each.
+
+    The clauses of an order are the median over its cells (one per fill) of
+    each cell's median clause count: with an even number of fills, the mean of
+    the middle two, which need not be a whole number.
 
     Returns
     -------
     pandas.DataFrame
         Index order; columns ``<base> clauses``, ``<better> clauses``,
         ``removed`` (share of clauses, 0..1), ``<base> timeouts``,
-        ``<better> timeouts``, ``runs``.
+        ``<better> timeouts``, ``runs`` (runs of each encoding at that order).
     """
     rows = summary[summary["solver"] == solver]
     by = rows.groupby(["encoding", "order"])
@@ -476,6 +641,36 @@ def savings(summary: pd.DataFrame, solver: str, base: str = "course",
     return out
 
 
+def savings_table(summary: pd.DataFrame, solver: str, base: str = "course",
+                  better: str = "optimised") -> pd.DataFrame:
+    """:func:`savings` for the page: one row per order N, whole clause counts, shares in %.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index N; columns ``<base> clauses`` and ``<better> clauses`` (rounded to
+        whole clauses, halves up; nullable integers), ``removed`` (a string like ``'77 %'``),
+        ``<base> time-outs``, ``<better> time-outs``, ``runs per encoding``.
+    """
+    table = savings(summary, solver, base, better)
+
+    def whole(values: pd.Series) -> pd.Series:  # halves round up, as a reader rounds them
+        return (values + 0.5).apply(math.floor).astype("Int64")
+
+    out = pd.DataFrame(
+        {
+            f"{base} clauses": whole(table[f"{base} clauses"]),
+            f"{better} clauses": whole(table[f"{better} clauses"]),
+            "removed": table["removed"].map(lambda share: f"{share * 100:.0f} %"),
+            f"{base} time-outs": table[f"{base} timeouts"].astype(int),
+            f"{better} time-outs": table[f"{better} timeouts"].astype(int),
+            "runs per encoding": table["runs"].astype(int),
+        }
+    )
+    out.index.name = "N"
+    return out
+
+
 def savings_sentences(summary: pd.DataFrame, solver: str, base: str = "course",
                       better: str = "optimised") -> list[str]:
     """What the optimised encoding removes, per order, in clauses and in time-outs."""
@@ -484,15 +679,16 @@ def savings_sentences(summary: pd.DataFrame, solver: str, base: str = "course",
         f"N = {order}: {row['removed'] * 100:.0f} %" for order, row in table.iterrows()
     ]
     first = (
-        f"Over the median board of each order, the {better} encoding removes this share of "
-        f"the {base} encoding's clauses: " + "; ".join(parts) + "."
+        f"Per order (the median over its cells of each cell's median clause count), the "
+        f"{better} encoding removes this share of the {base} encoding's clauses: "
+        + "; ".join(parts) + "."
     )
     base_out = int(table[f"{base} timeouts"].sum())
     better_out = int(table[f"{better} timeouts"].sum())
     runs = int(table["runs"].sum())
     second = (
         f"With {solver}, the {base} encoding timed out on {base_out} of {runs} runs of the grid, "
-        f"the {better} encoding on {better_out} of the same {runs} boards."
+        f"the {better} encoding on {better_out} of the same {runs} runs."
     )
     return [first, second]
 
@@ -511,7 +707,7 @@ def reference_sentence(summary: pd.DataFrame, solver: str, reference: str, time_
     return (
         f"With the {encoding} encoding, {solver} decided {int(ours['solved'].sum())} and "
         f"{reference} {int(theirs['solved'].sum())} of the same {int(ours['boards'].sum())} "
-        f"boards within T = {time_limit_ms / 1000:g} s; {solver}'s median time was the lower "
+        f"runs within T = {time_limit_ms / 1000:g} s; {solver}'s median time was the lower "
         f"in {faster} of {len(common)} cells (the reference's includes loading the formula)."
     )
 
@@ -595,129 +791,3 @@ def run_large(
             if cell[0]["status"] not in SOLVED:
                 break
     return pd.DataFrame(rows)
-
-
-def large_table(large: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
-    """The second table: one line per (N, alpha) tried, its size, time and status."""
-    out = pd.DataFrame(
-        {
-            "N": large["order"],
-            "given": large["alpha"].map(percent),
-            "cells": large["size"] ** 2,
-            "givens": large["givens"],
-            "variables": large["variables"],
-            "clauses": large["clauses"],
-            "status": large["status"],
-            "encode ms": large["encode_ms"].map(milliseconds),
-            "solve ms": large["solve_ms"].map(lambda v: milliseconds(v, time_limit_ms)),
-            "conflicts": large["conflicts"],
-        }
-    )
-    return out.set_index(["N", "given"])
-
-
-def large_sentences(large: pd.DataFrame, solver: str, time_limit_ms: float) -> list[str]:
-    """Per order: the lowest fill decided within T and the largest formula solved."""
-    sentences = []
-    for order, part in large.groupby("order"):
-        solved = part[part["status"].isin(SOLVED)]
-        failed = part[~part["status"].isin(SOLVED)]
-        if solved.empty:
-            sentences.append(f"N = {order}: {solver} decided no board within T.")
-            continue
-        low = solved.loc[solved["alpha"].idxmin()]
-        text = (
-            f"N = {order}: down to {percent(low['alpha'])} given, {solver} decided the board "
-            f"within T ({int(low['clauses']):,} clauses, {milliseconds(low['solve_ms'])} ms)"
-        )
-        if not failed.empty:
-            stop = failed.iloc[0]
-            text += f"; at {percent(stop['alpha'])} it {_stop_word(stop['status'])}"
-        sentences.append(text + ".")
-    return sentences
-
-
-def _stop_word(status: str) -> str:
-    return "timed out" if status == Verdict.TIMEOUT else "failed (" + status + ")"
-
-
-# ---------------------------------------------------------------------------------------
-# plots
-
-
-def plot_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
-               measure: str = "median_ms"):
-    """Median `measure` against alpha, one panel per encoding, one line per order.
-
-    The y axis is symmetric-log, so zero counts stay on the plot (at 0) instead
-    of vanishing; medians censored at T are drawn as open markers on the T line.
-    """
-    import matplotlib.pyplot as plt
-
-    rows = summary[summary["solver"] == solver]
-    encodings = list(dict.fromkeys(rows["encoding"]))
-    figure, axes = plt.subplots(1, len(encodings), figsize=(4.6 * len(encodings), 3.8),
-                                sharey=True, squeeze=False)
-    for axis, encoding in zip(axes[0], encodings, strict=True):
-        part = rows[rows["encoding"] == encoding]
-        for order, line in part.groupby("order"):
-            line = line.sort_values("alpha")
-            x = line["alpha"] * 100
-            drawn = axis.plot(x, line[measure], marker="o", label=f"N = {order}")[0]
-            if measure == "median_ms":
-                out = line[line["censored"]]
-                axis.plot(out["alpha"] * 100, out[measure], linestyle="none", marker="o",
-                          markersize=11, markerfacecolor="none", color=drawn.get_color())
-        if measure == "median_ms":
-            axis.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
-            axis.text(0, time_limit_ms * 1.15, "T (time-outs counted as T)", fontsize=8)
-        axis.set_yscale("symlog", linthresh=1.0)
-        axis.set_xlabel("cells given (%)")
-        axis.set_title(encoding)
-        axis.grid(True, which="both", alpha=0.3)
-    axes[0][0].set_ylabel(_MEASURE_WORDS.get(measure, measure).replace("the ", "")
-                          + (" (ms)" if measure == "median_ms" else ""))
-    axes[0][-1].legend(fontsize="small")
-    figure.suptitle(f"{solver}: {_MEASURE_WORDS.get(measure, measure)} per cell "
-                    "(symlog axis: zero is shown at 0)")
-    figure.tight_layout()
-    return figure
-
-
-def plot_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str):
-    """Per-order medians against N on log-log axes, with the fitted lines of `fits`."""
-    import matplotlib.pyplot as plt
-
-    quantities = list(dict.fromkeys(f.measure for f in fits))
-    if not quantities:  # fewer than three orders: nothing to fit
-        figure, axis = plt.subplots(figsize=(4.6, 1.2))
-        axis.axis("off")
-        axis.text(0.5, 0.5, "fewer than three orders: no growth fit", ha="center")
-        return figure
-    figure, axes = plt.subplots(1, len(quantities), figsize=(4.6 * len(quantities), 3.8),
-                                squeeze=False)
-    rows = summary[summary["solver"] == solver]
-    for axis, quantity in zip(axes[0], quantities, strict=True):
-        for fit in (f for f in fits if f.measure == quantity):
-            part = rows[rows["encoding"] == fit.encoding]
-            per_order = part.groupby("order")[quantity].median()
-            shift = 0.0 if quantity == "median_ms" else 1.0
-            points = axis.plot(per_order.index, per_order.to_numpy(dtype=float) + shift,
-                               marker="o", linestyle="none", label=fit.encoding)[0]
-            span = [min(per_order.index), max(per_order.index)]
-            axis.plot(span, [fit.predict(n) for n in span], color=points.get_color(),
-                      label=f"fit N^{fit.exponent:.1f}")
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xticks(sorted(rows["order"].unique()))
-        axis.set_xticklabels([str(n) for n in sorted(rows["order"].unique())])
-        axis.minorticks_off()
-        axis.set_xlabel("order N (log)")
-        label = _MEASURE_WORDS.get(quantity, quantity).replace("the ", "")
-        axis.set_ylabel(label + (" (ms)" if quantity == "median_ms" else
-                                 "" if quantity == "clauses" else " + 1"))
-        axis.grid(True, which="both", alpha=0.3)
-        axis.legend(fontsize="x-small")
-    figure.suptitle("growth with N, fitted on log-log scales (scipy.stats.linregress)")
-    figure.tight_layout()
-    return figure

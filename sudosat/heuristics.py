@@ -12,8 +12,10 @@ confidence intervals (``scipy.stats.bootstrap``) for the median ratio of
 decisions.
 
 A run that reaches T enters with the decisions it had made by then, a lower
-bound of what it needed: the comparison can only understate how many more
-decisions the slower heuristic needs.
+bound of what it needed that depends on the machine's speed (it is not treated
+as censored; :func:`timeout_sentences` counts such runs): where only the rival
+of MOMS timed out, the comparison can only understate how many more decisions
+the rival needs.
 """
 
 from __future__ import annotations
@@ -236,6 +238,8 @@ class Comparison:
     ratio_high: float
     rival_timeouts: int
     subject_timeouts: int
+    # per grade, in the results' order: (grade, subject's median, rival's median) decisions
+    grade_medians: tuple[tuple[str, float, float], ...] = ()
 
 
 def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str] | None = None,
@@ -253,6 +257,8 @@ def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str]
 
     decisions = wide(results, "decisions")
     status = wide(results, "status")
+    medians = results.groupby(["grade", "solver"], sort=False)["decisions"].median()
+    grades = list(dict.fromkeys(results["grade"]))
     rivals = [r for r in (rivals or decisions.columns) if r != subject]
     raw = []
     for rival in rivals:
@@ -291,6 +297,10 @@ def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str]
                 ratio_high=float(2 ** interval.confidence_interval.high),
                 rival_timeouts=int((status[rival] == Verdict.TIMEOUT).sum()),
                 subject_timeouts=int((status[subject] == Verdict.TIMEOUT).sum()),
+                grade_medians=tuple(
+                    (grade, float(medians[(grade, subject)]), float(medians[(grade, rival)]))
+                    for grade in grades
+                ),
             )
         )
     return comparisons
@@ -362,9 +372,10 @@ def hypothesis_sentences(comparisons: Sequence[Comparison], rivals: Sequence[str
     sentences = []
     for c in named:
         direction = _direction(c)
+        grades = _grade_medians_text(c)
         sentences.append(
             f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} puzzles, "
-            f"more on {c.more}, as many on {c.ties}; Wilcoxon signed-rank (one-sided) "
+            f"more on {c.more}, as many on {c.ties};{grades} Wilcoxon signed-rank (one-sided) "
             f"p = {p_text(c.p_value)}, Holm-adjusted p = {p_text(c.p_holm)}; rank-biserial "
             f"r = {c.rank_biserial:+.2f}; {c.rival} needed {ratio_text(c.ratio)} times MOMS's "
             f"decisions (geometric mean of the ratios of decisions + 1; 95 % CI "
@@ -383,23 +394,133 @@ def hypothesis_sentences(comparisons: Sequence[Comparison], rivals: Sequence[str
             f"The hypothesis does not hold at the {level:g} level (Holm-adjusted): the data do "
             f"not show MOMS needing fewer decisions than {' or '.join(failed)}."
         )
-        leaning = [c.rival for c in named if c.rival in failed and c.ratio_low > 1]
-        if leaning:
-            sentences.append(
-                f"Against {' and '.join(leaning)} the sizes of the differences lean MOMS's way "
-                f"(the ratio's interval excludes 1), but the signed-rank test, which weighs "
-                f"every puzzle's rank and not its ratio, does not reach significance: the "
-                f"evidence is too weak to accept that part of the hypothesis."
-            )
+        for c in named:
+            if c.rival in failed and c.ratio_low > 1:
+                sentences.append(
+                    f"Against {c.rival} the geometric mean of the ratios is above 1 (its interval "
+                    f"excludes 1), while MOMS made fewer decisions on {c.fewer} puzzles and more "
+                    f"on {c.more}; the signed-rank test, which weighs every puzzle's rank and not "
+                    f"its ratio, does not reach significance: the evidence is too weak to accept "
+                    f"that part of the hypothesis."
+                )
     return sentences
 
 
 def _direction(c: Comparison) -> str:
+    """What the counts and the ratio's interval say together, without going beyond either."""
     if c.ratio_low > 1:
-        return "MOMS needed fewer, and the interval excludes 1"
-    if c.ratio_high < 1:
-        return "MOMS needed more, and the interval excludes 1"
-    return "the interval includes 1 (no difference either way)"
+        ratio = "the interval excludes 1 in MOMS's favour"
+        leans = 1
+    elif c.ratio_high < 1:
+        ratio = f"the interval excludes 1 in {c.rival}'s favour"
+        leans = -1
+    else:
+        return "the interval includes 1 (no evidence of a difference either way)"
+    counts = (c.fewer > c.more) - (c.fewer < c.more)
+    if counts == leans == 1:
+        return "MOMS needed fewer decisions on more puzzles than more, and the interval excludes 1"
+    if counts == leans == -1:
+        return "MOMS needed more decisions on more puzzles than fewer, and the interval excludes 1"
+    if counts == 0:
+        return f"{ratio}, though MOMS needed fewer decisions on as many puzzles as it needed more"
+    side = "fewer" if counts == 1 else "more"
+    other = "more" if counts == 1 else "fewer"
+    return (
+        f"mixed: {ratio}, but MOMS needed {side} decisions on more puzzles "
+        f"({max(c.fewer, c.more)}) than it needed {other} ({min(c.fewer, c.more)})"
+    )
+
+
+def _grade_medians_text(c: Comparison) -> str:
+    """Where MOMS's median decisions per grade are lower, higher or equal to the rival's."""
+    if not c.grade_medians:
+        return ""
+    groups: dict[str, list[str]] = {"lower": [], "higher": [], "equal": []}
+    for grade, mine, theirs in c.grade_medians:
+        if mine < theirs:
+            groups["lower"].append(f"“{grade}” ({mine:g} vs {theirs:g})")
+        elif mine > theirs:
+            groups["higher"].append(f"“{grade}” ({mine:g} vs {theirs:g})")
+        else:
+            groups["equal"].append(f"“{grade}” ({mine:g})")
+    parts = [f"{word} in {_and(grades)}" for word, grades in groups.items() if grades]
+    return f" MOMS's median decisions per grade, against {c.rival}'s: " + "; ".join(parts) + ";"
+
+
+def _and(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def timeout_sentences(results: pd.DataFrame, time_limit_ms: float, subject: str = SUBJECT,
+                      rivals: Sequence[str] = RIVALS) -> list[str]:
+    """How many runs reached T, where they are, and how the statistics treat them.
+
+    A run cut at the wall-clock limit T stops at a number of decisions that
+    depends on the machine's speed. The statistics here (:func:`compare`,
+    :func:`friedman`, :func:`grade_table`) do not treat such a run as censored:
+    it enters with the decisions it had made by T, a lower bound of its count.
+    The sentences count the time-outs, name the grades where they are the
+    majority of a solver's runs, and say, for `subject` against each of
+    `rivals`, on how many puzzles the bound can only understate the rival
+    (only the rival timed out) and on how many the direction is unknown
+    (`subject` timed out).
+
+    Parameters
+    ----------
+    results : DataFrame
+        :func:`run_experiment` rows (puzzle, grade, solver, status, decisions).
+    time_limit_ms : float
+        The limit T of the runs.
+    subject : str
+    rivals : sequence of str
+
+    Returns
+    -------
+    list of str
+    """
+    timeout = results["status"] == Verdict.TIMEOUT
+    total = int(timeout.sum())
+    head = f"{total} of the {len(results)} runs reached T = {time_limit_ms:g} ms (wall clock)"
+    if not total:
+        return [head.replace(f"{total} of the", "None of the", 1) + ": every decision count "
+                "here is the one the search needed to finish, which does not depend on the "
+                "machine's speed."]
+    sentences = [
+        head + ". Their decision counts are those made when the clock stopped them, so they "
+        "depend on the machine's speed, not only on the search."
+    ]
+    grouped = results.assign(timeout=timeout).groupby(["grade", "solver"], sort=False)["timeout"]
+    share = pd.DataFrame({"out": grouped.sum(), "runs": grouped.size()})
+    majority = share[share["out"] * 2 > share["runs"]]
+    if len(majority):
+        where = []
+        for grade, part in majority.groupby(level="grade", sort=False):
+            runs = ", ".join(f"{solver} {int(row.out)}"
+                             for (_, solver), row in part.iterrows())
+            where.append(f"“{grade}” ({runs} of {int(part['runs'].iloc[0])})")
+        sentences.append("Time-outs are most of a solver's runs in " + _and(where) + ".")
+    else:
+        sentences.append("No solver timed out on most of its runs in any grade.")
+    status = wide(results, "status")
+    name = subject.upper() if subject == SUBJECT else subject
+    pairs = []
+    for rival in rivals:
+        only_rival = int(((status[rival] == Verdict.TIMEOUT)
+                          & (status[subject] != Verdict.TIMEOUT)).sum())
+        mine = int((status[subject] == Verdict.TIMEOUT).sum())
+        pairs.append(f"against {rival}, {only_rival} puzzle{'s' if only_rival != 1 else ''} on "
+                     f"which only {rival} timed out and {mine} on which {name} did")
+    sentences.append(
+        "The statistics do not treat time-outs as censored values: each enters the medians, "
+        "Friedman's test, the signed-rank tests and the ratios with the decisions it had made "
+        f"by T, a lower bound of its count. Where only the rival timed out, its true count "
+        f"could only be higher, which would widen the difference in {name}'s favour; where "
+        f"{name} timed out, the direction is not known. For the comparisons the hypothesis "
+        f"names: " + "; ".join(pairs) + "."
+    )
+    return sentences
 
 
 def friedman_sentence(statistic: float, p: float, solvers: int, puzzles: int) -> str:

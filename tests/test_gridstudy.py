@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from sudosat import gridstudy, heuristics
-from sudosat.report.studies import plot_pairs
+from sudosat.report import studies
+from sudosat.report.studies import grid_sentence, plot_pairs
 from sudosat.studycache import cache_key, code_version, load_or_compute
 
 matplotlib.use("Agg")
@@ -134,10 +135,12 @@ def test_grid_table_prints_percentages_and_timeouts(known_table):
 def test_conclusion_sentences_on_the_known_table(known_table):
     summary = gridstudy.summarise(known_table, T)
     assert gridstudy.peak_sentences(summary, "s", T) == [
-        "With the course encoding, s found the hardest fill at N = 2: 0 % (median 10 ms); "
-        "N = 3: 0 % (median 100 ms); N = 4: 0 % (median >= T, 2 of 2 timed out).",
-        "With the optimised encoding, s found the hardest fill at N = 2: 50 % (median 2 ms); "
-        "N = 3: 0 % (median 3 ms); N = 4: 0 % (median 4 ms).",
+        "With the course encoding, the hardest fill for s: N = 2: 0 % and 50 % tie (median 2 "
+        "conflicts each); N = 3: 0 % and 50 % tie (median 2 conflicts each); N = 4: 0 % (median "
+        ">= T: 2 of 2 timed out).",
+        "With the optimised encoding, the hardest fill for s: N = 2: no fill's median board met "
+        "a conflict; N = 3: no fill's median board met a conflict; N = 4: no fill's median "
+        "board met a conflict.",
     ]
     assert gridstudy.usability_sentence(summary, "course", "s", T) == (
         "With s, the course encoding stops being usable at N = 4: within T = 1 s, half or more "
@@ -148,10 +151,11 @@ def test_conclusion_sentences_on_the_known_table(known_table):
         "of its boards time out within T = 1 s."
     )
     assert gridstudy.savings_sentences(summary, "s") == [
-        "Over the median board of each order, the optimised encoding removes this share of the "
-        "course encoding's clauses: N = 2: 90 %; N = 3: 90 %; N = 4: 90 %.",
+        "Per order (the median over its cells of each cell's median clause count), the "
+        "optimised encoding removes this share of the course encoding's clauses: N = 2: 90 %; "
+        "N = 3: 90 %; N = 4: 90 %.",
         "With s, the course encoding timed out on 3 of 12 runs of the grid, the optimised "
-        "encoding on 0 of the same 12 boards.",
+        "encoding on 0 of the same 12 runs.",
     ]
     assert gridstudy.cell_sentence(summary, 4, 0.0, T, "s") == (
         "At N = 4 with 0 % given, T = 1 s: course with s: 0 of 2 solved, 2 timed out; "
@@ -160,6 +164,119 @@ def test_conclusion_sentences_on_the_known_table(known_table):
         "course encoding 0 of 2: here the encoding decides whether the board is solved at all."
     )
     assert gridstudy.cell_sentence(summary, 6, 0.4, T).startswith("The grid has no cell N = 6")
+
+
+def _cells(order, cells, boards=3):
+    """Rows of one order, solver s, course encoding: `cells` maps alpha to
+    (status, ms, conflicts), the same for each of `boards` boards."""
+    return [_row(order, alpha, "course", "s", board, status, ms, 100, conflicts)
+            for alpha, (status, ms, conflicts) in cells.items() for board in range(boards)]
+
+
+def test_hardest_fill_is_ranked_by_conflicts_and_time_out_ties_are_named_together():
+    rows = _cells(4, {0.0: ("SAT", 59.0, 0), 0.2: ("SAT", 34.0, 59), 0.4: ("SAT", 30.0, 29)})
+    rows += _cells(6, {0.0: ("TIMEOUT", T + 5, 5189), 0.2: ("TIMEOUT", T + 5, 8492),
+                       0.4: ("TIMEOUT", T + 5, 20228), 0.6: ("SAT", 900.0, 75)})
+    rows += _cells(5, {0.0: ("SAT", 800.0, 1574), 0.4: ("TIMEOUT", T + 5, 24785)})
+    summary = gridstudy.summarise(pd.DataFrame(rows), T)
+    peaks = gridstudy.peaks(summary, "s").loc["course"]
+    # the slowest cell at N = 4 (0 %) met no conflict: 20 % is the hardest search
+    assert peaks.loc[4, "alphas"] == (0.2,) and peaks.loc[4, "by"] == "conflicts"
+    # three fills time out on every board: a tie, whatever their conflicts at T
+    assert peaks.loc[6, "alphas"] == (0.0, 0.2, 0.4) and peaks.loc[6, "by"] == "timeouts"
+    assert peaks.loc[5, "alphas"] == (0.4,)
+    assert gridstudy.peak_sentences(summary, "s", T) == [
+        "With the course encoding, the hardest fill for s: N = 4: 20 % (median 59 conflicts, "
+        "34 ms); N = 5: 40 % (median >= T: 3 of 3 timed out); N = 6: 0 %, 20 % and 40 % tie "
+        "(median >= T: 3 of 3 timed out in each)."
+    ]
+
+
+def test_more_time_outs_outrank_fewer_and_conflict_ties_are_named():
+    rows = _cells(6, {0.0: ("TIMEOUT", T + 5, 9000), 0.4: ("SAT", 50.0, 10)})
+    rows[3:5] = [dict(rows[0], alpha=0.4)] * 2  # two of the three 40 % boards time out too
+    rows += _cells(3, {0.0: ("SAT", 5.0, 2), 0.2: ("SAT", 3.0, 2), 0.4: ("SAT", 9.0, 1)})
+    summary = gridstudy.summarise(pd.DataFrame(rows), T)
+    peaks = gridstudy.peaks(summary, "s").loc["course"]
+    assert summary.set_index(["order", "alpha"]).loc[(6, 0.4), "censored"]
+    assert peaks.loc[6, "alphas"] == (0.0,) and peaks.loc[6, "timeouts"] == 3
+    assert peaks.loc[3, "alphas"] == (0.0, 0.2) and peaks.loc[3, "by"] == "conflicts"
+    assert "N = 3: 0 % and 20 % tie (median 2 conflicts each)" in (
+        gridstudy.peak_sentences(summary, "s", T)[0])
+
+
+def test_conflict_growth_with_time_outs_is_a_lower_bound(known_table):
+    summary = gridstudy.summarise(known_table, T)
+    conflicts = {f.encoding: f for f in gridstudy.fit_growth(summary, "s", "median_conflicts", T)}
+    # the course encoding timed out at N = 4 only, above the centre of the fit
+    assert conflicts["course"].censored and conflicts["course"].lower_bound
+    assert conflicts["course"].affected == (4,)
+    assert not conflicts["optimised"].censored
+    text = gridstudy.growth_sentences([conflicts["course"], conflicts["optimised"]], "s")
+    assert text[0].endswith("(a lower bound: at N = 4 some runs timed out, and a time-out's "
+                            "conflicts stop counting at T).")
+    assert "lower bound" not in text[1]
+    timing = {f.encoding: f for f in gridstudy.fit_growth(summary, "s", "median_ms", T)}
+    assert timing["course"].lower_bound and timing["course"].affected == (4,)
+    # time-outs at the smallest order only: the slope may move either way
+    early = known_table.copy()
+    early.loc[(early["order"] == 2) & (early["encoding"] == "optimised"), "status"] = "TIMEOUT"
+    low = gridstudy.fit_growth(gridstudy.summarise(early, T), "s", "median_conflicts", T)
+    low = next(f for f in low if f.encoding == "optimised")
+    assert low.censored and not low.lower_bound
+    assert "not a bound either way" in gridstudy.growth_sentences([low], "s")[0]
+
+
+def test_savings_table_prints_whole_clauses_and_percent_shares(known_table):
+    table = gridstudy.savings_table(gridstudy.summarise(known_table, T), "s")
+    assert table.index.name == "N"
+    assert table.loc[2, "course clauses"] == 100 and table.loc[2, "optimised clauses"] == 10
+    assert table.loc[2, "removed"] == "90 %"
+    assert str(table["course clauses"].dtype) == "Int64"
+    assert table.loc[4, "course time-outs"] == 3 and table.loc[4, "runs per encoding"] == 4
+    halves = gridstudy.summarise(known_table, T)
+    halves.loc[(halves["order"] == 3) & (halves["alpha"] == 0.5), "clauses"] = 401
+    assert gridstudy.savings_table(halves, "s").loc[3, "course clauses"] == 401  # 400.5 up
+
+
+def test_empty_boards_repeat_in_every_seed_and_the_page_says_so():
+    spec = gridstudy.GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3)
+    distinct = gridstudy.distinct_boards(spec)
+    assert distinct["distinct"].to_dict() == {(2, 0.0): 1, (2, 0.5): 3, (3, 0.0): 1,
+                                             (3, 0.5): 3}
+    sentence = gridstudy.boards_sentence(distinct)
+    assert sentence.startswith("The 3 seeds give 3 different boards in 2 of 4 cells; at 0 % "
+                               "given (N = 2 and 3) they give 1 distinct board, since with no "
+                               "givens every seed leaves the same empty board")
+    assert gridstudy.boards_sentence(distinct.drop(index=[(2, 0.0), (3, 0.0)])) == (
+        "In every cell the 3 seeds give 3 different boards.")
+    one = gridstudy.distinct_boards(gridstudy.GridSpec(orders=(2,), alphas=(0.0,), boards=1))
+    assert gridstudy.boards_sentence(one) == ""
+    text = grid_sentence(spec, distinct)
+    assert "3 boards per cell (generator seeds 7..9)" in text and sentence in text
+    assert "1 board per cell (generator seed 7);" in grid_sentence(
+        gridstudy.GridSpec(orders=(2,), alphas=(0.0,), boards=1))
+
+
+def test_grid_table_shows_the_distinct_boards(known_table):
+    summary = gridstudy.summarise(known_table, T)
+    distinct = pd.DataFrame({"order": [2, 2], "alpha": [0.0, 0.5], "boards": [2, 2],
+                             "distinct": [1, 2], "givens": [0, 8]}).set_index(["order", "alpha"])
+    table = gridstudy.grid_table(summary, T, distinct)
+    assert list(table.columns)[0] == "distinct boards"
+    assert table.loc[(2, "0 %"), "distinct boards"] == 1
+    assert pd.isna(table.loc[(3, "0 %"), "distinct boards"])
+
+
+def test_large_orders_sentence_counts_the_course_clauses_like_the_size_table():
+    text = studies.large_intro_sentence([7, 8, 9], [0.75, 0.7], [3, 4, 5, 6], "s")
+    assert ("11,296,705 clauses at N = 7, 33,034,240 at N = 8 and 85,037,121 at N = 9 (about 85 "
+            "million)") in text
+    assert text.startswith("At N = 7, 8 and 9 (the grid stops at N = 6)")
+    assert "one board per fill from 75 % given down (75 %, 70 %)" in text
+    assert studies.large_intro_sentence([4], [0.75], [2, 3], "s").endswith(
+        "One board per order, at 75 % given.")
+    assert "million" not in studies.large_intro_sentence([4], [0.75], [2, 3], "s")
 
 
 def test_growth_fit_recovers_a_power_law(known_table):
@@ -198,12 +315,12 @@ def test_formatting_never_prints_long_zeros():
 
 def test_plots_show_zero_counts_and_fits(known_table):
     summary = gridstudy.summarise(known_table, T)
-    figure = gridstudy.plot_cells(summary, "s", T, "median_conflicts")
+    figure = studies.plot_grid_cells(summary, "s", T, "median_conflicts")
     assert figure.axes[0].get_yscale() == "symlog"
     drawn = [y for line in figure.axes[1].lines for y in line.get_ydata()]
     assert 0 in drawn  # the optimised encoding's zero conflicts stay on the plot
     fits = gridstudy.fit_growth(summary, "s", "clauses", T)
-    growth = gridstudy.plot_growth(summary, fits, "s")
+    growth = studies.plot_grid_growth(summary, fits, "s")
     assert any("fit N^" in text.get_text() for text in growth.axes[0].get_legend().get_texts())
     matplotlib.pyplot.close("all")
 
@@ -231,7 +348,7 @@ def test_large_orders_stop_at_the_first_timeout(tmp_path, monkeypatch):
     monkeypatch.setattr(gridstudy, "measure", fake_measure)
     large = gridstudy.run_large([3], [0.75, 0.7, 0.5, 0.4], cache_dir=str(tmp_path))
     assert large["alpha"].tolist() == [0.75, 0.7, 0.5]
-    assert gridstudy.large_sentences(large, "s", T) == [
+    assert studies.large_sentences(large, "s", T) == [
         "N = 3: down to 70 % given, s decided the board within T (9 clauses, 2 ms); at 50 % it "
         "timed out."
     ]

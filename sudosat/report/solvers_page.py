@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import html
 import inspect
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -32,35 +32,210 @@ ENGINE_METHODS = ("propagate", "analyze")
 """The methods of :class:`sudosat.solvers.cdcl.Engine` the page shows in full."""
 
 
-def components_comment(costs: pd.DataFrame) -> str:
+def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
+    """The growth exponent k of time ∝ literals^k of each component, over the largest orders.
+
+    At the small orders fixed costs per call (imports, set-up, the clock itself)
+    outweigh the formula, so a fit from order 1 would read as sub-linear; the fit
+    uses only the `largest` largest orders of :func:`component_costs`'s table at
+    which the component took measurable time (a least-squares line through
+    log time against log literals; with two orders, the slope between them).
+
+    Parameters
+    ----------
+    costs : DataFrame
+        :func:`sudosat.report.component_costs` output: index ``order``, a
+        ``literals`` column and one ``<component> ms`` column each.
+    largest : int
+        How many of the largest orders the fit uses (at least 2).
+
+    Returns
+    -------
+    DataFrame
+        Index ``component``; columns ``first order``, ``last order``,
+        ``orders`` (how many were fitted), ``first ms``, ``last ms`` and ``k``.
+        A component with fewer than two measurable times among those orders,
+        or whose orders all have the same size, is left out.
+    """
+    if largest < 2:
+        raise ValueError(f"a growth exponent needs at least 2 orders, not {largest}")
+    top = costs.sort_values("literals").iloc[-largest:]
+    literals = top["literals"].astype(float)
+    rows = []
+    for column in (c for c in costs.columns if c.endswith(" ms")):
+        times = top[column].astype(float)
+        usable = (times > 0) & (literals > 0)
+        if usable.sum() < 2 or literals[usable].nunique() < 2:
+            continue
+        slope = np.polyfit(np.log(literals[usable]), np.log(times[usable]), 1)[0]
+        orders = times[usable].index
+        rows.append(
+            {
+                "component": column.removesuffix(" ms"),
+                "first order": int(orders[0]),
+                "last order": int(orders[-1]),
+                "orders": int(usable.sum()),
+                "first ms": float(times[orders[0]]),
+                "last ms": float(times[orders[-1]]),
+                "k": float(slope),
+            }
+        )
+    columns = ["component", "first order", "last order", "orders", "first ms", "last ms", "k"]
+    return pd.DataFrame(rows, columns=columns).set_index("component")
+
+
+def components_comment(costs: pd.DataFrame, largest: int = 2) -> str:
     """How each component's time grew with the formula, read from :func:`component_costs`.
 
-    For each component, the growth exponent k in time ∝ literals^k between the
-    smallest and the largest order where it took measurable time; k near 1 is
-    linear in the formula's size.
+    The growth exponent k in time ∝ literals^k is fitted over the `largest`
+    largest orders measured (:func:`growth_exponents`), and the sentence names
+    them; k near 1 is linear in the formula's size.
     """
-    literals = costs["literals"].astype(float)
+    top = costs.sort_values("literals").iloc[-largest:]
+    orders = [str(int(order)) for order in top.index]
+    if len(orders) < 2:
+        return f"Only order {_and(orders)} was measured: no growth exponent can be fitted."
+    fits = growth_exponents(costs, largest)
+    sizes = [f"{int(n):,}" for n in top["literals"]]
     sentences = []
-    for column in (c for c in costs.columns if c.endswith(" ms")):
-        times = costs[column].astype(float)
-        usable = times[(times > 0) & (literals > 0)]
-        if len(usable) < 2 or literals[usable.index[-1]] == literals[usable.index[0]]:
+    for component, fit in fits.iterrows():
+        where = (
+            ""
+            if int(fit["orders"]) == len(orders)
+            else f", orders {int(fit['first order'])} to {int(fit['last order'])} only"
+        )
+        times = f"{fit['first ms']:.2f} → {fit['last ms']:.2f} ms"
+        sentences.append(f"{component} {times} (k ≈ {fit['k']:.2f}{where})")
+    skipped = [
+        c.removesuffix(" ms")
+        for c in costs.columns
+        if c.endswith(" ms") and c.removesuffix(" ms") not in fits.index
+    ]
+    smaller = [str(int(order)) for order in costs.index if str(int(order)) not in orders]
+    how = "the slope between them" if len(orders) == 2 else "a least-squares line"
+    text = (
+        f"The exponent k of time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: "
+        f"independent of it) is fitted over orders {_and(orders)}, the {len(orders)} largest "
+        f"measured ({_and(sizes)} literals), {how} on log-log axes."
+    )
+    if smaller:
+        text += (
+            f" Order{'s' if len(smaller) > 1 else ''} {_and(smaller)} "
+            f"{'are' if len(smaller) > 1 else 'is'} left out of the fit, so that the fixed "
+            "cost of each call, which does not grow with the formula, weighs less in it."
+        )
+    if sentences:
+        text += " Each component's time over those orders: " + "; ".join(sentences) + "."
+    if skipped:
+        text += (
+            f" No exponent for {_and(skipped)}: fewer than two of those orders took "
+            "measurable time."
+        )
+    return text
+
+
+def _and(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = [str(word) for word in words]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def harder_sentence(
+    comparison: pd.DataFrame,
+    givens: Mapping[str, int],
+    puzzle: str,
+    against: str,
+    measures: Sequence[str] = ("decisions", "conflicts"),
+) -> str:
+    """Which solvers needed more search on `puzzle` than on `against`, read from the table.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        :func:`sudosat.report.solver_comparison` output (index puzzle, solver).
+    givens : mapping of puzzle label -> number of givens
+    puzzle, against : str
+        The two puzzle labels compared.
+    measures : sequence of str
+        The counters compared; the puzzle is "harder" for a solver when every
+        one of them is higher on `puzzle` than on `against`.
+
+    Returns
+    -------
+    str
+        The givens of each, each solver's counters on both, and the solvers
+        for which `puzzle` is harder.
+    """
+    clauses, harder = [], []
+    for solver in dict.fromkeys(comparison.index.get_level_values("solver")):
+        mine, theirs = comparison.loc[(puzzle, solver)], comparison.loc[(against, solver)]
+        known = [m for m in measures if not (pd.isna(mine[m]) or pd.isna(theirs[m]))]
+        if not known:
             continue
-        first, last = usable.index[0], usable.index[-1]
-        exponent = math.log(usable[last] / usable[first]) / math.log(
-            literals[last] / literals[first]
-        )
-        sentences.append(
-            f"{column.removesuffix(' ms')} {usable[first]:.2f} → {usable[last]:.2f} ms "
-            f"(k ≈ {exponent:.1f})"
-        )
-    first, last = costs.index[0], costs.index[-1]
+        words = []
+        for m in known:
+            a, b = int(mine[m]), int(theirs[m])
+            word = "more" if a > b else "fewer" if a < b else "as many"
+            words.append(f"{word} {m} ({a:,} against {b:,})")
+        clauses.append(f"{solver} needed " + " and ".join(words))
+        if all(int(mine[m]) > int(theirs[m]) for m in known):
+            harder.append(solver)
+    verdict = (
+        f"By these counters it is harder than the {against} for {_and(harder)} only."
+        if harder
+        else f"By these counters it is harder than the {against} for none of the solvers."
+    )
+    if len(harder) == len(clauses) and harder:
+        verdict = f"By these counters it is harder than the {against} for every solver."
     return (
-        f"From order {first} to order {last} the formula grows from {int(literals[first]):,} "
-        f"to {int(literals[last]):,} literals. Each component's time, with the exponent k of "
-        "time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: independent of it): "
-        + "; ".join(sentences)
-        + "."
+        f"The {puzzle} has {givens[puzzle]} givens, the {against} {givens[against]}. "
+        f"On the {puzzle}, against the {against}: " + "; ".join(clauses) + f". {verdict}"
+    )
+
+
+def rerun_caption(
+    result: Any,
+    comparison: pd.DataFrame,
+    puzzle: str,
+    solver: str = "cdcl",
+    measures: Sequence[str] = ("decisions", "conflicts"),
+) -> str:
+    """The caption of a separate run of `solver` on `puzzle`, set against the table's run.
+
+    The table (:func:`sudosat.report.solver_comparison`) and this run are
+    separate runs of the same solver: the counters repeat when the search is
+    deterministic, the wall-clock time does not. The caption gives both times
+    and says whether the counters agree.
+
+    Parameters
+    ----------
+    result : Result
+        The separate run (``elapsed_ms`` and ``stats``).
+    comparison : DataFrame
+        The table (index puzzle, solver; ``solver ms`` and the `measures`).
+    puzzle, solver : str
+        The row of the table this run repeats.
+    measures : sequence of str
+        The counters compared.
+    """
+    from sudosat.report.tables import stats_sentence
+
+    row = comparison.loc[(puzzle, solver)]
+    same = all(
+        m in result.stats and not pd.isna(row[m]) and int(result.stats[m]) == int(row[m])
+        for m in measures
+    )
+    counters = " and ".join(f"{int(row[m]):,} {m}" for m in measures)
+    agreement = (
+        f"the same {counters} as the table's run; only the wall-clock time differs between runs"
+        if same
+        else f"the table's run had {counters}: the runs took different paths"
+    )
+    return (
+        f"{puzzle.capitalize()}, solved again by {solver} in a run of its own (without the "
+        f"trace's observer): {result.elapsed_ms:.1f} ms here, {float(row['solver ms']):.1f} ms "
+        f"for the same solver and puzzle in the table above, with {agreement}. This run's "
+        f"counters: {stats_sentence(result.stats)}"
     )
 
 

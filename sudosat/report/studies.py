@@ -16,6 +16,16 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sudosat.board import Board
+from sudosat.gridstudy import (
+    MEASURE_WORDS,
+    SOLVED,
+    Fit,
+    and_words,
+    milliseconds,
+    orders_text,
+    percent,
+)
 from sudosat.report.plots import panels, save_figure, styled
 from sudosat.report.tables import HTML, table
 from sudosat.results import Verdict
@@ -172,15 +182,22 @@ def large_grid(
     return (list(orders[:1]), list(alphas[:1])) if quick else (list(orders), list(alphas))
 
 
-def grid_sentence(spec: Any) -> str:
-    """What the grid holds, in one sentence: T, boards per cell, orders, fills, runs."""
-    from sudosat.gridstudy import percent
+def grid_sentence(spec: Any, distinct: pd.DataFrame | None = None) -> str:
+    """What the grid holds: T, boards per cell, orders, fills, runs; then how many of each
+    cell's boards differ (`distinct` from :func:`sudosat.gridstudy.distinct_boards`,
+    computed when not given)."""
+    from sudosat.gridstudy import boards_sentence, distinct_boards, percent
 
+    if distinct is None:
+        distinct = distinct_boards(spec)
+    seeds = (f"generator seed {spec.seed}" if spec.boards == 1 else
+             f"generator seeds {spec.seed}..{spec.seed + spec.boards - 1}")
     return (
-        f"T = {spec.time_limit_ms / 1000:g} s for every solver call; {spec.boards} boards per "
-        f"cell (generator seeds {spec.seed}..{spec.seed + spec.boards - 1}); orders "
+        f"T = {spec.time_limit_ms / 1000:g} s for every solver call; {spec.boards} "
+        f"{'board' if spec.boards == 1 else 'boards'} per cell ({seeds}); orders "
         f"{', '.join(map(str, spec.orders))}; given {', '.join(percent(a) for a in spec.alphas)};"
         f" runs: {', '.join(f'{e} / {s}' for e, s in spec.runs())}."
+        + (" " + boards_sentence(distinct) if spec.boards > 1 else "")
     )
 
 
@@ -399,4 +416,162 @@ def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
     for axis in (left, right):
         axis.grid(True, axis="y", which="both")
     figure.suptitle("distributions over every puzzle")
+    return figure
+
+
+def large_table(large: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
+    """The second table: one line per (N, alpha) tried, its size, time and status."""
+    out = pd.DataFrame(
+        {
+            "N": large["order"],
+            "given": large["alpha"].map(percent),
+            "cells": large["size"] ** 2,
+            "givens": large["givens"],
+            "variables": large["variables"],
+            "clauses": large["clauses"],
+            "status": large["status"],
+            "encode ms": large["encode_ms"].map(milliseconds),
+            "solve ms": large["solve_ms"].map(lambda v: milliseconds(v, time_limit_ms)),
+            "conflicts": large["conflicts"],
+        }
+    )
+    return out.set_index(["N", "given"])
+
+
+def large_sentences(large: pd.DataFrame, solver: str, time_limit_ms: float) -> list[str]:
+    """Per order: the lowest fill decided within T and the largest formula solved."""
+    sentences = []
+    for order, part in large.groupby("order"):
+        solved = part[part["status"].isin(SOLVED)]
+        failed = part[~part["status"].isin(SOLVED)]
+        if solved.empty:
+            sentences.append(f"N = {order}: {solver} decided no board within T.")
+            continue
+        low = solved.loc[solved["alpha"].idxmin()]
+        text = (
+            f"N = {order}: down to {percent(low['alpha'])} given, {solver} decided the board "
+            f"within T ({int(low['clauses']):,} clauses, {milliseconds(low['solve_ms'])} ms)"
+        )
+        if not failed.empty:
+            stop = failed.iloc[0]
+            text += f"; at {percent(stop['alpha'])} it {_stop_word(stop['status'])}"
+        sentences.append(text + ".")
+    return sentences
+
+
+def large_intro_sentence(
+    orders: Sequence[int],
+    alphas: Sequence[float],
+    grid_orders: Sequence[int],
+    solver: str,
+    encoding: str = "optimised",
+    base: str = "course",
+) -> str:
+    """Why the larger orders run `encoding` only (the size of `base` on an empty board, counted
+    by :func:`sudosat.encoding.estimate` like the page's size table) and how they are run."""
+    from sudosat.encoding import estimate
+
+    sizes = {int(n): int(estimate(Board.empty(int(n)), base)["clauses"]) for n in orders}
+    largest = max(sizes.values())
+    counts = [f"{clauses:,} at N = {n}" for n, clauses in sizes.items()]
+    counts[0] = counts[0].replace(" at", " clauses at", 1)
+    if largest >= 1e6:
+        counts[-1] += f" (about {largest / 1e6:.3g} million)"
+    return (
+        f"At {orders_text(sorted(sizes))} (the grid stops at N = {max(grid_orders)}), the "
+        f"{base} encoding of an empty board would have {and_words(counts)}, counted by "
+        f"`sudosat.encoding.estimate` as in the size table of §7; so only the {encoding} "
+        f"encoding is tried. " + _large_steps(alphas, solver)
+    )
+
+
+def _large_steps(alphas: Sequence[float], solver: str) -> str:
+    if len(alphas) == 1:
+        return f"One board per order, at {percent(alphas[0])} given."
+    return (
+        f"For each order, one board per fill from {percent(alphas[0])} given down "
+        f"({', '.join(percent(a) for a in alphas)}), stopping at the first fill that {solver} "
+        f"does not decide within T."
+    )
+
+
+def _stop_word(status: str) -> str:
+    return "timed out" if status == Verdict.TIMEOUT else "failed (" + status + ")"
+
+
+def plot_grid_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
+                    measure: str = "median_ms") -> Figure:
+    """Median `measure` against alpha, one panel per encoding, one line per order.
+
+    The y axis is symmetric-log, so zero counts stay on the plot (at 0) instead
+    of vanishing; medians censored at T are drawn as open markers on the T line.
+    """
+    import matplotlib.pyplot as plt
+
+    rows = summary[summary["solver"] == solver]
+    encodings = list(dict.fromkeys(rows["encoding"]))
+    figure, axes = plt.subplots(1, len(encodings), figsize=(4.6 * len(encodings), 3.8),
+                                sharey=True, squeeze=False)
+    for axis, encoding in zip(axes[0], encodings, strict=True):
+        part = rows[rows["encoding"] == encoding]
+        for order, line in part.groupby("order"):
+            line = line.sort_values("alpha")
+            x = line["alpha"] * 100
+            drawn = axis.plot(x, line[measure], marker="o", label=f"N = {order}")[0]
+            if measure == "median_ms":
+                out = line[line["censored"]]
+                axis.plot(out["alpha"] * 100, out[measure], linestyle="none", marker="o",
+                          markersize=11, markerfacecolor="none", color=drawn.get_color())
+        if measure == "median_ms":
+            axis.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
+            axis.text(0, time_limit_ms * 1.15, "T (time-outs counted as T)", fontsize=8)
+        axis.set_yscale("symlog", linthresh=1.0)
+        axis.set_xlabel("cells given (%)")
+        axis.set_title(encoding)
+        axis.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel(MEASURE_WORDS.get(measure, measure).replace("the ", "")
+                          + (" (ms)" if measure == "median_ms" else ""))
+    axes[0][-1].legend(fontsize="small")
+    figure.suptitle(f"{solver}: {MEASURE_WORDS.get(measure, measure)} per cell "
+                    "(symlog axis: zero is shown at 0)")
+    figure.tight_layout()
+    return figure
+
+
+def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) -> Figure:
+    """Per-order medians against N on log-log axes, with the fitted lines of `fits`."""
+    import matplotlib.pyplot as plt
+
+    quantities = list(dict.fromkeys(f.measure for f in fits))
+    if not quantities:  # fewer than three orders: nothing to fit
+        figure, axis = plt.subplots(figsize=(4.6, 1.2))
+        axis.axis("off")
+        axis.text(0.5, 0.5, "fewer than three orders: no growth fit", ha="center")
+        return figure
+    figure, axes = plt.subplots(1, len(quantities), figsize=(4.6 * len(quantities), 3.8),
+                                squeeze=False)
+    rows = summary[summary["solver"] == solver]
+    for axis, quantity in zip(axes[0], quantities, strict=True):
+        for fit in (f for f in fits if f.measure == quantity):
+            part = rows[rows["encoding"] == fit.encoding]
+            per_order = part.groupby("order")[quantity].median()
+            shift = 0.0 if quantity == "median_ms" else 1.0
+            points = axis.plot(per_order.index, per_order.to_numpy(dtype=float) + shift,
+                               marker="o", linestyle="none", label=fit.encoding)[0]
+            span = [min(per_order.index), max(per_order.index)]
+            axis.plot(span, [fit.predict(n) for n in span], color=points.get_color(),
+                      label=f"fit N^{fit.exponent:.1f}")
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xticks(sorted(rows["order"].unique()))
+        axis.set_xticklabels([str(n) for n in sorted(rows["order"].unique())])
+        axis.minorticks_off()
+        axis.set_xlabel("order N (log)")
+        label = MEASURE_WORDS.get(quantity, quantity).replace("the ", "")
+        axis.set_ylabel(label + (" (ms)" if quantity == "median_ms" else
+                                 "" if quantity == "clauses" else " + 1"))
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend(fontsize="x-small")
+    figure.suptitle("growth with N, fitted on log-log scales (scipy.stats.linregress)")
+    figure.tight_layout()
     return figure
