@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from sudosat.errors import InstanceError
+from sudosat.words import and_join
 
 Cell = tuple[int, int]
 Given = tuple[int, int, int]
@@ -487,8 +488,7 @@ def _name_clash(
             cells = [_human_cell(index, size)
                      for index, held in zip(indices, values, strict=True) if held == value]
             times = _TIMES.get(len(cells), f"{len(cells)} times")
-            listed = ", ".join(cells[:-1]) + " and " + cells[-1]
-            return f"{kind} {number} holds {value} {times}, in cells {listed}"
+            return f"{kind} {number} holds {value} {times}, in cells {and_join(cells)}"
         seen.add(value)
     raise AssertionError("_name_clash called on a unit without a clash")
 

@@ -34,6 +34,7 @@ from sudosat.generate import generate_many
 from sudosat.results import Verdict
 from sudosat.study import failed_row, measure, prepare_once
 from sudosat.studycache import code_version, load_or_compute
+from sudosat.words import and_join
 
 SOLVED = ("SAT", "UNSAT")
 
@@ -364,12 +365,7 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
 
 def fills(alphas: Sequence[float]) -> str:
     """Fills as percentages in words: ``(0, 0.2, 0.4)`` -> ``'0 %, 20 % and 40 %'``."""
-    return and_words([percent(a) for a in alphas])
-
-
-def and_words(words: Sequence[str]) -> str:
-    """``['a', 'b', 'c']`` -> ``'a, b and c'``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return and_join([percent(a) for a in alphas])
 
 
 def count_text(value: float) -> str:
@@ -504,7 +500,7 @@ def _affected_orders(part: pd.DataFrame, measure: str, orders) -> tuple[int, ...
 
 def orders_text(orders: Sequence[int]) -> str:
     """Orders in words: ``(5, 6)`` -> ``'N = 5 and 6'``."""
-    return "N = " + and_words([str(n) for n in orders])
+    return "N = " + and_join([str(n) for n in orders])
 
 
 MEASURE_WORDS = {

@@ -31,6 +31,7 @@ import pandas as pd
 from sudosat.generate import generate_many
 from sudosat.results import Verdict
 from sudosat.studycache import code_version, load_or_compute
+from sudosat.words import and_join
 
 # (label, registered solver, options); MOMS is the hypothesis's subject.
 SOLVERS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
@@ -443,14 +444,8 @@ def _grade_medians_text(c: Comparison) -> str:
             groups["higher"].append(f"“{grade}” ({mine:g} vs {theirs:g})")
         else:
             groups["equal"].append(f"“{grade}” ({mine:g})")
-    parts = [f"{word} in {_and(grades)}" for word, grades in groups.items() if grades]
+    parts = [f"{word} in {and_join(grades)}" for word, grades in groups.items() if grades]
     return f" MOMS's median decisions per grade, against {c.rival}'s: " + "; ".join(parts) + ";"
-
-
-def _and(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def timeout_sentences(results: pd.DataFrame, time_limit_ms: float, subject: str = SUBJECT,
@@ -500,7 +495,7 @@ def timeout_sentences(results: pd.DataFrame, time_limit_ms: float, subject: str 
             runs = ", ".join(f"{solver} {int(row.out)}"
                              for (_, solver), row in part.iterrows())
             where.append(f"“{grade}” ({runs} of {int(part['runs'].iloc[0])})")
-        sentences.append("Time-outs are most of a solver's runs in " + _and(where) + ".")
+        sentences.append("Time-outs are most of a solver's runs in " + and_join(where) + ".")
     else:
         sentences.append("No solver timed out on most of its runs in any grade.")
     status = wide(results, "status")

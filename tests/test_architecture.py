@@ -30,9 +30,9 @@ PACKAGE = ROOT / "sudosat"
 # "__init__". A pattern ("report.*") covers the modules of a sub-package. A module that
 # matches no entry fails the test, and so does an entry that matches no module (a stale name).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Exceptions, line splitting, the solver Result, memory limits: import nothing of
+    # Exceptions, line splitting, the solver Result, memory limits, English lists: import nothing of
     # sudosat but each other.
-    ("foundation", ("__init__", "errors", "lines", "result", "limits")),
+    ("foundation", ("__init__", "errors", "lines", "result", "limits", "words")),
     # Programs under a deadline, process groups, children that die with us (the report's
     # Chromium step uses it as much as the solver adapters); output files written whole,
     # in place for devices, one run per results table. Both know nothing of SAT.

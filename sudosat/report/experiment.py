@@ -31,6 +31,7 @@ from sudosat.report.io import (
 )
 from sudosat.report.plots import COLOURS, paired, panels, styled
 from sudosat.report.tables import difficulty_table, stage_name, time_split_table
+from sudosat.words import and_join
 
 REFERENCE_FALLBACK = "pysat:minisat22"
 """The reference solver that stands in for zChaff when no zChaff binary is found."""
@@ -636,8 +637,7 @@ def _line_ranges(lines: Sequence[int]) -> str:
         else:
             spans.append([line, line])
     words = [f"{a}" if a == b else f"{a}–{b}" for a, b in spans]
-    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    return ("line " if len(lines) == 1 else "lines ") + joined
+    return ("line " if len(lines) == 1 else "lines ") + and_join(words)
 
 
 def run_description(

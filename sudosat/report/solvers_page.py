@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from sudosat.report.plots import COLOURS, MARKERS, new_figure, note_zeros, styled
 from sudosat.report.reduction import variable_name
 from sudosat.report.tables import HTML
+from sudosat.words import and_join
 
 if TYPE_CHECKING:
     from sudosat.cnf import CNF
@@ -94,7 +95,7 @@ def components_comment(costs: pd.DataFrame, largest: int = 2) -> str:
     top = costs.sort_values("literals").iloc[-largest:]
     orders = [str(int(order)) for order in top.index]
     if len(orders) < 2:
-        return f"Only order {_and(orders)} was measured: no growth exponent can be fitted."
+        return f"Only order {and_join(orders)} was measured: no growth exponent can be fitted."
     fits = growth_exponents(costs, largest)
     sizes = [f"{int(n):,}" for n in top["literals"]]
     sentences = []
@@ -115,12 +116,12 @@ def components_comment(costs: pd.DataFrame, largest: int = 2) -> str:
     how = "the slope between them" if len(orders) == 2 else "a least-squares line"
     text = (
         f"The exponent k of time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: "
-        f"independent of it) is fitted over orders {_and(orders)}, the {len(orders)} largest "
-        f"measured ({_and(sizes)} literals), {how} on log-log axes."
+        f"independent of it) is fitted over orders {and_join(orders)}, the {len(orders)} largest "
+        f"measured ({and_join(sizes)} literals), {how} on log-log axes."
     )
     if smaller:
         text += (
-            f" Order{'s' if len(smaller) > 1 else ''} {_and(smaller)} "
+            f" Order{'s' if len(smaller) > 1 else ''} {and_join(smaller)} "
             f"{'are' if len(smaller) > 1 else 'is'} left out of the fit, so that the fixed "
             "cost of each call, which does not grow with the formula, weighs less in it."
         )
@@ -128,16 +129,10 @@ def components_comment(costs: pd.DataFrame, largest: int = 2) -> str:
         text += " Each component's time over those orders: " + "; ".join(sentences) + "."
     if skipped:
         text += (
-            f" No exponent for {_and(skipped)}: fewer than two of those orders took "
+            f" No exponent for {and_join(skipped)}: fewer than two of those orders took "
             "measurable time."
         )
     return text
-
-
-def _and(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    words = [str(word) for word in words]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def harder_sentence(
@@ -181,7 +176,7 @@ def harder_sentence(
         if all(int(mine[m]) > int(theirs[m]) for m in known):
             harder.append(solver)
     verdict = (
-        f"By these counters it is harder than the {against} for {_and(harder)} only."
+        f"By these counters it is harder than the {against} for {and_join(harder)} only."
         if harder
         else f"By these counters it is harder than the {against} for none of the solvers."
     )

@@ -21,7 +21,6 @@ from sudosat.gridstudy import (
     MEASURE_WORDS,
     SOLVED,
     Fit,
-    and_words,
     milliseconds,
     orders_text,
     percent,
@@ -29,6 +28,7 @@ from sudosat.gridstudy import (
 from sudosat.report.plots import panels, save_figure, styled
 from sudosat.report.tables import HTML, table
 from sudosat.results import Verdict
+from sudosat.words import and_join
 
 STUDY_FIGURE_PREFIX = "scaling-"
 """The file names of :func:`save_study_figures` start with this."""
@@ -479,7 +479,7 @@ def large_intro_sentence(
         counts[-1] += f" (about {largest / 1e6:.3g} million)"
     return (
         f"At {orders_text(sorted(sizes))} (the grid stops at N = {max(grid_orders)}), the "
-        f"{base} encoding of an empty board would have {and_words(counts)}, counted by "
+        f"{base} encoding of an empty board would have {and_join(counts)}, counted by "
         f"`sudosat.encoding.estimate` as in the size table of §7; so only the {encoding} "
         f"encoding is tried. " + _large_steps(alphas, solver)
     )
