@@ -495,3 +495,14 @@ def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
         assert sentence in prose
     assert heuristics.friedman_sentence(*heuristics.friedman(results)) in prose
     assert prose.index("Friedman") < prose.index("The hypothesis")
+
+
+def test_focus_tables_name_the_cell_the_parameters_chose():
+    # The page's heading used to say "N = 6, 40 % given" whatever focus_order and focus_alpha were.
+    rows = pd.DataFrame({"order": [4, 4], "alpha": [0.2, 0.2], "seed": [7, 8], "givens": [51, 51],
+                         "encoding": ["course", "course"], "solver": ["cdcl", "cdcl"],
+                         "status": ["SAT", "TIMEOUT"], "solve_ms": [12.0, 5000.0]})
+    shown = str(studies.focus_tables(rows, 4, 0.2))
+    assert "N = 4, 20 % given: the status of every run" in shown
+    assert "N = 4, 20 % given: solve time (ms)" in shown and "TIMEOUT" in shown
+    assert "The grid has no cell N = 6, 40 % given" in str(studies.focus_tables(rows, 6, 0.4))

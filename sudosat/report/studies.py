@@ -284,14 +284,22 @@ def usability_sentences(summary: pd.DataFrame, spec: Any) -> list[str]:
 
 
 def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> HTML:
-    """The boards of one grid cell, one line each: every run's status, then its solve time."""
+    """The boards of one grid cell, one line each: every run's status, then its solve time.
+
+    Each table is introduced by the cell it shows, so the page names the cell
+    its parameters chose; a cell the grid lacks is said to be missing.
+    """
+    from sudosat.gridstudy import percent
+
+    name = f"N = {order}, {percent(alpha)} given"
     cell = rows[(rows["order"] == order) & (rows["alpha"].round(6) == round(alpha, 6))]
     if cell.empty:
-        return HTML("")
+        return HTML(f"<p>The grid has no cell {name}: nothing to show.</p>")
     shapes = {"index": ["seed", "givens"], "columns": ["encoding", "solver"], "aggfunc": "first"}
     status = cell.pivot_table(values="status", **shapes)
     times = cell.pivot_table(values="solve_ms", **shapes)
-    return HTML(str(table(status)) + str(table(times, 0)))
+    return HTML(f"<p>{name}: the status of every run</p>" + str(table(status))
+                + f"<p>{name}: solve time (ms)</p>" + str(table(times, 0)))
 
 
 def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float] = (0.0, 0.5),
