@@ -390,6 +390,23 @@ class Board:
         """
         return _first_conflict(self.order, self.cells)
 
+    def clashes(self) -> list[str]:
+        """Every symbol a unit holds more than once, each with every cell holding it.
+
+        Units in the order of :meth:`first_conflict` (rows, columns, boxes),
+        symbols in the order of their first repeat, so the first phrase is
+        :meth:`first_conflict`'s; empty when the givens are consistent.
+
+        Examples
+        --------
+        >>> for clash in Board.parse("2 1100000010000000").clashes():
+        ...     print(clash)
+        row 1 holds 1 twice, in cells (1, 1) and (1, 2)
+        column 1 holds 1 twice, in cells (1, 1) and (3, 1)
+        box 1 holds 1 twice, in cells (1, 1) and (1, 2)
+        """
+        return _all_clashes(self.order, self.cells)
+
     def is_consistent(self) -> bool:
         """True when no row, column or box holds a symbol twice."""
         return _first_conflict(self.order, self.cells) is None
@@ -485,12 +502,41 @@ def _name_clash(
     seen: set[int] = set()
     for value in values:
         if value and value in seen:
-            cells = [_human_cell(index, size)
-                     for index, held in zip(indices, values, strict=True) if held == value]
-            times = _TIMES.get(len(cells), f"{len(cells)} times")
-            return f"{kind} {number} holds {value} {times}, in cells {and_join(cells)}"
+            return _clash_phrase(kind, number, value, indices, values, size)
         seen.add(value)
     raise AssertionError("_name_clash called on a unit without a clash")
+
+
+def _clash_phrase(
+    kind: str, number: int, value: int, indices: tuple[int, ...], values: tuple[int, ...],
+    size: int,
+) -> str:
+    """"row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)": every cell of the
+    unit (`indices`, holding `values`) that holds `value`."""
+    cells = [_human_cell(index, size)
+             for index, held in zip(indices, values, strict=True) if held == value]
+    times = _TIMES.get(len(cells), f"{len(cells)} times")
+    return f"{kind} {number} holds {value} {times}, in cells {and_join(cells)}"
+
+
+def _all_clashes(order: int, cells: tuple[int, ...]) -> list[str]:
+    """Every (unit, repeated symbol), units in reading order, then symbols in the order
+    of their first repeat (so the first is :func:`_first_conflict`'s)."""
+    if order == 1:
+        return []
+    size = order * order
+    found = []
+    for kind, number, indices, get in _unit_getters(order):
+        values = get(cells)
+        seen: set[int] = set()
+        named: set[int] = set()
+        for value in values:
+            if value in seen and value not in named:
+                found.append(_clash_phrase(kind, number, value, indices, values, size))
+                named.add(value)
+            elif value:
+                seen.add(value)
+    return found
 
 
 _TIMES = {2: "twice"} | {

@@ -106,6 +106,21 @@ def test_first_conflict_agrees_with_a_plain_check(board: Board) -> None:
     assert board.is_consistent() == (found is None)
 
 
+@given(boards(1, 4))
+def test_clashes_are_every_repeat_a_plain_count_finds(board: Board) -> None:
+    expected = []
+    for kind, number, cells in units(board.order):
+        values = [board.cells[k] for k in cells if board.cells[k]]
+        repeats = [v for i, v in enumerate(values) if v in values[:i]]  # in order of repeat
+        for value in dict.fromkeys(repeats):
+            expected.append((f"{kind} {number} holds {value} ", values.count(value)))
+    found = board.clashes()
+    assert len(found) == len(expected)
+    for phrase, (start, holders) in zip(found, expected, strict=True):
+        assert phrase.startswith(start) and phrase.count("(") == holders
+    assert found[:1] == ([board.first_conflict()] if expected else [])
+
+
 # -- the course example ------------------------------------------------------------
 
 

@@ -1,8 +1,4 @@
-"""Boards as HTML: an input beside its solution, every solved instance, every unsolved one.
-
-Also what is wrong with an input whose givens clash (:func:`clashes`), named from the board
-itself: every unit holding a symbol more than once, with every cell that holds it.
-"""
+"""Boards as HTML: an input beside its solution, every solved instance, every unsolved one."""
 
 from __future__ import annotations
 
@@ -11,7 +7,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sudosat.board import Board, units
+from sudosat.board import Board
 from sudosat.errors import InstanceError
 from sudosat.report.tables import HTML
 
@@ -74,15 +70,15 @@ def unsolved_html(
 ) -> HTML:
     """The instances no solver solved, with what each solver answered (UNSAT, time-out ...).
 
-    When an input's givens clash, the caption names every clash, computed from
-    the board (:func:`clashes`); an UNSAT row's own error text is then left
-    out, as the runner's note names only the first two cells of the first clash.
+    When an input's givens clash, the caption names every clash, read from the
+    board (:meth:`~sudosat.board.Board.clashes`); an UNSAT row's own error
+    text, which names the first clash only, is then left out.
     """
     parts = []
     for line in sorted(set(results["line"].dropna().astype(int)) - set(solutions)):
         rows = results[results["line"] == line]
         puzzle = instances.get(line)
-        found = clashes(puzzle) if puzzle is not None else []
+        found = puzzle.clashes() if puzzle is not None else []
         answers = "; ".join(
             f"{r.solver}: {r.status}"
             + (f" ({r.error})" if r.error and not (found and r.status == "UNSAT") else "")
@@ -94,50 +90,6 @@ def unsolved_html(
         note = f" The givens clash: {'; '.join(found)}." if found else ""
         parts.append(board_pair_html(puzzle, None, f"Line {line}: {answers}.{note}"))
     return HTML("".join(parts) or "<p>Every instance was solved.</p>")
-
-
-def clashes(board: Board) -> list[str]:
-    """Every symbol a unit of `board` holds more than once, naming every cell that holds it.
-
-    Units are read as :func:`sudosat.board.units` lists them (rows, then
-    columns, then boxes); cells are 1-based ``(row, column)``.
-
-    Parameters
-    ----------
-    board : Board
-
-    Returns
-    -------
-    list of str
-        One phrase per unit and repeated symbol, e.g. ``"row 1 holds 5 three
-        times, in cells (1, 1), (1, 4) and (1, 6)"``; empty when nothing clashes.
-
-    Examples
-    --------
-    >>> clashes(Board.parse("2 1000000010000000"))
-    ['column 1 holds 1 twice, in cells (1, 1) and (3, 1)']
-    """
-    size = board.size
-    found = []
-    for kind, number, indices in units(board.order):
-        holders: dict[int, list[int]] = {}
-        for index in indices:
-            if board.cells[index]:
-                holders.setdefault(board.cells[index], []).append(index)
-        for value, cells in holders.items():
-            if len(cells) > 1:
-                named = [f"({i // size + 1}, {i % size + 1})" for i in cells]
-                found.append(
-                    f"{kind} {number} holds {value} {_times(len(cells))}, in cells "
-                    f"{', '.join(named[:-1])} and {named[-1]}"
-                )
-    return found
-
-
-def _times(count: int) -> str:
-    """A count of occurrences in words: "twice", "three times", "12 times"."""
-    words = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
-    return words.get(count, f"{count} times")
 
 
 def solutions_from_results(results: pd.DataFrame) -> dict[int, Board]:

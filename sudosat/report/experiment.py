@@ -19,7 +19,6 @@ from matplotlib.figure import Figure
 
 from sudosat.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.errors import InstanceError
-from sudosat.report.boards import clashes
 from sudosat.report.io import (
     DECIDED,
     load_results,
@@ -601,14 +600,14 @@ def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
     example = Board.parse(COURSE_EXAMPLE)
     return sorted(
         line for line, board in boards.items()
-        if board.order == 3 and board != example and not clashes(board)
+        if board.order == 3 and board != example and board.is_consistent()
     )
 
 
 def _made_text(boards: Mapping[int, Board]) -> str:
     """How ``data/make_data.py`` made the report's own file, scoped to the lines it concerns."""
     graded = _graded_lines(boards)
-    clashing = sorted(line for line, board in boards.items() if clashes(board))
+    clashing = sorted(line for line, board in boards.items() if not board.is_consistent())
     text = ""
     if graded:
         text = (
