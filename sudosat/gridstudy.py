@@ -1,12 +1,13 @@
-"""The report's N x alpha study: the grid, its summary, its conclusions, its plots.
+"""The report's N x alpha study: the grid, its summary and its conclusions.
 
 The generalised-Sudoku assignment asks for boards of order N in {3, 4, 5, 6}
 with a fraction alpha in {0, 0.2, 0.4, 0.6} of the cells given, solved, and
 conclusions on computational complexity. This module runs that grid (every
 cell, several boards, several encodings, our solver and a reference, one
 time limit T), caches it (:mod:`sudosat.studycache`), and turns the table into
-what the page says: every figure in the prose comes from a function here that
-takes the table and returns the sentence.
+what the page says: every figure in the prose comes from a function that takes
+the table and returns the sentence, here or, for the plots and the orders beyond
+the grid, in :mod:`sudosat.report.studies`.
 
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
