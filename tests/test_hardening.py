@@ -325,6 +325,18 @@ def test_fault10_line_splitting_check_agrees_with_solve(tmp_path, capsys, inside
     assert code == 1 and "the file has 2 lines" in err
 
 
+@pytest.mark.parametrize("inside", ["\x0c", "\u2028"])
+def test_fault10_line_splitting_encode_to_a_folder_sees_the_same_lines(tmp_path, capsys, inside):
+    # `encode -o DIR` split with str.splitlines: a form feed made it write three files (line 2
+    # as line 3) where `solve` and `encode --line` see two lines.
+    puzzles = write(tmp_path, "p.txt",
+                    f"{COURSE_EXAMPLE}{inside}{COURSE_EXAMPLE}\n{COURSE_EXAMPLE}\n")
+    folder = tmp_path / "out"
+    code, _, err = run(["encode", puzzles, "-o", f"{folder}/"], capsys)
+    assert code == 1 and f"{puzzles}:1:" in err
+    assert sorted(path.name for path in folder.iterdir()) == ["p-2.cnf"]
+
+
 def test_fault10_line_splitting_solve_sees_the_same_lines(tmp_path, capsys):
     puzzles = write(tmp_path, "p.txt", f"{COURSE_EXAMPLE}\x0c\n{COURSE_EXAMPLE}\r\n")
     out_path = tmp_path / "out.txt"

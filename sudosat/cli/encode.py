@@ -22,6 +22,7 @@ from sudosat.cli.common import (
     _write_output,
 )
 from sudosat.errors import InstanceError, SudosatError
+from sudosat.lines import split_lines
 from sudosat.results import Verdict, format_output, parse_output
 
 # ---------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     stem = "stdin" if args.file == "-" else Path(args.file).name.split(".")[0]
-    lines = _read_text(args.file).splitlines()
+    lines = split_lines(_read_text(args.file))
     numbers = [args.line] if args.line else range(1, len(lines) + 1)
     written = failed = 0
     for number in numbers:
@@ -293,7 +294,6 @@ def _add_check_parser(subparsers) -> None:
 
 def _run_check(args: argparse.Namespace) -> int:
     from sudosat.board import Board, check_solution
-    from sudosat.lines import split_lines
 
     puzzles = split_lines(_read_text(args.file))
     answers = split_lines(_read_text(args.solutions))
