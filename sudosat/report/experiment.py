@@ -29,7 +29,12 @@ from sudosat.report.io import (
     write_manifest,
 )
 from sudosat.report.plots import COLOURS, paired, panels, styled
-from sudosat.report.tables import difficulty_table, stage_name, time_split_table
+from sudosat.report.tables import (
+    HARD_CONFLICTS,
+    difficulty_table,
+    stage_name,
+    time_split_table,
+)
 from sudosat.words import and_join
 
 REFERENCE_FALLBACK = "pysat:minisat22"
@@ -511,10 +516,6 @@ _PART_LABELS = {
 GRADED_INSTANCES = "data/instances.txt"
 """The report's own instance file, whose order-3 puzzles ``data/make_data.py`` chose by grade."""
 
-ABOVE = 30
-"""The conflicts :func:`instances_text` counts instances above, as :func:`difficulty_table`."""
-
-
 def instances_text(
     results: pd.DataFrame,
     instances: str | None,
@@ -555,7 +556,7 @@ def instances_text(
         [int(row["least conflicts"]), int(row["most conflicts"])],
         int(row["instances"]),
         float(row["median conflicts"]),
-        int(row["more than 30"]),
+        int(row[f"more than {HARD_CONFLICTS}"]),
         ("instance of order 3 it decided", "instances of order 3 it decided"),
     )
     decided = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
@@ -568,7 +569,7 @@ def instances_text(
                 [int(mine.min()), int(mine.max())],
                 len(mine),
                 float(mine.median()),
-                int((mine > ABOVE).sum()),
+                int((mine > HARD_CONFLICTS).sum()),
                 ("graded puzzle it decided", "graded puzzles it decided"),
             )
             + " The file lists them easiest first by the grades `cdcl` gave when it was "
@@ -591,7 +592,7 @@ def _conflicts_phrase(
         return f"needed {least:,} conflicts on the one {noun[0]}."
     return (
         f"needed from {least:,} to {most:,} conflicts on the {count:,} {noun[1]} "
-        f"(median {median:,.1f}); {above:,} of them needed more than {ABOVE}."
+        f"(median {median:,.1f}); {above:,} of them needed more than {HARD_CONFLICTS}."
     )
 
 

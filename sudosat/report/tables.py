@@ -236,6 +236,10 @@ def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+HARD_CONFLICTS = 30
+"""A puzzle needing more conflicts than this counts as hard in the difficulty figures."""
+
+
 def difficulty_table(results: pd.DataFrame) -> pd.DataFrame:
     """Conflicts per solver and order over the decided instances: least, median, most.
 
@@ -250,17 +254,17 @@ def difficulty_table(results: pd.DataFrame) -> pd.DataFrame:
             "least conflicts": grouped.min(),
             "median conflicts": grouped.median(),
             "most conflicts": grouped.max(),
-            "more than 30": grouped.apply(_above_30),
+            f"more than {HARD_CONFLICTS}": grouped.apply(_above_hard),
         }
     ).reset_index()
-    for column in ("order", "least conflicts", "most conflicts", "more than 30"):
+    for column in ("order", "least conflicts", "most conflicts", f"more than {HARD_CONFLICTS}"):
         table[column] = table[column].astype("Int64")
     return table
 
 
-def _above_30(conflicts: pd.Series) -> float:
-    """How many counts exceed 30 (NaN when the solver reports no conflicts)."""
-    return float((conflicts > 30).sum()) if conflicts.notna().any() else math.nan
+def _above_hard(conflicts: pd.Series) -> float:
+    """How many counts exceed HARD_CONFLICTS (NaN when the solver reports no conflicts)."""
+    return float((conflicts > HARD_CONFLICTS).sum()) if conflicts.notna().any() else math.nan
 
 
 def stage_name(column: str) -> str:
