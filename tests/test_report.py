@@ -101,7 +101,7 @@ def test_plots_are_labelled_in_milliseconds_and_save_png_and_svg(tmp_path, resul
         "per_instance": lambda: report.plot_per_instance(results, 1000),
         "scatter": lambda: report.plot_scatter(results, "cdcl", "ref", 1000),
         "cactus": lambda: report.plot_cactus(results, 1000),
-        "stages": lambda: report.plot_stages(results),
+        "stages": lambda: report.plot_time_split(results),
     }[plot]()
     ax = figure.axes[0]
     assert "ms" in ax.get_ylabel()

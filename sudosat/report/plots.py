@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.io import DECIDED, resolve, solver_order
-from sudosat.report.tables import stage_name, stage_table
+from sudosat.report.tables import stage_name
 
 MATPLOTLIBRC = Path(__file__).resolve().parent.parent / "templates" / "sudosat" / "matplotlibrc"
 """The project's one figure style, read by :func:`styled` and by every kernel of the build."""
@@ -330,25 +330,5 @@ def plot_cactus(
     ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
     ax.set_title("Cactus plot")
     ax.grid(True)
-    ax.legend()
-    return figure
-
-
-@styled
-def plot_stages(results: pd.DataFrame) -> Figure:
-    """Where the time goes: median encode, solve and decode time per solver and order, stacked."""
-    table = stage_table(results)
-    labels = [f"{solver}\norder {int(order)}" for solver, order in table.index]
-    figure, ax = new_figure(max(6.0, 0.9 * len(labels) + 2), 4.2)
-    bottom = [0.0] * len(labels)
-    for k, column in enumerate(table.columns):
-        values = table[column].fillna(0).tolist()
-        ax.bar(range(len(labels)), values, bottom=bottom, color=COLOURS[k + 2], label=column)
-        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    ax.set_xticks(range(len(labels)), labels, fontsize=8)
-    ax.set_xlabel("solver and order")
-    ax.set_ylabel("median time per instance (ms)")
-    ax.set_title("Time per stage (instances decided)")
-    ax.grid(True, axis="y")
     ax.legend()
     return figure

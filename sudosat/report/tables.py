@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from sudosat.report.io import DECIDED, STAGES, solver_order
+from sudosat.report.io import DECIDED, solver_order
 from sudosat.results import Verdict
 
 # -- rich output without IPython -------------------------------------------------------
@@ -207,14 +207,6 @@ def style_times(table: pd.DataFrame) -> Any:
 
     styler = table.style.format("{:.1f}", subset=time_columns, na_rep="-")
     return styler.map(colour, subset=status_columns)
-
-
-def stage_table(results: pd.DataFrame) -> pd.DataFrame:
-    """Median milliseconds of each stage (encode, solve, decode) per solver and order."""
-    answered = results[results["status"].isin(DECIDED)]
-    table = answered.groupby(["solver", "order"], sort=False)[list(STAGES)].median()
-    table.columns = [f"{stage_name(c)} (median ms)" for c in STAGES]
-    return table.round(2)
 
 
 def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
