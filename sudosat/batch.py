@@ -147,11 +147,19 @@ class ProcessExecutor:
             isolating = bool(suspects)
             source = suspects if isolating else pending
             limit = 1 if isolating else window
+            broken = False
             while source and len(in_flight) < limit:
                 item = source.popleft()
-                in_flight[pool.submit(fn, item)] = item
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            broken = False
+                try:
+                    in_flight[pool.submit(fn, item)] = item
+                except BrokenProcessPool:  # a worker died since the last wait: this item never ran
+                    source.appendleft(item)
+                    broken = True
+                    break
+            if broken:  # keep what finished before the break; the rest is lost with the pool
+                done = {future for future in in_flight if future.done()}
+            else:
+                done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
                 item = in_flight.pop(future)
                 try:
