@@ -490,53 +490,41 @@ def _first_conflict(order: int, cells: tuple[int, ...]) -> str | None:
         # The distinct symbols are the distinct values less the 0 (present when
         # the unit is not full); fewer than the filled cells means a repeat.
         if filled > 1 and len(set(values)) - (filled < size) < filled:
-            return _name_clash(kind, number, indices, values, size)
+            return _unit_clashes(kind, number, indices, values, size)[0]
     return None
 
 
-def _name_clash(
-    kind: str, number: int, indices: tuple[int, ...], values: tuple[int, ...], size: int
-) -> str:
-    """Describe the first symbol a unit repeats, with every cell holding it (the unit is
-    known to repeat one): "row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)"."""
-    seen: set[int] = set()
-    for value in values:
-        if value and value in seen:
-            return _clash_phrase(kind, number, value, indices, values, size)
-        seen.add(value)
-    raise AssertionError("_name_clash called on a unit without a clash")
-
-
-def _clash_phrase(
-    kind: str, number: int, value: int, indices: tuple[int, ...], values: tuple[int, ...],
-    size: int,
-) -> str:
-    """"row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)": every cell of the
-    unit (`indices`, holding `values`) that holds `value`."""
-    cells = [_human_cell(index, size)
-             for index, held in zip(indices, values, strict=True) if held == value]
-    times = _TIMES.get(len(cells), f"{len(cells)} times")
-    return f"{kind} {number} holds {value} {times}, in cells {and_join(cells)}"
-
-
 def _all_clashes(order: int, cells: tuple[int, ...]) -> list[str]:
-    """Every (unit, repeated symbol), units in reading order, then symbols in the order
-    of their first repeat (so the first is :func:`_first_conflict`'s)."""
+    """Every (unit, repeated symbol), units in reading order (so the first is
+    :func:`_first_conflict`'s)."""
     if order == 1:
         return []
     size = order * order
     found = []
     for kind, number, indices, get in _unit_getters(order):
-        values = get(cells)
-        seen: set[int] = set()
-        named: set[int] = set()
-        for value in values:
-            if value in seen and value not in named:
-                found.append(_clash_phrase(kind, number, value, indices, values, size))
-                named.add(value)
-            elif value:
-                seen.add(value)
+        found += _unit_clashes(kind, number, indices, get(cells), size)
     return found
+
+
+def _unit_clashes(
+    kind: str, number: int, indices: tuple[int, ...], values: tuple[int, ...], size: int
+) -> list[str]:
+    """Each symbol the unit repeats, in the order of its first repeat, with every cell
+    holding it: "row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)"."""
+    seen: set[int] = set()
+    repeated: dict[int, None] = {}
+    for value in values:
+        if value in seen:
+            repeated[value] = None
+        elif value:
+            seen.add(value)
+    phrases = []
+    for value in repeated:
+        held = [_human_cell(index, size)
+                for index, there in zip(indices, values, strict=True) if there == value]
+        times = _TIMES.get(len(held), f"{len(held)} times")
+        phrases.append(f"{kind} {number} holds {value} {times}, in cells {and_join(held)}")
+    return phrases
 
 
 _TIMES = {2: "twice"} | {

@@ -546,7 +546,7 @@ def instances_text(
     """
     own = bool(instances) and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES)
     graded = _graded_lines(boards) if own and boards else []
-    text = _made_text(boards) if own and boards else ""
+    text = _made_text(boards, graded) if own and boards else ""
     table = difficulty_table(results)
     row = table[(table["solver"] == solver) & (table["order"] == 3)]
     if row.empty or pd.isna(row["median conflicts"].iloc[0]):
@@ -605,9 +605,9 @@ def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
     )
 
 
-def _made_text(boards: Mapping[int, Board]) -> str:
-    """How ``data/make_data.py`` made the report's own file, scoped to the lines it concerns."""
-    graded = _graded_lines(boards)
+def _made_text(boards: Mapping[int, Board], graded: Sequence[int]) -> str:
+    """How ``data/make_data.py`` made the report's own file, scoped to the lines it concerns
+    (`graded`: :func:`_graded_lines` of `boards`)."""
     clashing = sorted(line for line, board in boards.items() if not board.is_consistent())
     text = ""
     if graded:
