@@ -59,6 +59,10 @@ class Result:
         Set by :func:`sudosat.solvers.verify_result` once the model has passed
         :meth:`CNF.check_model` against the formula, so that a second call
         (the solver's own, then the registry's) does not scan it again.
+    out_of_time : bool
+        UNKNOWN because the time limit ran out, as the solver itself says: our
+        ``cdcl`` stops a little before the limit, to free its tables within it,
+        so the caller's clock may not have run out yet when it answers.
     """
 
     status: Status
@@ -68,6 +72,7 @@ class Result:
     solver: str = ""
     proof: str | None = None
     model_checked: bool = False
+    out_of_time: bool = False
 
     @property
     def is_sat(self) -> bool:

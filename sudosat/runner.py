@@ -404,7 +404,7 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
     if verdict is Verdict.TIMEOUT:
         why = (
             "the time limit ran out while solving"
-            if deadline.expired()
+            if deadline.expired() or result.out_of_time
             else "the solver stopped without a decision"
         )
         return run.outcome(verdict, error=why, result=result, formula=formula)

@@ -121,3 +121,59 @@ def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> N
     stopped.deadline = Deadline(None)
     stopped.drop_satisfied_binaries()
     assert stopped.bins == whole.bins
+
+
+def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
+    from sudosat.solvers.cdcl import _GROW_CHUNK, Engine, Solver
+
+    engine: Engine = Solver(CNF([[1, 2, 3]]))._live_engine()
+    before = {name: len(table) for name, table in vars(engine).items() if isinstance(table, list)}
+    engine.deadline = Deadline(0)
+    with pytest.raises(OutOfTime):
+        engine.grow(_GROW_CHUNK)  # 2 * _GROW_CHUNK literal codes: stops after the first chunk
+    after = {name: len(table) for name, table in vars(engine).items() if isinstance(table, list)}
+    assert after == before and engine.num_vars == 3
+    engine.deadline = Deadline(None)
+    engine.grow(_GROW_CHUNK)
+    assert len(engine.bins) == len(engine.watches) == len(engine.val) == 2 * _GROW_CHUNK + 2
+
+
+def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> None:
+    """A one-shot call answers by T, freeing included: the engine stops before T by the
+    estimated cost of freeing its tables (here inflated to 100 s, more than T)."""
+    from sudosat.solvers import cdcl
+
+    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 100.0 / 4)  # 4 literals below: 100 s
+    started = time.monotonic()
+    result = cdcl.solve(CNF([[1, 2], [-1, 2]]), time_limit_ms=5000)
+    assert result.status is Status.UNKNOWN and result.out_of_time
+    assert time.monotonic() - started < 1.0
+    assert cdcl.solve(CNF([[1, 2], [-1, 2]])).status is Status.SAT  # no limit: nothing reserved
+
+
+def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch) -> None:
+    from sudosat.board import Board
+    from sudosat.pipeline import solve_instance
+    from sudosat.results import Verdict
+    from sudosat.solvers import cdcl
+
+    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 1.0)  # seconds per literal: T is gone
+    row = solve_instance(Board.empty(2), "cdcl", "course", 3000).row
+    assert row.status is Verdict.TIMEOUT, row
+    assert row.error == "the time limit ran out while solving"  # though T has not passed
+    assert row.total_ms < 3000
+
+
+def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
+    """solve() keeps the caller's formula for its model check instead of copying it."""
+    from sudosat.solvers import cdcl
+
+    cnf = CNF([[1, -2], [2, 3]], num_vars=5)
+    flat = list(cnf.flat)
+    result = cdcl.solve(cnf)
+    assert result.status is Status.SAT and cnf.is_satisfied_by(result.model)
+    assert (cnf.num_vars, cnf.num_clauses, list(cnf.flat)) == (5, 2, flat)
+    solver = cdcl.Solver(cnf)  # a solver that lives on copies: its clauses are its own
+    solver.add_clause([-3])
+    assert solver.solve().status is Status.SAT
+    assert cnf.num_clauses == 2 and solver.num_clauses == 3

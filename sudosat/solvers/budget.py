@@ -108,6 +108,21 @@ class Deadline:
         """Milliseconds since the deadline was set."""
         return (time.monotonic() - self.start) * 1000.0
 
+    def sooner(self, seconds: float) -> Deadline:
+        """This deadline moved `seconds` earlier, for work that must still fit after the stop.
+
+        Examples
+        --------
+        >>> deadline = Deadline(1000)
+        >>> round((deadline.at - deadline.sooner(0.25).at) * 1000)
+        250
+        >>> Deadline(None).sooner(0.25).limited
+        False
+        """
+        earlier = Deadline(None, self.start)
+        earlier.at = self.at - seconds
+        return earlier
+
 
 @dataclass(frozen=True)
 class Tunable:
