@@ -235,13 +235,22 @@ class CNF:
         return self._num_empty > 0
 
     def __iter__(self) -> Iterator[Clause]:
-        flat = self._flat.tolist()
-        start = 0
-        index = flat.index
-        for _ in range(self._num_clauses):
-            end = index(0, start)
-            yield flat[start:end]
-            start = end + 1
+        # A block of the array at a time becomes a list (slicing a list is cheaper than
+        # converting each clause): a reader that looks at a clock between clauses then
+        # never waits for the whole array's conversion (0.2 s at order 6, 0.7 at order 7).
+        flat = self._flat
+        size = len(flat)
+        begin = 0
+        while begin < size:
+            stop = size if begin + _ITER_BLOCK >= size else flat.index(0, begin + _ITER_BLOCK) + 1
+            block = flat[begin:stop].tolist()
+            index = block.index
+            start = 0
+            for _ in range(block.count(0)):
+                end = index(0, start)
+                yield block[start:end]
+                start = end + 1
+            begin = stop
 
     @property
     def clauses(self) -> list[Clause]:
@@ -339,6 +348,7 @@ class CNF:
 
 
 _CHUNK_CLAUSES = 1 << 18
+_ITER_BLOCK = 1 << 16  # literals CNF.__iter__ turns into a list at a time (about 1 ms)
 _SEPARATOR = 2  # the byte that stands for a clause's closing 0 in _scan
 _SEPARATOR_BYTE = bytes([_SEPARATOR])
 _GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples

@@ -153,6 +153,22 @@ def test_dimacs_round_trip(case):
     assert again.clauses == [list(c) for c in clauses]
 
 
+@given(clause_lists, st.integers(min_value=1, max_value=8))
+def test_iteration_yields_every_clause_across_block_boundaries(case, block):
+    """CNF.__iter__ converts the array a block at a time; tiny blocks cut through clauses."""
+    import sudosat.cnf as cnf_module
+
+    num_vars, clauses = case
+    cnf = CNF(clauses, num_vars=num_vars)
+    whole = list(cnf)
+    saved = cnf_module._ITER_BLOCK
+    cnf_module._ITER_BLOCK = block
+    try:
+        assert list(cnf) == whole == [list(c) for c in clauses]
+    finally:
+        cnf_module._ITER_BLOCK = saved
+
+
 @given(clause_lists)
 def test_reader_accepts_clauses_spread_over_lines(case):
     num_vars, clauses = case

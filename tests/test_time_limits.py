@@ -56,7 +56,7 @@ def _long_chain(length: int) -> CNF:
 def test_deadline_is_checked_inside_one_long_propagation(heuristic: str | None) -> None:
     # 100k implied literals and no decision: only the clock check inside propagate can stop it.
     engine = _Engine(_long_chain(100_000), heuristic, Deadline(None), 0)
-    engine.deadline = Deadline(50)
+    engine.stop_at = Deadline(50).at  # what the search reads: its deadline less freeing time
     started = time.monotonic()
     with pytest.raises(OutOfTime):
         engine.search()
@@ -177,3 +177,16 @@ def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
     solver.add_clause([-3])
     assert solver.solve().status is Status.SAT
     assert cnf.num_clauses == 2 and solver.num_clauses == 3
+
+
+@pytest.mark.parametrize("name", ["dpll", "walksat"])
+def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkeypatch, name):
+    """Freeing a loaded formula's lists is paid before the answer returns: with freeing
+    priced at a second a clause, a 3 s limit on a 415-clause formula stops at once."""
+    from sudosat.solvers import dpll, local
+
+    for module in (dpll, local):
+        monkeypatch.setattr(module, "_FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
+    status, wall = _solve_timed(pigeonhole(10, 9), name, 3000)  # 415 clauses
+    assert status is Status.UNKNOWN and wall < 1.0, (status, wall)

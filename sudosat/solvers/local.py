@@ -99,7 +99,7 @@ from sudosat.cnf import CNF
 from sudosat.result import Result, Status
 from sudosat.solvers.base import make_result
 from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
-from sudosat.solvers.dpll import simplify
+from sudosat.solvers.dpll import _CHECK_CLAUSES, _FREE_S_PER_CLAUSE, simplify
 
 _MANY = 1e15  # the upper end of the count ranges: no practical bound
 
@@ -180,14 +180,19 @@ class LocalSearchSettings:
 class _State:
     """One assignment of the compact variables and its counters (see the module docstring)."""
 
-    def __init__(self, clauses: list[list[int]], num_vars: int, gsat: bool) -> None:
+    def __init__(
+        self, clauses: list[list[int]], num_vars: int, gsat: bool, at: float = math.inf
+    ) -> None:
         self.clauses = clauses
         self.num_vars = num_vars
         self.gsat = gsat
         self.occ: list[list[int]] = [[] for _ in range(2 * num_vars)]
+        occ = self.occ
         for c, clause in enumerate(clauses):
             for lit in clause:
-                self.occ[lit].append(c)
+                occ[lit].append(c)
+            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
+                raise OutOfTime(0)
         self.truth = [0] * (2 * num_vars)
         self.numtrue = [0] * len(clauses)
         self.crit = [0] * len(clauses)
@@ -335,15 +340,20 @@ def _gsat_try(state: _State, rng: random.Random, noise: float, max_flips: int, a
     return max_flips
 
 
-def _compact(clauses: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+def _compact(
+    clauses: list[list[int]], at: float = math.inf
+) -> tuple[list[list[int]], list[int]]:
     """Renumber the variables of signed clauses 0..n-1 as literal codes; return (codes, names).
 
-    ``names[i]`` is the original DIMACS variable of compact variable ``i``.
+    ``names[i]`` is the original DIMACS variable of compact variable ``i``. Raises
+    :class:`OutOfTime` when the clock passes `at` (a ``time.monotonic()``) meanwhile.
     """
     index: dict[int, int] = {}
     names: list[int] = []
     coded = []
-    for clause in clauses:
+    for number, clause in enumerate(clauses):
+        if number & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
+            raise OutOfTime(0)
         codes = []
         for lit in clause:
             var = abs(lit)
@@ -385,7 +395,15 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
     if refuted:
         status = Status.UNSAT
     if status is None:
-        coded, names = _compact(clauses)
+        # The kept clauses are held three times over (signed, coded, per-literal lists)
+        # until the answer returns: stop early enough for freeing them to fit in T.
+        deadline = deadline.sooner(len(clauses) * _FREE_S_PER_CLAUSE)
+        try:
+            coded, names = _compact(clauses, deadline.at)
+        except OutOfTime:
+            coded, names = [], []
+            status = Status.UNKNOWN
+    if status is None:
         stats["fixed_by_propagation"] = len(fixed)
         stats["search_variables"] = len(names)
         truth = _search(coded, len(names), settings, random.Random(seed),
@@ -410,7 +428,10 @@ def _search(
     if not clauses:
         return []
     gsat = settings.algorithm == "gsat"
-    state = _State(clauses, num_vars, gsat)
+    try:
+        state = _State(clauses, num_vars, gsat, deadline.at)
+    except OutOfTime:
+        return None
     run_try = _gsat_try if gsat else _walksat_try
     noise, max_flips = settings.noise, settings.max_flips
     best = len(clauses)
