@@ -212,6 +212,9 @@ def test_index_links_every_page_and_states_the_run(built):
     for name in OURS:
         assert f'href="{name}.html"' in index and f'href="{name}-code.html"' in index
     assert "T = 5000 ms" in index
+    # reports/ stands alone: the figure strip is embedded, and no link leaves the folder
+    assert index.count('src="data:image/png;base64,') >= 3
+    assert '="../' not in index
     manifest = json.loads((built / "reports" / "data" / "manifest.json").read_text())
     assert manifest["time_limit_ms"] == 5000
 

@@ -30,6 +30,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import base64
 import html
 import os
 import sys
@@ -229,22 +230,38 @@ table.sudosat-table td{text-align:right} .strip img{height:170px;margin:0.3em;bo
 """
 
 
+# The figures the front page shows, each with the page it comes from (its link).
+_STRIP = {
+    "report-per-instance": "report",
+    "report-scatter": "report",
+    "report-cactus": "report",
+    "reduction-families": "reduction",
+}
+
+
 def _figure_strip(settings: Settings) -> str:
+    """Thumbnails of the main figures, embedded in the page, each linking to its page.
+
+    Embedded (about 240 kB for the four), so that ``reports/`` stands alone:
+    published without ``figures/``, the front page still shows them.
+    """
     folder = settings.root / settings.figures_dir
-    chosen = [
-        f
-        for f in ("report-per-instance", "report-scatter", "report-cactus", "reduction-families")
-        if (folder / f"{f}.png").is_file()
-    ]
-    if not chosen:
+    reports = settings.root / settings.reports
+    images = []
+    for name, page in _STRIP.items():
+        png = folder / f"{name}.png"
+        if not png.is_file():
+            continue
+        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        image = f'<img src="data:image/png;base64,{data}" alt="{name}" title="{name}">'
+        shown = (reports / f"{page}.html").is_file()
+        images.append(f'<a href="{page}.html">{image}</a>' if shown else image)
+    if not images:
         return ""
-    prefix = os.path.relpath(folder, settings.root / settings.reports)
-    images = "".join(
-        f'<a href="{prefix}/{f}.png"><img src="{prefix}/{f}.png" alt="{f}"></a>' for f in chosen
-    )
     return (
-        f"<h2>Figures</h2><div class='strip'>{images}</div>"
-        "<p>All figures, PNG and SVG, are in <code>figures/</code>.</p>"
+        f"<h2>Figures</h2><div class='strip'>{''.join(images)}</div>"
+        "<p>Each opens the page that draws it; every figure, PNG and SVG, is in the "
+        "repository's <code>figures/</code>.</p>"
     )
 
 
