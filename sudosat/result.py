@@ -60,9 +60,11 @@ class Result:
         :meth:`CNF.check_model` against the formula, so that a second call
         (the solver's own, then the registry's) does not scan it again.
     out_of_time : bool
-        UNKNOWN because the time limit ran out, as the solver itself says: our
-        ``cdcl`` stops a little before the limit, to free its tables within it,
-        so the caller's clock may not have run out yet when it answers.
+        UNKNOWN because the time limit ran out, as the solver itself says. Our
+        own solvers stop a little before the limit, to free their tables within
+        it, so the caller's clock may not have run out yet when they answer;
+        False for a solver that gave up (local search after ``max_tries``) and
+        for external solvers, whose time-outs the caller's clock tells.
     """
 
     status: Status

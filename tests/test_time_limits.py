@@ -151,14 +151,19 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
     assert cdcl.solve(CNF([[1, 2], [-1, 2]])).status is Status.SAT  # no limit: nothing reserved
 
 
-def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch) -> None:
+@pytest.mark.parametrize("name", ["cdcl", "dpll", "walksat"])
+def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch, name) -> None:
     from sudosat.board import Board
     from sudosat.pipeline import solve_instance
     from sudosat.results import Verdict
-    from sudosat.solvers import cdcl
+    from sudosat.solvers import cdcl, dpll, local
 
-    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 1.0)  # seconds per literal: T is gone
-    row = solve_instance(Board.empty(2), "cdcl", "course", 3000).row
+    # Freeing priced at a second a literal or a clause: T is gone before the search starts.
+    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 1.0)
+    monkeypatch.setattr(dpll, "_FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(local, "_FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
+    row = solve_instance(Board.empty(2), name, "course", 3000).row
     assert row.status is Verdict.TIMEOUT, row
     assert row.error == "the time limit ran out while solving"  # though T has not passed
     assert row.total_ms < 3000
@@ -188,5 +193,12 @@ def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkey
     for module in (dpll, local):
         monkeypatch.setattr(module, "_FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
-    status, wall = _solve_timed(pigeonhole(10, 9), name, 3000)  # 415 clauses
-    assert status is Status.UNKNOWN and wall < 1.0, (status, wall)
+    started = time.monotonic()
+    result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)  # 415 clauses
+    assert result.status is Status.UNKNOWN and result.out_of_time, result
+    assert time.monotonic() - started < 1.0
+
+
+def test_local_search_giving_up_is_not_a_time_out() -> None:
+    result = solve(pigeonhole(5, 4), "walksat", max_tries=2, max_flips=50)
+    assert result.status is Status.UNKNOWN and not result.out_of_time

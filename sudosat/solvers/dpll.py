@@ -508,7 +508,9 @@ def _run(
     stats = engine.stats() if engine is not None else {}
     stats["solver_cpu_s"] = time.process_time() - cpu
     model = engine.model() if status is Status.SAT and engine is not None else None
-    return make_result(status, model, stats, started, name)
+    result = make_result(status, model, stats, started, name)
+    result.out_of_time = status is Status.UNKNOWN  # a complete search stops only for time
+    return result
 
 
 def solve_dp(cnf: CNF, *, time_limit_ms: float | None = None, seed: int = 0) -> Result:

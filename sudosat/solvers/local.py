@@ -384,9 +384,11 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
     deadline = Deadline(time_limit_ms)
     stats: dict[str, float] = {"flips": 0, "tries": 0}
     model = None
+    out_of_time = False  # as opposed to giving up after max_tries
     if settings.simplify:
         reduced = simplify(cnf, deadline)
         status = Status.UNKNOWN if reduced is None else None
+        out_of_time = reduced is None  # simplify stops only for time
         refuted, fixed, clauses = (False, [], []) if reduced is None else (
             reduced.refuted, reduced.fixed, reduced.clauses)
     else:
@@ -402,17 +404,20 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
             coded, names = _compact(clauses, deadline.at)
         except OutOfTime:
             coded, names = [], []
-            status = Status.UNKNOWN
+            status, out_of_time = Status.UNKNOWN, True
     if status is None:
         stats["fixed_by_propagation"] = len(fixed)
         stats["search_variables"] = len(names)
         truth = _search(coded, len(names), settings, random.Random(seed),
                         settings.tries(time_limit_ms is not None), deadline, stats)
         status = Status.UNKNOWN if truth is None else Status.SAT
+        out_of_time = truth is None and deadline.expired()
         if truth is not None:
             model = _model(cnf.num_vars, fixed, names, truth)
     stats["solver_cpu_s"] = time.process_time() - cpu
-    return make_result(status, model, stats, started, settings.algorithm)
+    result = make_result(status, model, stats, started, settings.algorithm)
+    result.out_of_time = out_of_time
+    return result
 
 
 def _search(
