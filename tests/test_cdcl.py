@@ -215,14 +215,34 @@ def test_learnt_clause_deletion_and_restarts_keep_answers_right():
         assert result.stats["restarts"] > 0
 
 
-@pytest.mark.parametrize("options", [{"minimize": 0}, {"minimize": 1}, {"initial_phase": 1},
-                                     {"random_var_freq": 0.2}, {"var_decay": 0.8}])
+@pytest.mark.parametrize("options", [{"minimize": 0}, {"minimize": 1}, {"initial_phase": 0},
+                                     {"initial_phase": 1}, {"random_var_freq": 0.2},
+                                     {"var_decay": 0.8}])
 def test_every_setting_keeps_answers_right(options):
     rng = random.Random(7)
     for _ in range(15):
         cnf = random_kcnf(rng, 60, 60 * 43 // 10)
         result = registry.solve(cnf, "cdcl", seed=3, **options)
         assert (result.status is Status.SAT) == reference_sat(cnf)
+
+
+@pytest.mark.parametrize(("initial_phase", "first"), [(None, 1), (0, -1), (1, 1)])
+def test_the_first_decision_takes_the_sign_in_more_clauses_by_default(initial_phase, first):
+    """Variable 1 is the most frequent (activity) and occurs 3 times positive, once negative
+    (in a long, two ternary and a binary clause); phases 0 and 1 force the sign."""
+    from sudosat.solvers.cdcl import Solver
+
+    class FirstDecision:
+        literal = None
+
+        def decided(self, literal, level, trail_size):
+            self.literal = literal if self.literal is None else self.literal
+
+    seen = FirstDecision()
+    options = {} if initial_phase is None else {"initial_phase": initial_phase}
+    cnf = CNF([[1, 2, 3, 4], [1, -2, 3], [1, 2, -3], [-1, -4]])
+    assert Solver(cnf, observer=seen, **options).solve().status is Status.SAT
+    assert seen.literal == first
 
 
 def test_pigeonhole_7_is_unsat():

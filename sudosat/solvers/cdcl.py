@@ -26,10 +26,11 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
   VSIDS kept in :mod:`heapq` (C) with lazy re-insertion instead of an indexed
   heap written in Python, starting from occurrence counts as in Chaff or, when
   level 0 holds facts, from Jeroslow–Wang products of the formula they leave
-  (:meth:`Engine.init_activity`); phase
-  saving; Luby restarts; learnt-clause deletion by LBD (glue clauses are kept
-  forever); level-0 simplification that drops satisfied clauses and strips
-  false literals.
+  (:meth:`Engine.init_activity`); phase saving, each variable first tried
+  with the sign it has in more clauses (without level-0 facts); Luby
+  restarts; learnt-clause deletion by LBD (glue clauses are kept forever);
+  level-0 simplification that drops satisfied clauses and strips false
+  literals.
 * Optional DRAT proof logging (text), checked by :func:`certify` with the
   independent ``dratify`` checker.
 * One budget (:mod:`sudosat.solvers.budget`): a call's :class:`Deadline` is
@@ -65,7 +66,7 @@ from collections.abc import Iterator
 from enum import Enum
 from heapq import heapify, heappop, heappush
 from itertools import compress, islice
-from operator import add, mul, not_, or_, xor
+from operator import add, gt, mul, not_, or_, sub, xor
 from random import Random
 from typing import Protocol, TypeAlias, cast
 
@@ -98,7 +99,11 @@ TUNABLES: dict[str, Tunable] = declare(
     Tunable("reduce_inc", 300, 0, 1e9, "growth of the reduction interval after each reduction"),
     Tunable("glue_lbd", 2, 0, 1e9, "learnt clauses with LBD at most this are never deleted"),
     Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
-    Tunable("initial_phase", 0, 0, 1, "value tried first on a fresh variable: 0 false, 1 true"),
+    Tunable(
+        "initial_phase", 2, 0, 2,
+        "value tried first on a fresh variable: 0 false, 1 true, 2 the sign it has in more "
+        "clauses (ties false; false on a formula with level-0 facts, such as a puzzle's givens)",
+    ),
     Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
     Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
     Tunable(
@@ -273,7 +278,7 @@ def _negations(first: int, last: int) -> list[int]:
 
 def _first_phases(first: int, last: int, initial_phase: int) -> list[int]:
     """The literal each of the variables first..last is decided to at first (see ``phase``)."""
-    return list(range(2 * first + 1 - initial_phase, 2 * last + 2, 2))
+    return list(range(2 * first + 1 - (initial_phase == 1), 2 * last + 2, 2))
 
 
 def luby(y: float, x: int) -> float:
@@ -921,7 +926,12 @@ class Engine:
         conflicts than with a flat start). There the products are no better:
         median conflicts over six seeds 1585 against 1600 at 150 variables, 250
         against 252 at 100, while one seed's median moves by up to a fifth
-        either way; so a formula without facts keeps the order it had.
+        either way; so a formula without facts keeps the order it had. With
+        ``initial_phase`` 2 (the default), each variable of such a formula is
+        first tried with the sign it has in more clauses: on 300 random 3-SAT
+        formulas of each of three seeds (50 and 100 variables), 3-10 % fewer
+        conflicts in all than starting false (medians 2-11 % fewer), and fewer
+        in all on each of the five random sets of ``benchmarks/cdcl_ab.py``.
         """
         if self.trail:
             scores = self.jw_products()
@@ -929,18 +939,23 @@ class Engine:
             scale = 0.5 / top if top else 0.0
             self.activity = [score * scale for score in scores]
             return
-        n = self.num_vars
-        counts = [0] * (n + 1)
+        in_long = [0] * len(self.val)  # per literal code: its long clauses
         for clause in self.clauses:
             for lit in clause:
-                counts[lit >> 1] += 1
-        # Binary and ternary occurrences, per code then per variable (codes 2v, 2v + 1),
-        # summed by map in C: this runs at the start of every one-shot call.
-        per_code = list(map(add, map(len, self.bins), map(len, self.terns)))
-        per_var = map(add, per_code[2::2], per_code[3::2])
-        counts[1:] = map(add, counts[1:], per_var)
+                in_long[lit] += 1
+        # Binary and ternary clauses holding ¬p are listed under p; the occurrences of
+        # v and of ¬v (v = 1..n) are summed by map in C: this runs at the start of every
+        # one-shot call.
+        under = list(map(add, map(len, self.bins), map(len, self.terns)))
+        positive = list(map(add, in_long[2::2], under[3::2]))
+        negative = list(map(add, in_long[3::2], under[2::2]))
+        counts = [0, *map(add, positive, negative)]
         scale = 1.0 / (max(counts) + 1)
         self.activity = [count * scale for count in counts]
+        if self.settings["initial_phase"] == 2:
+            # The more frequent sign first, ties false: 2v + 1 - (positive > negative).
+            odd = range(3, 2 * len(positive) + 2, 2)
+            self.phase[1:] = map(sub, odd, map(gt, positive, negative))
 
     def jw_products(self) -> list[float]:
         """Per variable (index 0 unused), ``J(x) * J(¬x)``: Jeroslow–Wang weights multiplied.
