@@ -280,11 +280,18 @@ def _parse_body_fast(body: str, num_vars: int) -> array | None:
     """All tokens at once; None when anything needs the careful line-by-line path."""
     if not _plain_tokens(body):
         return None
-    flat = None
     if not any(byte in body for byte in _NOT_JSON_BLANKS):
-        flat = _parse_body_json(body)
-    if flat is None:
-        flat = _parse_body_tokens(body)
+        values = _parse_body_json(body)
+        if values is not None:
+            # Bounds on the list, before the array: min and max read a list's ints as
+            # they are, an array's by making an int object of each (3x slower).
+            if values and (max(values) > num_vars or -min(values) > num_vars):
+                return None
+            try:
+                return array("i", values)
+            except OverflowError:
+                return None
+    flat = _parse_body_tokens(body)
     if flat is None:
         return None
     if flat and (max(flat) > num_vars or -min(flat) > num_vars):
@@ -306,7 +313,7 @@ def _plain_tokens(text: str) -> bool:
     return _MINUS_ZERO.search(raw) is None or _NEGATIVE_ZERO.search(raw) is None
 
 
-def _parse_body_json(body: str) -> array | None:
+def _parse_body_json(body: str) -> list[int] | None:
     """Integers separated by single blanks or line ends (what strict writers produce).
 
     ``json`` parses them three times faster than ``int()`` per token. The
@@ -315,9 +322,10 @@ def _parse_body_json(body: str) -> array | None:
     """
     text = body.strip().replace("\n", " ").replace(" ", ",")
     try:
-        return array("i", json.loads(f"[{text}]"))
-    except (ValueError, TypeError, OverflowError):
+        values = json.loads(f"[{text}]")
+    except ValueError:
         return None
+    return values if isinstance(values, list) else None
 
 
 def _parse_body_tokens(body: str) -> array | None:
