@@ -65,14 +65,32 @@ def test_the_solver_medians_are_those_of_solvers_csv():
             ms for (name, who, _), ms in least.items() if name == set_name and who == solver
         )
 
+    def ratio(set_name: str) -> float:  # cdclkit's median over ours, on the instances it ran
+        ran = {i for (name, who, i) in least if name == set_name and who == "cdclkit"}
+        theirs = [ms for (name, who, i), ms in least.items()
+                  if name == set_name and who == "cdclkit"]
+        ours = [ms for (name, who, i), ms in least.items()
+                if name == set_name and who == "cdcl" and i in ran]
+        return statistics.median(theirs) / statistics.median(ours)
+
     stated = quoted(
         r"top2365\.sdk\.txt`: ([\d.]+) ms; on 35 of `damnhard\.sdk\.txt`: ([\d.]+) ms; on "
         r"50 of `16x16\.txt`: ([\d.]+) ms; PySAT's Minisat22 \(C\+\+\) on the same: "
-        r"([\d.]+), ([\d.]+) and ([\d.]+) ms \(`benchmarks/results/solvers\.csv`"
+        r"([\d.]+), ([\d.]+) and ([\d.]+) ms; the pure-Python `cdclkit` ([\d.]+), ([\d.]+) and "
+        r"([\d.]+) ms \(the last on the (\d+) it reached within its budget\), and on random "
+        r"3-SAT of 50, 100 and 150 variables ([\d.]+), ([\d.]+) and ([\d.]+) times our time "
+        r"\(`benchmarks/results/solvers\.csv`"
     )
-    cases = [(s, solver) for solver in ("cdcl", "minisat22")
+    cases = [(s, solver) for solver in ("cdcl", "minisat22", "cdclkit")
              for s in ("top2365-200", "damnhard", "16x16-50")]
-    assert_all_agree(stated, [median(*case) for case in cases], [" ".join(c) for c in cases])
+    reached = sum(1 for (name, who, _) in least if name == "16x16-50" and who == "cdclkit")
+    randoms = ["random3sat-50", "random3sat-100", "random3sat-150"]
+    assert_all_agree(
+        stated,
+        [*(median(*case) for case in cases), reached, *(ratio(s) for s in randoms)],
+        [*(" ".join(c) for c in cases), "16x16 puzzles cdclkit reached",
+         *(f"{s} ratio" for s in randoms)],
+    )
 
 
 def test_the_incremental_figures_are_those_of_incremental_csv():
@@ -133,7 +151,9 @@ def test_the_lateness_past_t_is_that_of_time_limits_csv():
     late: dict[str, float] = {}
     for row in rows("time_limits.csv"):
         if row["stage"] != "refused":  # refused at once by the size estimate, never late
-            late[row["order"]] = max(late.get(row["order"], -math.inf), float(row["late_ms"]))
-    stated = quoted(r"orders 6 and 7 and T from 0\.25 to 3\.5 s, at most ([\d.]+) and ([\d.]+) "
-                    r"ms past T \(`benchmarks/results/time_limits\.csv`\)")
-    assert_all_agree(stated, [late["6"], late["7"]], ["order 6", "order 7"])
+            late[row["solver"]] = max(late.get(row["solver"], -math.inf), float(row["late_ms"]))
+    stated = quoted(r"orders 6 and 7 and T from 0\.25 to 3\.5 s, at most ([\d.]+) ms past T for "
+                    r"`cdcl`, ([\d.]+) for `dpll` and ([\d.]+) for `walksat` "
+                    r"\(`benchmarks/results/time_limits\.csv`\)")
+    solvers = ["cdcl", "dpll", "walksat"]
+    assert_all_agree(stated, [late[name] for name in solvers], solvers)
