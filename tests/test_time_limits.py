@@ -160,8 +160,8 @@ def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch,
 
     # Freeing priced at a second a literal or a clause: T is gone before the search starts.
     monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 1.0)
-    monkeypatch.setattr(dpll, "_FREE_S_PER_CLAUSE", 1.0)
-    monkeypatch.setattr(local, "_FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(dpll, "FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
     row = solve_instance(Board.empty(2), name, "course", 3000).row
     assert row.status is Verdict.TIMEOUT, row
@@ -191,7 +191,7 @@ def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkey
     from sudosat.solvers import dpll, local
 
     for module in (dpll, local):
-        monkeypatch.setattr(module, "_FREE_S_PER_CLAUSE", 1.0)
+        monkeypatch.setattr(module, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
     started = time.monotonic()
     result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)  # 415 clauses

@@ -107,10 +107,11 @@ TUNABLES: dict[str, Tunable] = declare()
 
 _CHECK_EVERY = 255  # read the clock when (applied literals & _CHECK_EVERY) == 0
 _CHECK_CLAUSES = 4095  # and when (clauses read & _CHECK_CLAUSES) == 0 while loading
-# Freeing the engine's lists, before the answer returns, takes about this long per clause
-# loaded (95 to 125 ns measured on order-4 and order-5 Sudoku: 0.3 s for the 3.3 million
-# clauses of order 6), so the engine stops that much before its deadline.
-_FREE_S_PER_CLAUSE = 1.2e-7
+#: Seconds to free one clause held as a Python list of ints with its occurrence entries,
+#: paid before a timed-out answer returns: 95 to 125 ns measured on order-4 and order-5
+#: Sudoku (0.3 s for order 6's 3.3 million clauses). The engine, and local search for its
+#: own lists, stop that much before their deadline.
+FREE_S_PER_CLAUSE = 1.2e-7
 
 
 class _Engine:
@@ -178,10 +179,10 @@ class _Engine:
                 units.append(codes[0])
             if (
                 number & _CHECK_CLAUSES == _CHECK_CLAUSES
-                and time.monotonic() + number * _FREE_S_PER_CLAUSE >= at
+                and time.monotonic() + number * FREE_S_PER_CLAUSE >= at
             ):
                 raise OutOfTime
-        self.stop_at = at - len(lits) * _FREE_S_PER_CLAUSE
+        self.stop_at = at - len(lits) * FREE_S_PER_CLAUSE
 
     # -- assignment -----------------------------------------------------------------
 

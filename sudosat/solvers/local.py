@@ -99,7 +99,7 @@ from sudosat.cnf import CNF
 from sudosat.result import Result, Status
 from sudosat.solvers.base import make_result
 from sudosat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
-from sudosat.solvers.dpll import _CHECK_CLAUSES, _FREE_S_PER_CLAUSE, simplify
+from sudosat.solvers.dpll import FREE_S_PER_CLAUSE, simplify
 
 _MANY = 1e15  # the upper end of the count ranges: no practical bound
 
@@ -120,6 +120,7 @@ GSAT_TUNABLES: dict[str, Tunable] = declare(
 TRIES_WITHOUT_LIMIT = 10  # what max_tries=None means when the call has no time limit
 
 _CHECK_EVERY = 255  # read the clock when (flips & _CHECK_EVERY) == 0
+_CHECK_CLAUSES = 4095  # and when (clauses & _CHECK_CLAUSES) == 0 while building lists
 
 
 @dataclass(frozen=True)
@@ -399,7 +400,7 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
     if status is None:
         # The kept clauses are held three times over (signed, coded, per-literal lists)
         # until the answer returns: stop early enough for freeing them to fit in T.
-        deadline = deadline.sooner(len(clauses) * _FREE_S_PER_CLAUSE)
+        deadline = deadline.sooner(len(clauses) * FREE_S_PER_CLAUSE)
         try:
             coded, names = _compact(clauses, deadline.at)
         except OutOfTime:
