@@ -50,8 +50,8 @@ The design follows MiniSat's core, rewritten for CPython's cost model:
 Examples
 --------
 >>> from sudosat.cnf import CNF
->>> solve(CNF([[1, 2], [-1, 2], [-2, 3]])).model
-[1, 2, 3]
+>>> solve(CNF([[1, 2], [-1, 2], [-2, 3]])).model  # 2 first (most frequent), true (2 of 3)
+[-1, 2, 3]
 >>> solve(CNF([[1], [-1]]), proof=True).proof
 '0\\n'
 """
