@@ -238,11 +238,14 @@ def test_the_first_decision_takes_the_sign_in_more_clauses_by_default(initial_ph
         def decided(self, literal, level, trail_size):
             self.literal = literal if self.literal is None else self.literal
 
-    seen = FirstDecision()
     options = {} if initial_phase is None else {"initial_phase": initial_phase}
-    cnf = CNF([[1, 2, 3, 4], [1, -2, 3], [1, 2, -3], [-1, -4]])
-    assert Solver(cnf, observer=seen, **options).solve().status is Status.SAT
-    assert seen.literal == first
+    cnf = [[1, 2, 3, 4], [1, -2, 3], [1, 2, -3], [-1, -4]]
+    mirrored = [[-lit if abs(lit) == 1 else lit for lit in clause] for clause in cnf]
+    default_sign = {None: -1, 0: 1, 1: 1}[initial_phase]  # mirrored: 1 is mostly negated
+    for clauses, expected in ((cnf, first), (mirrored, first * default_sign)):
+        seen = FirstDecision()
+        assert Solver(CNF(clauses), observer=seen, **options).solve().status is Status.SAT
+        assert seen.literal == expected, (clauses, options)
 
 
 def test_pigeonhole_7_is_unsat():

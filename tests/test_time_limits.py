@@ -143,7 +143,7 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
     estimated cost of freeing its tables (here inflated to 100 s, more than T)."""
     from sudosat.solvers import cdcl
 
-    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 100.0 / 4)  # 4 literals below: 100 s
+    monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 100.0 / 6)  # 6 array entries below: 100 s
     started = time.monotonic()
     result = cdcl.solve(CNF([[1, 2], [-1, 2]]), time_limit_ms=5000)
     assert result.status is Status.UNKNOWN and result.out_of_time
@@ -159,7 +159,7 @@ def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch,
     from sudosat.solvers import cdcl, dpll, local
 
     # Freeing priced at a second a literal or a clause: T is gone before the search starts.
-    monkeypatch.setattr(cdcl, "_FREE_S_PER_LITERAL", 1.0)
+    monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 1.0)
     monkeypatch.setattr(dpll, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
@@ -200,5 +200,27 @@ def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkey
 
 
 def test_local_search_giving_up_is_not_a_time_out() -> None:
-    result = solve(pigeonhole(5, 4), "walksat", max_tries=2, max_flips=50)
+    result = solve(pigeonhole(5, 4), "walksat", time_limit_ms=60_000, max_tries=2, max_flips=50)
     assert result.status is Status.UNKNOWN and not result.out_of_time
+
+
+@pytest.mark.parametrize("name", ["walksat", "gsat"])
+def test_local_search_leaves_room_to_free_its_own_lists(monkeypatch, name) -> None:
+    """Simplification (dpll's engine) finishes; local search's own reserve then exceeds T."""
+    from sudosat.solvers import local
+
+    monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)  # 415 clauses kept: 415 s
+    started = time.monotonic()
+    result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)
+    assert result.status is Status.UNKNOWN and result.out_of_time
+    assert result.stats["tries"] == 0 and time.monotonic() - started < 1.0
+
+
+def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
+    from sudosat.solvers import cdcl
+
+    result = cdcl.solve(pigeonhole(9, 8), time_limit_ms=100)  # loads at once, searches long
+    assert result.status is Status.UNKNOWN and result.out_of_time
+    assert result.stats["conflicts"] > 0
+    again = cdcl.Solver(pigeonhole(9, 8)).solve(time_limit_ms=100)
+    assert again.status is Status.UNKNOWN and again.out_of_time

@@ -120,7 +120,7 @@ GSAT_TUNABLES: dict[str, Tunable] = declare(
 TRIES_WITHOUT_LIMIT = 10  # what max_tries=None means when the call has no time limit
 
 _CHECK_EVERY = 255  # read the clock when (flips & _CHECK_EVERY) == 0
-_CHECK_CLAUSES = 4095  # and when (clauses & _CHECK_CLAUSES) == 0 while building lists
+_CHECK_CLAUSES = 4095  # and after every 4,096 clauses while building lists
 
 
 @dataclass(frozen=True)
@@ -398,8 +398,9 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
     if refuted:
         status = Status.UNSAT
     if status is None:
-        # The kept clauses are held three times over (signed, coded, per-literal lists)
-        # until the answer returns: stop early enough for freeing them to fit in T.
+        # The kept clauses, signed and coded, and the per-literal lists are freed before
+        # the answer returns: about 120 ns a kept clause in all (11.4 ms for order 5's
+        # 93,504), dpll's rate. Stop early enough for that to fit in T.
         deadline = deadline.sooner(len(clauses) * FREE_S_PER_CLAUSE)
         try:
             coded, names = _compact(clauses, deadline.at)
@@ -409,10 +410,9 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
     if status is None:
         stats["fixed_by_propagation"] = len(fixed)
         stats["search_variables"] = len(names)
-        truth = _search(coded, len(names), settings, random.Random(seed),
-                        settings.tries(time_limit_ms is not None), deadline, stats)
+        truth, out_of_time = _search(coded, len(names), settings, random.Random(seed),
+                                     settings.tries(time_limit_ms is not None), deadline, stats)
         status = Status.UNKNOWN if truth is None else Status.SAT
-        out_of_time = truth is None and deadline.expired()
         if truth is not None:
             model = _model(cnf.num_vars, fixed, names, truth)
     stats["solver_cpu_s"] = time.process_time() - cpu
@@ -429,35 +429,39 @@ def _search(
     max_tries: float,
     deadline: Deadline,
     stats: dict,
-) -> list[int] | None:
-    """Run up to `max_tries` tries (``inf``: until the deadline); the model's ``truth`` or None."""
+) -> tuple[list[int] | None, bool]:
+    """Run up to `max_tries` tries (``inf``: until the deadline).
+
+    Returns the model's ``truth`` (None without one) and whether the search
+    stopped for time (False when it gave up after `max_tries`).
+    """
     if not clauses:
-        return []
+        return [], False
     gsat = settings.algorithm == "gsat"
     try:
         state = _State(clauses, num_vars, gsat, deadline.at)
     except OutOfTime:
-        return None
+        return None, True
     run_try = _gsat_try if gsat else _walksat_try
     noise, max_flips = settings.noise, settings.max_flips
     best = len(clauses)
     try:
         while stats["tries"] < max_tries:
             if deadline.expired():
-                return None
+                return None, True
             stats["tries"] += 1
             state.reset(rng, deadline.at)
             stats["flips"] += run_try(state, rng, noise, max_flips, deadline.at)
             if not state.unsat:
-                return state.truth
+                return state.truth, False
             best = min(best, len(state.unsat))
     except OutOfTime as timeout:
         stats["flips"] += timeout.args[0]
-        return None
+        return None, True
     finally:
         stats["unsat_at_end"] = len(state.unsat)
         stats["best_unsat_at_restart"] = best
-    return None
+    return None, False
 
 
 def _model(num_vars: int, fixed: list[int], names: list[int], truth: list[int]) -> list[int]:
