@@ -931,7 +931,7 @@ class Engine:
         ``initial_phase`` 2 (the default), each variable of such a formula is
         first tried with the sign it has in more clauses: on 300 random 3-SAT
         formulas of each of three seeds (50 and 100 variables), 3-10 % fewer
-        conflicts in all than starting false (medians 2-11 % fewer), and fewer
+        conflicts in all than starting false (medians 5-11 % fewer), and fewer
         in all on each of the five random sets of ``benchmarks/cdcl_ab.py``.
         """
         if self.trail:
