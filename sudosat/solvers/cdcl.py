@@ -2044,8 +2044,8 @@ class Solver:
             engine.deadline = _NO_DEADLINE
         stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
         stats["solver_cpu_s"] = time.process_time() - cpu_started
-        result = Result(status, model, stats, 0.0, "cdcl")
-        result.out_of_time = status is Status.UNKNOWN  # a complete solver stops only for time
+        # A complete solver answers UNKNOWN only when it runs out of time.
+        result = Result(status, model, stats, 0.0, "cdcl", out_of_time=status is Status.UNKNOWN)
         self._model = model
         self._core = None
         if status is Status.UNSAT:
@@ -2245,8 +2245,8 @@ def _one_shot(
     try:
         solver._append(cnf, adopt=True)  # the solver lives for this call only
     except OutOfTime:
-        result = Result(Status.UNKNOWN, None, engine.stats(cpu_started), 0.0, "cdcl")
-        result.out_of_time = True
+        stats = engine.stats(cpu_started)
+        result = Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", out_of_time=True)
         result.stats.update(load_ms=(time.perf_counter() - began) * 1000.0, search_ms=0.0)
         return result
     loaded = time.perf_counter()

@@ -122,9 +122,8 @@ class _Engine:
         self.num_vars = n
         self.heuristic = heuristic
         self.track_jw = heuristic in ("moms", "jw", "jw1")
-        self.deadline = deadline
-        # When to stop: the deadline less the time freeing what is loaded will take
-        # (_load keeps it up to date as it reads).
+        # When to stop (a time.monotonic()): the deadline, less the time freeing what is
+        # loaded will take once _load has read the formula.
         self.stop_at = deadline.at
         self.value = [0] * (2 * n + 2)
         self.occ: list[list[int]] = [[] for _ in range(2 * n + 2)]
@@ -163,7 +162,7 @@ class _Engine:
         Raises :class:`OutOfTime` when freeing what is loaded would no longer fit
         before the deadline. Post: ``stop_at`` makes room for freeing it all.
         """
-        at = self.deadline.at
+        at = self.stop_at  # the deadline itself until now
         lits, occ, units = self.lits, self.occ, self.units
         for number, clause in enumerate(cnf):
             codes = to_codes(clause)
