@@ -1,7 +1,7 @@
 """Our `cdcl` against an earlier version of itself, side by side in one process.
 
 A change to the solver is kept when it wins here: the version of
-``sudosat/solvers/cdcl.py`` at a git revision (``--base``, default ``HEAD``)
+``sudosat/sat/solvers/cdcl.py`` at a git revision (``--base``, default ``HEAD``)
 and the working tree's version solve the same formulas, alternately, each
 instance ``--repeat`` times (the least CPU time counts). The table gives, per
 set, both medians, their ratio, the ratio of the sums and both conflict totals
@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks.solvers import RESULTS, ROOT, _random_set, _sudoku_set
-from sudosat.cnf import parse_dimacs
+from sudosat.sat.cnf import parse_dimacs
 
 SETS = {
     "damnhard": lambda: _sudoku_set("damnhard", "damnhard.sdk.txt", None, 1),
@@ -47,7 +47,7 @@ SETS = {
     "random100b": lambda: _random_set(100, 60, 7),
     "random150b": lambda: _random_set(150, 30, 8),
 }
-SOURCE = "sudosat/solvers/cdcl.py"
+SOURCE = "sudosat/sat/solvers/cdcl.py"
 
 
 def load_module(path: Path, name: str) -> ModuleType:
@@ -74,7 +74,7 @@ def best_time(module: ModuleType, text: str, repeat: int) -> tuple[float, int, s
     """Least CPU ms of `repeat` solves of the DIMACS `text`, the conflicts and the status.
 
     Each solve gets a CNF parsed for it alone (untimed): a CNF shares a model-check
-    index with its copies once checked twice (``sudosat.cnf``), so solving one CNF
+    index with its copies once checked twice (``sudosat.sat.cnf``), so solving one CNF
     object with both versions in turn timed the second one's checks cheaper
     (identical code read 0.80 on top2365 before 2026-11-25).
     """

@@ -43,10 +43,10 @@ sys.path.insert(0, str(ROOT))
 # rerun leaves the committed runs (which the READMEs quote) as they are.
 RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
-from sudosat.board import COURSE_EXAMPLE, Board  # noqa: E402
-from sudosat.cnf import parse_dimacs  # noqa: E402
-from sudosat.encoding import ENCODINGS, encode, estimate  # noqa: E402
-from sudosat.generate import generate  # noqa: E402
+from sudosat.run.generate import generate  # noqa: E402
+from sudosat.sat.cnf import parse_dimacs  # noqa: E402
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board  # noqa: E402
+from sudosat.sudoku.encoding import ENCODINGS, encode, estimate  # noqa: E402
 
 FIELDS = ["section", "encoding", "order", "board", "givens", "variables", "clauses", "literals",
           "estimated_mb", "build_ms", "peak_mb", "target", "ok"]

@@ -7,19 +7,20 @@ shared machine hurts all of them alike; the stateless modes take the least of
 since a solver asked the same puzzle again would start from its solution):
 
 ``course``
-    the default pipeline (:func:`sudosat.pipeline.solve_instance`): encode the
+    the default pipeline (:func:`sudosat.run.pipeline.solve_instance`): encode the
     course CNF with the givens, load it into cdcl, solve, decode, check;
 ``stages``
     the same steps one by one, each timed in CPU time: ``encode``
-    (:func:`sudosat.encoding.encode`), ``load`` (cdcl's ``Solver(cnf)``),
+    (:func:`sudosat.sudoku.encoding.encode`), ``load`` (cdcl's ``Solver(cnf)``),
     ``search`` (its ``solve()``), ``decode`` (decode and check the board): the
     split of the course mode's time;
 ``encode-fresh``, ``encode-cached``
-    :func:`sudosat.encoding.encode` alone, building every clause (``cache=False``,
+    :func:`sudosat.sudoku.encoding.encode` alone, building every clause (``cache=False``,
     as before the rules cache) against copying the cached rules and adding the
     givens;
 ``incremental``
-    the same answer through :func:`sudosat.pipeline.solve_instance` with ``incremental=True``: the
+    the same answer through :func:`sudosat.run.pipeline.solve_instance` with
+    ``incremental=True``: the
     rules stay loaded, the givens are assumptions (building and loading the
     rules, once, is timed apart and reported as ``rules_ms``);
 ``norvig``
@@ -30,7 +31,7 @@ since a solver asked the same puzzle again would start from its solution):
     the same with the ``extended`` encoding (its coverage clauses propagate
     "a symbol's last place in a unit", as Norvig's second rule does);
 ``unique``
-    a uniqueness check (:func:`sudosat.incremental.is_unique`, extended
+    a uniqueness check (:func:`sudosat.sudoku.incremental.is_unique`, extended
     encoding): two solves on the loaded rules, the second behind the
     blocking clause.
 
@@ -40,7 +41,7 @@ whole set back to back as ``sudosat solve`` runs a file (modes ``file-*``,
 interleaved, every mode inherits the CPU caches the others left.
 
 Then ``sudosat generate --order 3 --minimal --count K`` in process
-(:func:`sudosat.generate.generate_many`), CPU time of the whole run, and the
+(:func:`sudosat.run.generate.generate_many`), CPU time of the whole run, and the
 median CPU time of one uniqueness check inside it (every call of the
 generator's checker, and those that reached the solver).
 
@@ -68,13 +69,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sudosat import generate
-from sudosat.board import Board, check_solution
-from sudosat.encoding import encode
-from sudosat.generate import generate_many
-from sudosat.incremental import _loaded, forget_loaded, is_unique
-from sudosat.pipeline import solve_instance
-from sudosat.solvers.cdcl import Solver
+from sudosat.run import generate
+from sudosat.run.generate import generate_many
+from sudosat.run.pipeline import solve_instance
+from sudosat.sat.solvers.cdcl import Solver
+from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.encoding import encode
+from sudosat.sudoku.incremental import _loaded, forget_loaded, is_unique
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a

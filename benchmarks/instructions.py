@@ -46,7 +46,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import solvers as bench
-from sudosat.cnf import parse_dimacs
+from sudosat.sat.cnf import parse_dimacs
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = bench.RESULTS
@@ -72,7 +72,7 @@ def formulas(name: str) -> list:
 
 def _solve_cdcl(cnf) -> int:
     """Load and solve `cnf` with cdcl as solvers.py times it; return the conflicts."""
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     return int(cdcl.solve(cnf).stats["conflicts"])
 

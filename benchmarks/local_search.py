@@ -34,10 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sudosat.board import Board, check_solution
-from sudosat.cnf import parse_solution
-from sudosat.encoding import encode
-from sudosat.result import Status
+from sudosat.sat.cnf import parse_solution
+from sudosat.sat.result import Status
+from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.encoding import encode
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))

@@ -1,4 +1,4 @@
-"""The model check of ``sudosat/cnf.py`` against an earlier version of it, in one process.
+"""The model check of ``sudosat/sat/cnf.py`` against an earlier version of it, in one process.
 
 Three measurements, CPU time, the two versions alternately:
 
@@ -34,19 +34,19 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks.solvers import DATA, ROOT
-from sudosat.board import Board
-from sudosat.cnf import CNF
-from sudosat.encoding import encode
-from sudosat.pipeline import solve_instance
-from sudosat.solvers.cdcl import solve
+from sudosat.run.pipeline import solve_instance
+from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.cdcl import solve
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import encode
 
 TOP2365 = DATA / "top2365.sdk.txt"
 
 
 def load_base(revision: str) -> ModuleType:
-    """``sudosat/cnf.py`` at `revision`, imported as a module of its own."""
+    """``sudosat/sat/cnf.py`` at `revision`, imported as a module of its own."""
     text = subprocess.run(
-        ["git", "show", f"{revision}:sudosat/cnf.py"], cwd=ROOT, check=True,
+        ["git", "show", f"{revision}:sudosat/sat/cnf.py"], cwd=ROOT, check=True,
         capture_output=True, text=True,
     ).stdout
     path = Path(tempfile.mkdtemp()) / "cnf_base.py"

@@ -35,9 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sudosat.board import Board
 from sudosat.errors import InstanceError
-from sudosat.pipeline import run_batch, solve_line
+from sudosat.run.pipeline import run_batch, solve_line
+from sudosat.sudoku.board import Board
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
@@ -93,8 +93,8 @@ def _process_ms(
     text: str, solver: str, encoding: str, time_limit_ms: float, options: dict
 ) -> float:
     """The external process's own wall time, from the solver's stats (one more run)."""
-    from sudosat.encoding import encode
-    from sudosat.solvers import solve
+    from sudosat.sat.solvers import solve
+    from sudosat.sudoku.encoding import encode
 
     result = solve(
         encode(Board.parse(text), encoding).cnf, solver, time_limit_ms=time_limit_ms, **options

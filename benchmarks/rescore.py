@@ -6,7 +6,7 @@ free decision the solver ranks the variables anew (Jeroslow-Wang products of
 what the givens leave) when the calls so far averaged at least
 ``rescore_conflicts`` conflicts (default 16). That default was chosen on every
 10th line of ``top2365.sdk.txt`` (lines 1, 11, 21, ...). This script runs the
-incremental pipeline (:func:`sudosat.pipeline.solve_instance` with
+incremental pipeline (:func:`sudosat.run.pipeline.solve_instance` with
 ``incremental=True``) on each set in file order, for each threshold and
 encoding, with a fresh solver per (threshold, encoding) pass, and reports per
 set the median CPU time per puzzle and the total conflicts.
@@ -38,9 +38,9 @@ from pathlib import Path
 
 from benchmarks.incremental import RESULTS, _shared_data
 from benchmarks.pipeline import write_csv
-from sudosat.board import Board
-from sudosat.incremental import forget_loaded
-from sudosat.pipeline import solve_instance
+from sudosat.run.pipeline import solve_instance
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.incremental import forget_loaded
 
 ROOT = Path(__file__).resolve().parent.parent
 ENCODINGS = ("course", "extended")

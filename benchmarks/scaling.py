@@ -38,9 +38,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sudosat.generate import generate, generate_many
-from sudosat.runner import prepare
-from sudosat.study import (
+from sudosat.run.generate import generate, generate_many
+from sudosat.run.runner import prepare
+from sudosat.studies.scaling import (
     cell_seed,
     measure,
     measure_isolated,

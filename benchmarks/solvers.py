@@ -54,8 +54,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudosat.cnf import CNF, parse_dimacs
-from sudosat.solvers import cdcl
+from sudosat.sat.cnf import CNF, parse_dimacs
+from sudosat.sat.solvers import cdcl
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -75,8 +75,8 @@ class Instance:
 
 def _sudoku_set(set_name: str, file: str, count: int | None, seed: int) -> list[Instance]:
     """Course encodings of puzzles from a public file (a seeded sample of `count` lines)."""
-    from sudosat.board import Board
-    from sudosat.encoding import encode
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.encoding import encode
 
     path = DATA / file
     if not path.is_file():

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 from benchmarks.pipeline import RESULTS, write_csv
-from sudosat.generate import generate
-from sudosat.pipeline import solve_instance
-from sudosat.solvers.registry import get_solver
+from sudosat.run.generate import generate
+from sudosat.run.pipeline import solve_instance
+from sudosat.sat.solvers.registry import get_solver
 
 LIMITS_MS = (250, 500, 1000, 1500, 2000, 2500, 3000, 3500)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from sudosat.errors import ResourceLimitError
 
 DEFAULT_MAX_BYTES = 1_000_000_000
-"""The default of ``--max-memory`` (the same as ``sudosat.encoding.DEFAULT_MAX_BYTES``)."""
+"""The default of ``--max-memory`` (the same as ``sudosat.sudoku.encoding.DEFAULT_MAX_BYTES``)."""
 
 BYTES_PER_VARIABLE = 160
 """What one declared variable costs once a formula is answered: its literal in

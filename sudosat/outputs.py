@@ -3,8 +3,8 @@
 :func:`write_atomically` (a file replaced all at once, a device or FIFO
 written in place), :func:`check_writable` (refuse a bad output before any
 work), :func:`same_file` and :class:`ResultsLock` (one run per results file).
-The batch (:mod:`sudosat.pipeline`) and the results table
-(:mod:`sudosat.results`) write through here.
+The batch (:mod:`sudosat.run.pipeline`) and the results table
+(:mod:`sudosat.run.results`) write through here.
 
 This module knows nothing of Sudoku.
 """

@@ -22,7 +22,7 @@ This module knows nothing of SAT or Sudoku.
 Examples
 --------
 >>> import sys
->>> from sudosat.solvers.budget import Deadline
+>>> from sudosat.sat.solvers.budget import Deadline
 >>> run_program([sys.executable, "-c", "print(6 * 7)"], None, Deadline(30_000), "python").stdout
 '42\\n'
 """
@@ -224,7 +224,7 @@ def run_program(
     workdir : Path or None
         Its working folder (None: the root folder, where it can write nothing).
     deadline : TimeLeft
-        When to stop it (e.g. a :class:`sudosat.solvers.budget.Deadline`).
+        When to stop it (e.g. a :class:`sudosat.sat.solvers.budget.Deadline`).
     label : str
         The name error messages give it.
     pass_fds : tuple of int

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from sudosat.board import COURSE_EXAMPLE
+from sudosat.sudoku.board import COURSE_EXAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))

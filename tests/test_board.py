@@ -1,4 +1,4 @@
-"""Tests of sudosat.board: formats, round trips, error messages, rules checks."""
+"""Tests of sudosat.sudoku.board: formats, round trips, error messages, rules checks."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat.board import Board, check_solution, units
 from sudosat.errors import InstanceError, SudosatError
+from sudosat.sudoku.board import Board, check_solution, units
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, ROOT, shared_file
 
 SOLVED_4X4 = "2 1234341221434321"
@@ -135,7 +135,7 @@ def test_course_example_solution_is_accepted() -> None:
 
 def test_the_course_example_file_holds_the_one_constant() -> None:
     # The README's commands read data/course-example.txt; the package, tests and notebooks
-    # use sudosat.board.COURSE_EXAMPLE. They must not drift apart (issue 15).
+    # use sudosat.sudoku.board.COURSE_EXAMPLE. They must not drift apart (issue 15).
     text = (ROOT / "data" / "course-example.txt").read_text(encoding="utf-8")
     assert text == COURSE_EXAMPLE + "\n"
 

@@ -135,7 +135,7 @@ def test_reduction_page_counts_rows_and_columns_from_one(small_report, browser):
 def _many_boards_page(folder: Path) -> None:
     """A page of board pairs of orders 3 to 5, enough to cross many page breaks."""
     from sudosat import report
-    from sudosat.generate import generate
+    from sudosat.run.generate import generate
 
     pairs = [
         report.board_pair_html(generate(n, a, seed=k), generate(n, 1.0, seed=k), f"Line {k + 1}")

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from sudosat.cnf import CNF, parse_dimacs
 from sudosat.errors import SolverError
-from sudosat.formulas import pigeonhole, random_kcnf
-from sudosat.result import Status
-from sudosat.solvers import cdcl, registry
-from sudosat.solvers.budget import settings_from
-from sudosat.solvers.cdcl import TUNABLES, luby, solve
+from sudosat.sat.cnf import CNF, parse_dimacs
+from sudosat.sat.formulas import pigeonhole, random_kcnf
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import cdcl, registry
+from sudosat.sat.solvers.budget import settings_from
+from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
 from tests.conftest import shared_file
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
@@ -230,7 +230,7 @@ def test_every_setting_keeps_answers_right(options):
 def test_the_first_decision_takes_the_sign_in_more_clauses_by_default(initial_phase, first):
     """Variable 1 is the most frequent (activity) and occurs 3 times positive, once negative
     (in a long, two ternary and a binary clause); phases 0 and 1 force the sign."""
-    from sudosat.solvers.cdcl import Solver
+    from sudosat.sat.solvers.cdcl import Solver
 
     class FirstDecision:
         literal = None
@@ -373,8 +373,8 @@ def test_contradictory_givens_are_unsat():
 
 
 def test_solves_the_course_encoding():
-    encoding = pytest.importorskip("sudosat.encoding")
-    board_module = pytest.importorskip("sudosat.board")
+    encoding = pytest.importorskip("sudosat.sudoku.encoding")
+    board_module = pytest.importorskip("sudosat.sudoku.board")
     lines = shared_file("top2365.sdk.txt").read_text().split()[:10]
     for line in lines:
         board = board_module.Board.parse(line)
@@ -385,8 +385,8 @@ def test_solves_the_course_encoding():
 
 
 def test_solves_a_16x16_course_encoding():
-    encoding = pytest.importorskip("sudosat.encoding")
-    board_module = pytest.importorskip("sudosat.board")
+    encoding = pytest.importorskip("sudosat.sudoku.encoding")
+    board_module = pytest.importorskip("sudosat.sudoku.board")
     line = shared_file("16x16.txt").read_text().split()[0]
     board = board_module.Board.parse(line)
     encoded = encoding.encode(board, "course")

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat.cnf import CNF
-from sudosat.formulas import pigeonhole, random_kcnf
-from sudosat.result import Status
-from sudosat.solvers import cdcl
-from sudosat.solvers.codes import to_code
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole, random_kcnf
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import cdcl
+from sudosat.sat.solvers.codes import to_code
 
 
 class Checking:

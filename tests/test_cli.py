@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from sudosat.assignment import read_assignment
 from sudosat.cli import main, sat_sn_main
-from sudosat.cnf import parse_dimacs
-from sudosat.result import Status
+from sudosat.sat.assignment import read_assignment
+from sudosat.sat.cnf import parse_dimacs
+from sudosat.sat.result import Status
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 
 
@@ -112,7 +112,7 @@ def test_sat_unsat_exit_code_and_formats(tmp_path, capsys, fmt, first):
 
 
 def test_sat_time_limit_gives_unknown_and_exit_zero(tmp_path, capsys):
-    from sudosat.formulas import pigeonhole
+    from sudosat.sat.formulas import pigeonhole
 
     path = tmp_path / "php.cnf"
     pigeonhole(10, 9).write_dimacs(path)
@@ -122,7 +122,7 @@ def test_sat_time_limit_gives_unknown_and_exit_zero(tmp_path, capsys):
 
 
 def test_sat_certifies_an_unsat_answer(tmp_path, capsys):
-    from sudosat.formulas import pigeonhole
+    from sudosat.sat.formulas import pigeonhole
 
     cnf_path, proof_path = tmp_path / "php.cnf", tmp_path / "php.drat"
     pigeonhole(4).write_dimacs(cnf_path)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudosat.cnf import (
+from sudosat.errors import DimacsError
+from sudosat.sat.cnf import (
     CNF,
     DimacsWarning,
     format_solution,
@@ -16,8 +17,7 @@ from sudosat.cnf import (
     parse_solution,
     read_dimacs,
 )
-from sudosat.errors import DimacsError
-from sudosat.result import Status
+from sudosat.sat.result import Status
 from tests.conftest import shared_file
 
 COURSE_CNF = "c Example formula in CNF\nc\np cnf 4 3\n1 3 -4 0\n4 0 2\n"
@@ -156,7 +156,7 @@ def test_dimacs_round_trip(case):
 @given(clause_lists, st.integers(min_value=1, max_value=8))
 def test_iteration_yields_every_clause_across_block_boundaries(case, block):
     """CNF.__iter__ converts the array a block at a time; tiny blocks cut through clauses."""
-    import sudosat.cnf as cnf_module
+    import sudosat.sat.cnf as cnf_module
 
     num_vars, clauses = case
     cnf = CNF(clauses, num_vars=num_vars)

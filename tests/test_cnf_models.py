@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import sudosat.cnf as cnf_module
-from sudosat.board import COURSE_EXAMPLE, Board
-from sudosat.cnf import CNF
-from sudosat.encoding import encode
+import sudosat.sat.cnf as cnf_module
+from sudosat.sat.cnf import CNF
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board
+from sudosat.sudoku.encoding import encode
 from tests.conftest import COURSE_SOLUTION
 
 MAX_VARS = 9

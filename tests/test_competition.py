@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.cnf import CNF
 from sudosat.errors import SolverError, SolverNotFoundError
-from sudosat.formulas import pigeonhole
 from sudosat.process import ProcessOutput
-from sudosat.result import Status
-from sudosat.solvers import solve
-from sudosat.solvers.competition import (
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.competition import (
     CONVENTIONS,
     convention_for,
     parse_competition_output,
@@ -22,7 +22,7 @@ from sudosat.solvers.competition import (
     scrape_stats,
     solve_exec,
 )
-from sudosat.solvers.pysat import solve_pysat
+from sudosat.sat.solvers.pysat import solve_pysat
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 from tests.fake_solvers.support import (
     TINY_SAT,

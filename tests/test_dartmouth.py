@@ -8,11 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudosat.board import Board
 from sudosat.cli import main
-from sudosat.cnf import CNF, parse_dimacs
-from sudosat.dartmouth import DARTMOUTH_HINT, looks_like_dartmouth, parse_dartmouth, to_dartmouth
 from sudosat.errors import DimacsError
+from sudosat.sat.cnf import CNF, parse_dimacs
+from sudosat.sat.dartmouth import (
+    DARTMOUTH_HINT,
+    looks_like_dartmouth,
+    parse_dartmouth,
+    to_dartmouth,
+)
+from sudosat.sudoku.board import Board
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 

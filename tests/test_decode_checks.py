@@ -8,10 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudosat.board import Board
 from sudosat.cli import main
-from sudosat.cnf import CNF, format_solution
-from sudosat.encoding import (
+from sudosat.errors import DecodeError
+from sudosat.run.generate import pattern_solution
+from sudosat.sat.cnf import CNF, format_solution
+from sudosat.sat.result import Status
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import (
     ENCODINGS,
     FORMAT_ENCODINGS,
     decode_model,
@@ -19,10 +22,7 @@ from sudosat.encoding import (
     encode_numbered,
     get_encoding,
 )
-from sudosat.errors import DecodeError
-from sudosat.generate import pattern_solution
-from sudosat.numbering import get_numbering
-from sudosat.result import Status
+from sudosat.sudoku.numbering import get_numbering
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 SOLUTION = Board.parse(COURSE_SOLUTION)

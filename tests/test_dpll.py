@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudosat.cnf import CNF, read_dimacs
 from sudosat.errors import SolverError
-from sudosat.formulas import random_kcnf
-from sudosat.result import Status
-from sudosat.solvers import solve
-from sudosat.solvers.dpll import HEURISTICS, simplify, solve_dp, solve_dpll
+from sudosat.sat.cnf import CNF, read_dimacs
+from sudosat.sat.formulas import random_kcnf
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.dpll import HEURISTICS, simplify, solve_dp, solve_dpll
 from tests.conftest import COURSE_EXAMPLE, shared_file
 
 # Every (registered name, options) pair this file checks.
@@ -153,7 +153,7 @@ def test_deep_search_needs_no_recursion() -> None:
 
 def test_deep_unsat_backtracks_through_every_level() -> None:
     # Pigeonhole 5 -> 4 is UNSAT and needs real backtracking.
-    from sudosat.formulas import pigeonhole
+    from sudosat.sat.formulas import pigeonhole
 
     for name, options in VARIANTS:
         result = solve(pigeonhole(5), name, **options)
@@ -184,13 +184,13 @@ def test_simplify_reports_forced_literals_and_the_rest() -> None:
 # -- Sudoku ------------------------------------------------------------------------------
 
 def course_encoding_or_rules(puzzle: str) -> tuple[CNF, object]:
-    """The course encoding when sudosat.encoding exists, else the rules file plus units.
+    """The course encoding when sudosat.sudoku.encoding exists, else the rules file plus units.
 
     Returns the CNF and a checker taking a model.
     """
     try:
-        from sudosat.board import Board, check_solution
-        from sudosat.encoding import encode
+        from sudosat.sudoku.board import Board, check_solution
+        from sudosat.sudoku.encoding import encode
     except ImportError:
         cnf = rules_cnf()
         cnf.extend(sudoku_units(puzzle))

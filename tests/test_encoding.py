@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pysat.solvers import Minisat22
 
-from sudosat.amo import AMO_METHODS, PAIRWISE_MAX, amo, amo_size
-from sudosat.board import Board, check_solution
-from sudosat.cnf import CNF
-from sudosat.encoding import (
+from sudosat.errors import EncodingError, ResourceLimitError
+from sudosat.sat.amo import AMO_METHODS, PAIRWISE_MAX, amo, amo_size
+from sudosat.sat.cnf import CNF
+from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.encoding import (
     DEFAULT_MAX_BYTES,
     ENCODINGS,
     FAMILIES,
@@ -27,7 +28,6 @@ from sudosat.encoding import (
     get_encoding,
     variable,
 )
-from sudosat.errors import EncodingError, ResourceLimitError
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 
 SCALABLE = [name for name, spec in ENCODINGS.items() if spec.amo != "pairwise"]

@@ -7,11 +7,11 @@ import io
 
 import pytest
 
-from sudosat.board import Board
 from sudosat.cli import main
-from sudosat.encoding import ENCODINGS, FORMAT_ENCODINGS, clear_rules_cache, encode
-from sudosat.encoding import build as build_module
-from sudosat.generate import generate
+from sudosat.run.generate import generate
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import ENCODINGS, FORMAT_ENCODINGS, clear_rules_cache, encode
+from sudosat.sudoku.encoding import build as build_module
 from tests.conftest import COURSE_EXAMPLE
 
 FULL = [name for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items() if not spec.reduced]

@@ -25,7 +25,7 @@ import psutil  # the test extra declares it: a missing psutil fails loudly, neve
 import pytest
 
 from sudosat.cli import main
-from sudosat.pipeline import run_batch
+from sudosat.run.pipeline import run_batch
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,7 +104,7 @@ def test_fault1_bad_line_in_encode_is_one_line(tmp_path, capsys, big_file):
 
 
 def test_fault1_serial_executor_survives_a_raising_item():
-    from sudosat.batch import SerialExecutor
+    from sudosat.run.batch import SerialExecutor
 
     def work(item):
         if item == 2:
@@ -225,7 +225,7 @@ def two_files(tmp_path) -> tuple[Path, Path]:
 
 
 def solved_correctly(instances: Path, answers: Path) -> bool:
-    from sudosat.board import Board, check_solution
+    from sudosat.sudoku.board import Board, check_solution
 
     pairs = zip(instances.read_text().splitlines(), answers.read_text().splitlines(), strict=True)
     return all(check_solution(Board.parse(a), Board.parse(b)) is None for a, b in pairs)
@@ -323,7 +323,7 @@ def test_fault3_unreadable_rows_are_solved_again(tmp_path, capsys, two_files, da
 def test_fault4_bad_output_paths_are_refused_before_solving(
     tmp_path, capsys, monkeypatch, one_line, args, reason
 ):
-    import sudosat.pipeline as pipeline
+    import sudosat.run.pipeline as pipeline
 
     def no_solving(*_args, **_kwargs):
         raise AssertionError("a line was solved before the paths were checked")
@@ -347,7 +347,7 @@ def run_as_nobody(argv: list[str], cwd: Path) -> tuple[int, str]:
     """
     import tqdm.auto  # noqa: F401
 
-    import sudosat.pipeline  # noqa: F401 (imported here, before the child drops root)
+    import sudosat.run.pipeline  # noqa: F401 (imported here, before the child drops root)
 
     capture = tempfile.TemporaryFile()  # noqa: SIM115 (shared with the child, closed below)
     pid = os.fork()
@@ -441,7 +441,7 @@ def test_fault6_second_run_on_a_results_file_is_refused(tmp_path, capsys, one_li
 
 def test_fault6_lock_follows_the_atomic_rewrites(tmp_path):
     from sudosat.outputs import ResultsInUse, ResultsLock
-    from sudosat.results import write_table
+    from sudosat.run.results import write_table
 
     path = tmp_path / "r.csv"
     with ResultsLock(path) as lock:
@@ -591,7 +591,7 @@ def test_fault5_killed_sat_with_real_minisat_leaves_none(tmp_path):
     minisat = shutil.which("minisat")
     if minisat is None:
         pytest.skip("minisat is not on PATH (apt-get install -y minisat)")
-    from sudosat.formulas import pigeonhole
+    from sudosat.sat.formulas import pigeonhole
 
     pigeonhole(12, 11).write_dimacs(tmp_path / "php.cnf")
     for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -632,7 +632,7 @@ def _name(process) -> str:
 
 
 def empty_board_file(folder: Path, order: int) -> Path:
-    from sudosat.board import Board
+    from sudosat.sudoku.board import Board
 
     return write_lines(folder / f"empty{order}.txt", [Board.empty(order).to_line()])
 
@@ -654,8 +654,8 @@ def test_fault7_order7_at_300ms_times_out_up_front(tmp_path, capsys):
 
 
 def test_fault7_encoding_stops_at_the_deadline(tmp_path):
-    from sudosat.board import Board
-    from sudosat.pipeline import solve_instance
+    from sudosat.run.pipeline import solve_instance
+    from sudosat.sudoku.board import Board
 
     started = time.perf_counter()
     outcome = solve_instance(Board.empty(6), "cdcl", "course", 250)  # passes the estimate
@@ -666,8 +666,8 @@ def test_fault7_encoding_stops_at_the_deadline(tmp_path):
 
 
 def test_fault7_encode_check_hook_stops_the_build():
-    from sudosat.board import Board
-    from sudosat.encoding import clear_rules_cache, encode
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.encoding import clear_rules_cache, encode
 
     clear_rules_cache()  # rules cached by an earlier test in this worker would skip the build
     calls = []
@@ -685,10 +685,10 @@ def test_fault7_encode_check_hook_stops_the_build():
 
 
 def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
-    from sudosat.board import Board
-    from sudosat.encoding import encode
-    from sudosat.result import Status
-    from sudosat.solvers.competition import solve_exec
+    from sudosat.sat.result import Status
+    from sudosat.sat.solvers.competition import solve_exec
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.encoding import encode
 
     if shutil.which("minisat") is None:
         pytest.skip("minisat is not on PATH (apt-get install -y minisat)")
@@ -704,13 +704,13 @@ def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
 def test_fault7_written_cnf_is_the_strict_text():
     import io
 
-    from sudosat.board import Board
-    from sudosat.cnf import CNF
-    from sudosat.encoding import encode
     from sudosat.errors import DimacsError
-    from sudosat.solvers.adapter import write_dimacs
-    from sudosat.solvers.budget import Deadline
-    from sudosat.solvers.zchaff import strict_dimacs
+    from sudosat.sat.cnf import CNF
+    from sudosat.sat.solvers.adapter import write_dimacs
+    from sudosat.sat.solvers.budget import Deadline
+    from sudosat.sat.solvers.zchaff import strict_dimacs
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.encoding import encode
 
     for cnf in (encode(Board.empty(4), "course").cnf, CNF([[1, -2], [2]], 2)):
         stream = io.BytesIO()
@@ -722,8 +722,8 @@ def test_fault7_written_cnf_is_the_strict_text():
 
 def test_fault5_pysat_worker_dies_with_its_parent(tmp_path):
     script = (
-        "from sudosat.formulas import pigeonhole\n"
-        "from sudosat.solvers.pysat import solve_pysat\n"
+        "from sudosat.sat.formulas import pigeonhole\n"
+        "from sudosat.sat.solvers.pysat import solve_pysat\n"
         "solve_pysat(pigeonhole(14, 13), backend='minisat22', worker=True)\n"
     )
     process = subprocess.Popen([sys.executable, "-c", script],

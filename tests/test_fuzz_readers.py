@@ -23,18 +23,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudosat.board import Board
 from sudosat.cli import main, sat_sn_main
-from sudosat.cnf import (
+from sudosat.errors import DimacsError, SudosatError
+from sudosat.limits import BYTES_PER_VARIABLE, DEFAULT_MAX_BYTES
+from sudosat.sat.cnf import (
     DimacsWarning,
     format_solution,
     parse_dimacs,
     parse_int_token,
     parse_solution,
 )
-from sudosat.errors import DimacsError, SudosatError
-from sudosat.limits import BYTES_PER_VARIABLE, DEFAULT_MAX_BYTES
-from sudosat.result import Status
+from sudosat.sat.result import Status
+from sudosat.sudoku.board import Board
 
 FAST, SLOW = 2000, 20000
 CLI_FAST, CLI_SLOW = 300, 3000

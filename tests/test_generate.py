@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat.board import Board
 from sudosat.cli import main
 from sudosat.errors import InstanceError
-from sudosat.generate import generate, generate_many, pattern_solution
+from sudosat.run.generate import generate, generate_many, pattern_solution
+from sudosat.sudoku.board import Board
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
 
@@ -57,8 +57,8 @@ def count_solutions(board: Board, limit: int = 2) -> int:
 
 
 def _needs_our_solver():
-    pytest.importorskip("sudosat.encoding")
-    pytest.importorskip("sudosat.solvers.cdcl")
+    pytest.importorskip("sudosat.sudoku.encoding")
+    pytest.importorskip("sudosat.sat.solvers.cdcl")
 
 
 # ---------------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def test_minimal_is_unique_with_every_cell_tried():
 
 def test_boards_made_one_after_another_on_the_shared_solver_match_fresh_ones():
     """The uniqueness checker keeps one loaded solver for every board; a board's clause retires."""
-    from sudosat.incremental import forget_loaded
+    from sudosat.sudoku.incremental import forget_loaded
 
     _needs_our_solver()
     forget_loaded()

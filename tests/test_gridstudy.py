@@ -11,10 +11,11 @@ import matplotlib
 import pandas as pd
 import pytest
 
-from sudosat import gridstudy, heuristics
 from sudosat.report import studies
 from sudosat.report.studies import grid_sentence, plot_pairs
-from sudosat.studycache import cache_key, code_version, load_or_compute
+from sudosat.studies import grid as gridstudy
+from sudosat.studies import heuristics
+from sudosat.studies.cache import cache_key, code_version, load_or_compute
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,17 +62,18 @@ def test_code_version_follows_the_measured_sources():
 
 
 def test_every_module_but_the_presentation_is_measured(tmp_path, monkeypatch):
-    from sudosat import studycache
+    from sudosat.studies import cache as studycache
 
     measured = studycache.measured_sources()
-    assert {"solvers/cdcl.py", "encoding/core.py", "runner.py", "incremental.py"} <= set(measured)
+    assert {"sat/solvers/cdcl.py", "sudoku/encoding/core.py", "run/runner.py",
+            "sudoku/incremental.py"} <= set(measured)
     assert not [name for name in measured if name.startswith(("report/", "cli/"))]
     # a module added later is measured without anyone listing it
-    for name in ("solvers/cdcl.py", "solvers/new_engine.py", "report/page.py"):
+    for name in ("sat/solvers/cdcl.py", "sat/solvers/new_engine.py", "report/page.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x = 1\n")
     monkeypatch.setattr(studycache, "PACKAGE", tmp_path)
-    assert studycache.measured_sources() == ("solvers/cdcl.py", "solvers/new_engine.py")
+    assert studycache.measured_sources() == ("sat/solvers/cdcl.py", "sat/solvers/new_engine.py")
 
 
 # ---------------------------------------------------------------------------------------

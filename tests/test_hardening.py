@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.board import Board
 from sudosat.cli import EXIT_INTERNAL, main, sat_sn_main
-from sudosat.cnf import CNF, DimacsWarning, parse_dimacs, parse_int_token, parse_solution
 from sudosat.errors import DimacsError, InstanceError, ResourceLimitError
 from sudosat.lines import split_lines
-from sudosat.solvers import solve
+from sudosat.sat.cnf import CNF, DimacsWarning, parse_dimacs, parse_int_token, parse_solution
+from sudosat.sat.solvers import solve
+from sudosat.sudoku.board import Board
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, ROOT
 
 EMPTY_ORDER_2 = "2 " + " ".join(["0"] * 16)
@@ -357,7 +357,7 @@ def test_fault10_line_splitting_dimacs_line_numbers(tmp_path):
 
 
 def test_internal_error_is_one_line_with_stage_and_exit_3(tmp_path, capsys, monkeypatch):
-    import sudosat.solvers.cdcl as cdcl
+    import sudosat.sat.solvers.cdcl as cdcl
 
     def broken(*args, **kwargs):
         raise KeyError("boom")
@@ -378,7 +378,7 @@ def test_internal_error_is_one_line_with_stage_and_exit_3(tmp_path, capsys, monk
 def test_internal_error_names_reading_and_shows_traceback_on_request(
     tmp_path, capsys, monkeypatch
 ):
-    import sudosat.dimacs as dimacs_module
+    import sudosat.sat.dimacs as dimacs_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("reader bug")
@@ -397,7 +397,7 @@ def test_internal_error_names_reading_and_shows_traceback_on_request(
 
 
 def test_internal_error_while_encoding(tmp_path, capsys, monkeypatch):
-    import sudosat.encoding.sizes as sizes
+    import sudosat.sudoku.encoding.sizes as sizes
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("estimate bug")

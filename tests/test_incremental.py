@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat.cnf import CNF
 from sudosat.errors import SolverError
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import cdcl
-from sudosat.solvers.cdcl import Solver, certify
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import cdcl
+from sudosat.sat.solvers.cdcl import Solver, certify
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
 
@@ -353,7 +353,7 @@ def test_forget_learnts_keeps_answers():
 
 # -- other solvers behind the same interface ----------------------------------------------------
 
-from sudosat.incremental import (  # noqa: E402
+from sudosat.sudoku.incremental import (  # noqa: E402
     count_solutions,
     incremental_support,
     is_unique,
@@ -390,9 +390,9 @@ def test_which_solvers_are_incremental():
 
 # -- Sudoku: counting, the pipeline's incremental mode, the command line ---------------------
 
-from sudosat.board import COURSE_EXAMPLE, Board, check_solution  # noqa: E402
 from sudosat.cli import main  # noqa: E402
-from sudosat.pipeline import solve_line  # noqa: E402
+from sudosat.run.pipeline import solve_line  # noqa: E402
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board, check_solution  # noqa: E402
 
 EXAMPLE = COURSE_EXAMPLE
 CLASH = "3 55" + "0" * 79
@@ -489,7 +489,7 @@ def test_incremental_and_default_outputs_are_identical_on_1000_lines(tmp_path, c
 
 
 def test_drat_proof_of_clashing_givens_on_loaded_sudoku_rules_verifies():
-    from sudosat.incremental import givens_as_assumptions, rules
+    from sudosat.sudoku.incremental import givens_as_assumptions, rules
 
     solver = Solver(rules(3, "course").cnf, proof=True)
     assert solver.solve(givens_as_assumptions(Board.parse(EXAMPLE))).is_sat
@@ -532,8 +532,8 @@ def test_calls_sharing_a_prefix_of_assumptions_keep_agreeing(seed):
 
 import time  # noqa: E402
 
-from sudosat import incremental  # noqa: E402
-from sudosat.solvers.budget import OutOfTime  # noqa: E402
+from sudosat.sat.solvers.budget import OutOfTime  # noqa: E402
+from sudosat.sudoku import incremental  # noqa: E402
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION  # noqa: E402
 
 
@@ -579,7 +579,7 @@ def test_loading_the_rules_looks_at_the_deadline_between_chunks(monkeypatch):
 
 def test_a_huge_order_answers_timeout_within_the_limit_instead_of_loading_for_seconds():
     incremental.forget_loaded()
-    from sudosat import pipeline  # imported before the clock starts, as the batch does
+    from sudosat.run import pipeline  # imported before the clock starts, as the batch does
 
     assert pipeline is not None
     started = time.perf_counter()

@@ -29,7 +29,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sudosat.board import COURSE_EXAMPLE
+from sudosat.sudoku.board import COURSE_EXAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 EMPTY_3 = "3 " + "0" * 81

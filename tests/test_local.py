@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudosat.cnf import CNF
 from sudosat.errors import SolverError
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import solve
-from sudosat.solvers.local import _compact, _State, solve_gsat
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.local import _compact, _State, solve_gsat
 from tests.conftest import COURSE_EXAMPLE
 from tests.test_dpll import brute_force_sat, course_encoding_or_rules, random_3cnf, top_puzzles
 

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from sudosat.cli import main
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import solve
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import solve
 
 
 @pytest.mark.parametrize("name", ["walksat", "gsat"])

@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sudosat.board import COURSE_EXAMPLE
 from sudosat.report import build as reportbuild
+from sudosat.sudoku.board import COURSE_EXAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -224,7 +224,7 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
     import sys
 
     from sudosat.process import run_program
-    from sudosat.solvers.budget import Deadline
+    from sudosat.sat.solvers.budget import Deadline
 
     papermill = shutil.which("papermill", path=str(Path(sys.executable).parent))
     if papermill is None:

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudosat.board import Board
-from sudosat.encoding import cell_of, encode, encode_numbered, variable
 from sudosat.errors import EncodingError
-from sudosat.numbering import NUMBERINGS, get_numbering
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import cell_of, encode, encode_numbered, variable
+from sudosat.sudoku.numbering import NUMBERINGS, get_numbering
 
 
 @given(order=st.integers(1, 6), name=st.sampled_from(NUMBERINGS), data=st.data())
@@ -88,7 +88,7 @@ def test_reduced_encodings_have_no_rcv_numbering():
 
 def test_cli_encode_numbering_rcv_names_cells_by_digits(tmp_path, capsys):
     from sudosat.cli import main
-    from sudosat.cnf import parse_dimacs
+    from sudosat.sat.cnf import parse_dimacs
 
     instance = tmp_path / "one.txt"
     instance.write_text("2 1000000000000000\n")

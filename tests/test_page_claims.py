@@ -15,13 +15,13 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from sudosat import heuristics
 from sudosat.report.solvers_page import (
     components_comment,
     growth_exponents,
     harder_sentence,
     rerun_caption,
 )
+from sudosat.studies import heuristics
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""One instance end to end, and a file of them (sudosat.pipeline, issue 5)."""
+"""One instance end to end, and a file of them (sudosat.run.pipeline, issue 5)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.board import Board, check_solution
 from sudosat.cli import main
 from sudosat.errors import SudosatError
-from sudosat.pipeline import (
+from sudosat.run.pipeline import (
     COLUMNS,
     output_paths,
     results_path,
@@ -21,7 +20,8 @@ from sudosat.pipeline import (
     solve_instance,
     solve_line,
 )
-from sudosat.results import read_rows
+from sudosat.run.results import read_rows
+from sudosat.sudoku.board import Board, check_solution
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, SHARED_DATA
 
 CLASHING = "3 11" + COURSE_EXAMPLE[4:]  # row 1 holds 1 twice: unsatisfiable givens
@@ -127,7 +127,7 @@ def test_unknown_solver_is_an_error_row_not_an_exception():
 
 
 def test_a_crashing_solver_costs_one_row(monkeypatch):
-    import sudosat.runner as runner
+    import sudosat.run.runner as runner
 
     def explode(*args, **kwargs):
         raise ZeroDivisionError("boom")
@@ -138,7 +138,7 @@ def test_a_crashing_solver_costs_one_row(monkeypatch):
 
 
 def test_a_wrong_decoded_board_is_invalid(monkeypatch):
-    import sudosat.runner as runner
+    import sudosat.run.runner as runner
 
     monkeypatch.setattr(runner, "check_solution", lambda puzzle, solution: "row 2 holds 5 twice")
     outcome = solve_instance(Board.parse(COURSE_EXAMPLE), "cdcl")
@@ -414,7 +414,7 @@ def test_resume_of_a_finished_run_solves_nothing(tmp_path):
 def test_no_collection_runs_inside_an_instances_stages(solver, monkeypatch):
     # A full pass over a notebook kernel's heap took about 60 ms and landed in whichever
     # solver's stage was allocating when it fell due (PySAT's, every eighth line).
-    from sudosat import runner
+    from sudosat.run import runner
 
     enabled_while_solving = []
 

@@ -9,7 +9,7 @@ import pytest
 
 from sudosat.errors import SolverNotFoundError
 from sudosat.process import run_program
-from sudosat.solvers.budget import Deadline
+from sudosat.sat.solvers.budget import Deadline
 from tests.fake_solvers.support import live_children
 
 # --------------------------------------------------------------------------------------

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from sudosat.cnf import CNF
-from sudosat.formulas import pigeonhole, random_kcnf
-from sudosat.result import Status
-from sudosat.solvers.cdcl import certify, solve
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole, random_kcnf
+from sudosat.sat.result import Status
+from sudosat.sat.solvers.cdcl import certify, solve
 
 pytest.importorskip("dratify")
 

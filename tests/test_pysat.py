@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.cnf import CNF
 from sudosat.errors import SolverError, SolverNotFoundError
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import pysat as pysat_adapter
-from sudosat.solvers import solve
-from sudosat.solvers.pysat import pysat_backends, solve_pysat
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import pysat as pysat_adapter
+from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.pysat import pysat_backends, solve_pysat
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 from tests.fake_solvers.support import (
     TINY_SAT,

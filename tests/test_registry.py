@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import sudosat.solvers as solvers_package
-from sudosat.solvers import availability, list_solvers
-from sudosat.solvers import pysat as pysat_adapter
-from sudosat.solvers.pysat import pysat_backends
+import sudosat.sat.solvers as solvers_package
+from sudosat.sat.solvers import availability, list_solvers
+from sudosat.sat.solvers import pysat as pysat_adapter
+from sudosat.sat.solvers.pysat import pysat_backends
 
 # --------------------------------------------------------------------------------------
 # Availability, for `sudosat solvers`
@@ -62,7 +62,9 @@ def test_list_solvers_says_why_pysat_is_missing(monkeypatch):
 
 
 SOLVERS = Path(solvers_package.__file__).resolve().parent
-PROCESS = SOLVERS.parent / "process.py"
+PACKAGE = SOLVERS.parents[1]
+ROOT = PACKAGE.parent
+PROCESS = PACKAGE / "process.py"
 
 
 def sudosat_imports(path: Path) -> set[str]:
@@ -72,15 +74,15 @@ def sudosat_imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            for alias in node.names:  # `from sudosat.solvers import cdcl` imports a module
+            for alias in node.names:  # `from sudosat.sat.solvers import cdcl` imports a module
                 submodule = f"{node.module}.{alias.name}"
-                is_module = (SOLVERS.parent.parent / (submodule.replace(".", "/") + ".py")).exists()
+                is_module = (ROOT / (submodule.replace(".", "/") + ".py")).exists()
                 found.add(submodule if is_module else node.module)
     return {name for name in found if name == "sudosat" or name.startswith("sudosat.")}
 
 
 def module_name(path: Path) -> str:
-    return "sudosat.process" if path == PROCESS else f"sudosat.solvers.{path.stem}"
+    return "sudosat.process" if path == PROCESS else f"sudosat.sat.solvers.{path.stem}"
 
 
 def solver_modules() -> list[Path]:
@@ -88,12 +90,13 @@ def solver_modules() -> list[Path]:
 
 
 def test_base_and_process_import_no_solver_no_adapter_and_no_registry():
-    assert not {m for m in sudosat_imports(SOLVERS / "base.py") if m.startswith("sudosat.solvers")}
+    solver_imports = sudosat_imports(SOLVERS / "base.py")
+    assert not {m for m in solver_imports if m.startswith("sudosat.sat.solvers")}
     assert sudosat_imports(PROCESS) <= {"sudosat.errors"}  # it knows nothing of SAT
 
 
 def test_nothing_below_the_registry_imports_it():
-    above = {"sudosat.solvers", "sudosat.solvers.registry"}
+    above = {"sudosat.sat.solvers", "sudosat.sat.solvers.registry"}
     for path in [*solver_modules(), PROCESS]:
         if path.stem != "registry":
             assert not sudosat_imports(path) & above, f"{path.name} imports the registry"
@@ -119,13 +122,13 @@ def test_the_solvers_package_has_no_import_circle():
 def test_asking_for_cdcl_imports_no_adapter_and_no_pysat():
     code = (
         "import sys\n"
-        "from sudosat.cnf import CNF\n"
-        "from sudosat.solvers import solve\n"
+        "from sudosat.sat.cnf import CNF\n"
+        "from sudosat.sat.solvers import solve\n"
         "solve(CNF([[1, 2], [-1]]), 'cdcl')\n"
-        "heavy = ('pysat', 'subprocess', 'sudosat.process', 'sudosat.solvers.adapter')\n"
+        "heavy = ('pysat', 'subprocess', 'sudosat.process', 'sudosat.sat.solvers.adapter')\n"
         "print(sorted(name for name in heavy if name in sys.modules))\n"
     )
-    root = str(SOLVERS.parent.parent)
+    root = str(ROOT)
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

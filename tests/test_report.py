@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from sudosat import report
-from sudosat.board import COURSE_EXAMPLE, Board
-from sudosat.encoding import encode
 from sudosat.errors import InstanceError
-from sudosat.solvers import cdcl
+from sudosat.sat.solvers import cdcl
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board
+from sudosat.sudoku.encoding import encode
 
 matplotlib.use("Agg")
 
@@ -369,7 +369,7 @@ def test_resolve_reads_project_paths_from_the_notebooks_folder(monkeypatch):
 
 
 def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_path):
-    from sudosat.board import COURSE_EXAMPLE
+    from sudosat.sudoku.board import COURSE_EXAMPLE
 
     instances = tmp_path / "in.txt"
     # Puzzles of one solution (or none): on a puzzle of many, each mode may find another one.

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from sudosat import report
-from sudosat.board import COURSE_EXAMPLE, Board
 from sudosat.report.experiment import TIME_PARTS, instances_text, plot_time_split
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
 matplotlib.use("Agg")
 

@@ -1,4 +1,4 @@
-"""Verdicts, results rows, output lines and results tables (sudosat.results, issue 15)."""
+"""Verdicts, results rows, output lines and results tables (sudosat.run.results, issue 15)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudosat import report
-from sudosat.board import Board
 from sudosat.errors import InstanceError
-from sudosat.pipeline import run_batch
-from sudosat.result import Status
-from sudosat.results import (
+from sudosat.run.pipeline import run_batch
+from sudosat.run.results import (
     COLUMNS,
     STATUSES,
     Row,
@@ -26,6 +24,8 @@ from sudosat.results import (
     table_format,
     write_table,
 )
+from sudosat.sat.result import Status
+from sudosat.sudoku.board import Board
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 SUFFIXES = [".csv", ".jsonl", ".json", ".ndjson", ".CSV", ".JSON"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.board import Board, check_solution
-from sudosat.encoding import encode
-from sudosat.generate import generate_many
-from sudosat.solvers import solve
+from sudosat.run.generate import generate_many
+from sudosat.sat.solvers import solve
+from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.encoding import encode
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 OUR_SOLVERS = ["cdcl", "dpll", "dp", "walksat", "gsat"]

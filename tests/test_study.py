@@ -7,7 +7,6 @@ import matplotlib.pyplot
 import pandas as pd
 import pytest
 
-from sudosat.board import Board
 from sudosat.report.studies import (
     plot_size_against_alpha,
     plot_size_against_order,
@@ -16,7 +15,7 @@ from sudosat.report.studies import (
     save_study_figures,
 )
 from sudosat.report.study_command import main
-from sudosat.study import (
+from sudosat.studies.scaling import (
     COLUMNS,
     StudySettings,
     cell_seed,
@@ -28,11 +27,12 @@ from sudosat.study import (
     reference_search_ms,
     run_study,
 )
+from sudosat.sudoku.board import Board
 
 matplotlib.use("Agg")
-pytest.importorskip("sudosat.encoding")
-pytest.importorskip("sudosat.solvers.cdcl")
-pytest.importorskip("sudosat.solvers.pysat")
+pytest.importorskip("sudosat.sudoku.encoding")
+pytest.importorskip("sudosat.sat.solvers.cdcl")
+pytest.importorskip("sudosat.sat.solvers.pysat")
 REFERENCE = "pysat:minisat22"
 
 
@@ -93,8 +93,8 @@ def test_summaries(small_table):
 
 
 def test_timeout_and_refused_encoding_become_rows(monkeypatch):
-    import sudosat.encoding as encoding
-    import sudosat.runner as runner
+    import sudosat.run.runner as runner
+    import sudosat.sudoku.encoding as encoding
 
     board = Board.empty(3)
     timed_out = measure(board, "dp", "course", time_limit_ms=1)
@@ -160,8 +160,8 @@ def test_command_line_writes_csv_and_figures(tmp_path, capsys):
 
 
 def test_reference_search_is_timed_apart_from_loading():
-    from sudosat.encoding import encode
-    from sudosat.generate import generate
+    from sudosat.run.generate import generate
+    from sudosat.sudoku.encoding import encode
 
     cnf = encode(generate(3, 0.3, seed=1), "optimised").cnf
     status, load_ms, search_ms = reference_search_ms(cnf, "minisat22", 10_000)

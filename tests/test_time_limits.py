@@ -7,20 +7,20 @@ import time
 
 import pytest
 
-from sudosat.cnf import CNF
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import solve
-from sudosat.solvers.budget import Deadline, OutOfTime
-from sudosat.solvers.dpll import _Engine
+from sudosat.sat.cnf import CNF
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.budget import Deadline, OutOfTime
+from sudosat.sat.solvers.dpll import _Engine
 
 
 def _cdcl_or_skip() -> str:
     """``cdcl`` once its module imports; skipped (with the reason) before that."""
     try:
-        importlib.import_module("sudosat.solvers.cdcl")
+        importlib.import_module("sudosat.sat.solvers.cdcl")
     except ImportError as exc:
-        pytest.skip(f"sudosat.solvers.cdcl does not import yet: {exc}")
+        pytest.skip(f"sudosat.sat.solvers.cdcl does not import yet: {exc}")
     return "cdcl"
 
 
@@ -81,14 +81,14 @@ def test_no_limit_means_no_time_out(name: str) -> None:
 
 
 def _order5_course_cnf() -> CNF:
-    from sudosat.encoding import encode
-    from sudosat.generate import generate
+    from sudosat.run.generate import generate
+    from sudosat.sudoku.encoding import encode
 
     return encode(generate(5, 0.3, seed=5), "course").cnf
 
 
 def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> None:
-    from sudosat.solvers.cdcl import Solver
+    from sudosat.sat.solvers.cdcl import Solver
 
     cnf = _order5_course_cnf()
     solver = Solver(cnf)
@@ -101,7 +101,7 @@ def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> 
 
 
 def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> None:
-    from sudosat.solvers.cdcl import Engine, Solver
+    from sudosat.sat.solvers.cdcl import Engine, Solver
 
     def engine_after_propagation() -> Engine:
         engine = Solver(_order5_course_cnf())._live_engine()
@@ -124,7 +124,7 @@ def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> N
 
 
 def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
-    from sudosat.solvers.cdcl import _GROW_CHUNK, Engine, Solver
+    from sudosat.sat.solvers.cdcl import _GROW_CHUNK, Engine, Solver
 
     engine: Engine = Solver(CNF([[1, 2, 3]]))._live_engine()
     before = {name: len(table) for name, table in vars(engine).items() if isinstance(table, list)}
@@ -141,7 +141,7 @@ def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
 def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> None:
     """A one-shot call answers by T, freeing included: the engine stops before T by the
     estimated cost of freeing its tables (here inflated to 100 s, more than T)."""
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 100.0 / 6)  # 6 array entries below: 100 s
     started = time.monotonic()
@@ -153,10 +153,10 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
 
 @pytest.mark.parametrize("name", ["cdcl", "dpll", "walksat"])
 def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch, name) -> None:
-    from sudosat.board import Board
-    from sudosat.pipeline import solve_instance
-    from sudosat.results import Verdict
-    from sudosat.solvers import cdcl, dpll, local
+    from sudosat.run.pipeline import solve_instance
+    from sudosat.run.results import Verdict
+    from sudosat.sat.solvers import cdcl, dpll, local
+    from sudosat.sudoku.board import Board
 
     # Freeing priced at a second a literal or a clause: T is gone before the search starts.
     monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 1.0)
@@ -171,7 +171,7 @@ def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch,
 
 def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
     """solve() keeps the caller's formula for its model check instead of copying it."""
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     cnf = CNF([[1, -2], [2, 3]], num_vars=5)
     flat = list(cnf.flat)
@@ -188,7 +188,7 @@ def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
 def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkeypatch, name):
     """Freeing a loaded formula's lists is paid before the answer returns: with freeing
     priced at a second a clause, a 3 s limit on a 415-clause formula stops at once."""
-    from sudosat.solvers import dpll, local
+    from sudosat.sat.solvers import dpll, local
 
     for module in (dpll, local):
         monkeypatch.setattr(module, "FREE_S_PER_CLAUSE", 1.0)
@@ -207,7 +207,7 @@ def test_local_search_giving_up_is_not_a_time_out() -> None:
 @pytest.mark.parametrize("name", ["walksat", "gsat"])
 def test_local_search_leaves_room_to_free_its_own_lists(monkeypatch, name) -> None:
     """Simplification (dpll's engine) finishes; local search's own reserve then exceeds T."""
-    from sudosat.solvers import local
+    from sudosat.sat.solvers import local
 
     monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)  # 415 clauses kept: 415 s
     started = time.monotonic()
@@ -217,7 +217,7 @@ def test_local_search_leaves_room_to_free_its_own_lists(monkeypatch, name) -> No
 
 
 def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     result = cdcl.solve(pigeonhole(9, 8), time_limit_ms=100)  # loads at once, searches long
     assert result.status is Status.UNKNOWN and result.out_of_time

@@ -6,13 +6,13 @@ import warnings
 
 import pytest
 
-from sudosat.assignment import read_assignment
-from sudosat.board import Board
 from sudosat.cli import main, sat_sn_main
-from sudosat.cnf import parse_dimacs
-from sudosat.encoding import encode_numbered
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
+from sudosat.sat.assignment import read_assignment
+from sudosat.sat.cnf import parse_dimacs
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import encode_numbered
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
 
 

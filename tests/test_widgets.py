@@ -1,6 +1,6 @@
 """The encoding workbench, driven without a front end: set values, read the views.
 
-Also the switched formula itself (``sudosat.workbench``): it rebuilds the
+Also the switched formula itself (``sudosat.workbench.formula``): it rebuilds the
 registered encodings clause for clause, and its verdict on every switch
 combination agrees with a model count on the empty 4x4 board.
 """
@@ -14,10 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat import widgets, workbench, workbench_run
-from sudosat.board import COURSE_EXAMPLE, Board, check_solution
-from sudosat.encoding import encode
-from sudosat.solvers import solve
+from sudosat.sat.solvers import solve
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board, check_solution
+from sudosat.sudoku.encoding import encode
+from sudosat.workbench import compute as workbench_run
+from sudosat.workbench import formula as workbench
+from sudosat.workbench import widgets
 from tests.conftest import COURSE_SOLUTION
 
 COURSE = COURSE_EXAMPLE

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from sudosat import process
-from sudosat.cnf import CNF, parse_dimacs, read_dimacs
 from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
-from sudosat.formulas import pigeonhole
-from sudosat.result import Status
-from sudosat.solvers import availability, solve
-from sudosat.solvers.adapter import whole_seconds
-from sudosat.solvers.zchaff import (
+from sudosat.sat.cnf import CNF, parse_dimacs, read_dimacs
+from sudosat.sat.formulas import pigeonhole
+from sudosat.sat.result import Status
+from sudosat.sat.solvers import availability, solve
+from sudosat.sat.solvers.adapter import whole_seconds
+from sudosat.sat.solvers.zchaff import (
     HOW_TO_PROVIDE_ZCHAFF,
     ZCHAFF_MAX_LINE,
     find_zchaff,
@@ -562,7 +562,7 @@ needs_real_zchaff = pytest.mark.skipif(
 def reference_status(cnf: CNF) -> Status:
     """Our CDCL solver's answer when it imports, else PySAT's MiniSat."""
     try:
-        import sudosat.solvers.cdcl  # noqa: F401
+        import sudosat.sat.solvers.cdcl  # noqa: F401
     except ImportError:
         return solve(cnf, "pysat:minisat22").status
     return solve(cnf, "cdcl").status

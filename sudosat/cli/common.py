@@ -45,7 +45,7 @@ def _read_text(path: str) -> str:
 def _instance_line(path: str, number: int):
     """Parse line `number` (1-based) of the instance file `path` into a Board."""
     from sudosat.lines import split_lines
-    from sudosat.pipeline import parse_line
+    from sudosat.run.pipeline import parse_line
 
     source = "<stdin>" if path == "-" else path
     lines = split_lines(_read_text(path))
@@ -95,7 +95,7 @@ def _probability(text: str) -> float:
 
 def _solver_name(text: str) -> str:
     """A solver name as ``--solver`` takes it: refused here (exit 2) when unknown."""
-    from sudosat.solvers.registry import builtin_solver_names
+    from sudosat.sat.solvers.registry import builtin_solver_names
 
     if text in builtin_solver_names():
         return text
@@ -108,8 +108,8 @@ def _solver_name(text: str) -> str:
 
 def _encoding_name(text: str) -> str:
     """An encoding name (aliases accepted): refused here (exit 2) when unknown."""
-    from sudosat.encoding import get_encoding
     from sudosat.errors import EncodingError
+    from sudosat.sudoku.encoding import get_encoding
 
     try:
         get_encoding(text)
@@ -120,7 +120,7 @@ def _encoding_name(text: str) -> str:
 
 def _heuristic_name(text: str) -> str:
     """A DPLL branching heuristic: refused here (exit 2) when unknown."""
-    from sudosat.solvers.dpll import HEURISTICS
+    from sudosat.sat.solvers.dpll import HEURISTICS
 
     if text not in HEURISTICS:
         raise argparse.ArgumentTypeError(
@@ -165,7 +165,7 @@ def _positive_int(text: str) -> int:
 
 
 def _encoding_names() -> list[str]:
-    from sudosat.encoding import ENCODINGS
+    from sudosat.sudoku.encoding import ENCODINGS
 
     return list(ENCODINGS)
 
@@ -221,7 +221,7 @@ def _check_board_memory(order: int, args: argparse.Namespace, count: int = 1) ->
 
 def _check_encoding_memory(board, args: argparse.Namespace, source: str, line: int) -> None:
     """Refuse, before building it, an encoding that does not fit ``--max-memory``."""
-    from sudosat.encoding import DEFAULT_MAX_BYTES, check_resources
+    from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, check_resources
 
     limit = DEFAULT_MAX_BYTES if args.max_memory is None else args.max_memory
     try:

@@ -23,7 +23,7 @@ from sudosat.cli.common import (
 )
 from sudosat.errors import InstanceError, SudosatError
 from sudosat.lines import split_lines
-from sudosat.results import Verdict, format_output, parse_output
+from sudosat.run.results import Verdict, format_output, parse_output
 
 # ---------------------------------------------------------------------------------------
 # sudosat encode
@@ -89,7 +89,7 @@ def _add_encode_parser(subparsers) -> None:
 
 
 def _run_encode(args: argparse.Namespace) -> int:
-    from sudosat.encoding import ENCODINGS, FORMAT_ENCODINGS
+    from sudosat.sudoku.encoding import ENCODINGS, FORMAT_ENCODINGS
 
     if args.list:
         for name, spec in {**ENCODINGS, **FORMAT_ENCODINGS}.items():
@@ -128,9 +128,9 @@ def _encode_usage_problem(args: argparse.Namespace) -> str | None:
 
 def _encoded_text(board, args: argparse.Namespace, line: int) -> str:
     """The text `encode` writes for one board in the chosen format."""
-    from sudosat.dartmouth import to_dartmouth
-    from sudosat.encoding import ENCODINGS, encode, encode_numbered
-    from sudosat.numbering import get_numbering
+    from sudosat.sat.dartmouth import to_dartmouth
+    from sudosat.sudoku.encoding import ENCODINGS, encode, encode_numbered
+    from sudosat.sudoku.numbering import get_numbering
 
     if args.encoding in ENCODINGS:
         _check_encoding_memory(board, args, args.file, line)
@@ -154,7 +154,7 @@ def _encoded_text(board, args: argparse.Namespace, line: int) -> str:
 
 def _encode_lines_to_directory(args: argparse.Namespace) -> int:
     """One file per instance line in the directory args.output; a bad line never stops the rest."""
-    from sudosat.board import Board
+    from sudosat.sudoku.board import Board
 
     source = "<stdin>" if args.file == "-" else args.file
     stem = "stdin" if args.file == "-" else Path(args.file).name.split(".")[0]
@@ -236,9 +236,9 @@ def _add_decode_parser(subparsers) -> None:
 
 
 def _run_decode(args: argparse.Namespace) -> int:
-    from sudosat.assignment import read_assignment
-    from sudosat.encoding import ENCODINGS, decode_model, get_encoding, model_size
-    from sudosat.result import Status
+    from sudosat.sat.assignment import read_assignment
+    from sudosat.sat.result import Status
+    from sudosat.sudoku.encoding import ENCODINGS, decode_model, get_encoding, model_size
 
     encoding = args.encoding = get_encoding(args.encoding or "course").name
     if get_encoding(encoding).reduced and not args.instance:
@@ -293,7 +293,7 @@ def _add_check_parser(subparsers) -> None:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from sudosat.board import Board, check_solution
+    from sudosat.sudoku.board import Board, check_solution
 
     puzzles = split_lines(_read_text(args.file))
     answers = split_lines(_read_text(args.solutions))

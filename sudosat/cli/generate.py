@@ -19,7 +19,7 @@ from sudosat.cli.common import (
     _write_output,
 )
 from sudosat.errors import SudosatError
-from sudosat.results import Verdict, format_output
+from sudosat.run.results import Verdict, format_output
 
 # ---------------------------------------------------------------------------------------
 # sudosat generate
@@ -103,7 +103,7 @@ def _add_generate_parser(subparsers) -> None:
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from sudosat.generate import generate_many
+    from sudosat.run.generate import generate_many
 
     if args.alpha is None and not args.minimal:
         print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
@@ -167,8 +167,8 @@ Exit 0, or 1 when a line was an ERROR.""",
 
 
 def _run_count(args: argparse.Namespace) -> int:
-    from sudosat.board import Board
-    from sudosat.incremental import check_encoding, count_solutions
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.incremental import check_encoding, count_solutions
 
     check_encoding(args.encoding)
     source = "<stdin>" if args.file == "-" else args.file

@@ -56,19 +56,19 @@ def _guarded(action: Callable[[], int], program: str, subject: str | None = None
 # The stage an unexpected error happened in, from the innermost sudosat frame:
 # (module prefix, stage); a frame in a function whose name says decode wins.
 _STAGES = (
-    ("sudosat.solvers", "solving"),
-    ("sudosat.encoding", "encoding"),
-    ("sudosat.amo", "encoding"),
-    ("sudosat.formulas", "encoding"),
-    ("sudosat.generate", "generating"),
-    ("sudosat.cnf", "reading"),
-    ("sudosat.dimacs", "reading"),
-    ("sudosat.solutions", "reading"),
-    ("sudosat.dartmouth", "reading"),
-    ("sudosat.board", "reading"),
+    ("sudosat.sat.solvers", "solving"),
+    ("sudosat.sudoku.encoding", "encoding"),
+    ("sudosat.sat.amo", "encoding"),
+    ("sudosat.sat.formulas", "encoding"),
+    ("sudosat.run.generate", "generating"),
+    ("sudosat.sat.cnf", "reading"),
+    ("sudosat.sat.dimacs", "reading"),
+    ("sudosat.sat.solutions", "reading"),
+    ("sudosat.sat.dartmouth", "reading"),
+    ("sudosat.sudoku.board", "reading"),
     ("sudosat.lines", "reading"),
-    ("sudosat.pipeline", "running the batch on"),
-    ("sudosat.batch", "running the batch on"),
+    ("sudosat.run.pipeline", "running the batch on"),
+    ("sudosat.run.batch", "running the batch on"),
     ("sudosat.outputs", "writing the output of"),
 )
 

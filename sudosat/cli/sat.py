@@ -96,13 +96,13 @@ def _add_sat_parser(subparsers) -> None:
 
 
 def _run_sat(args: argparse.Namespace) -> int:
-    from sudosat.cnf import format_solution, parse_dimacs
-    from sudosat.result import Status
-    from sudosat.solvers import solve
+    from sudosat.sat.cnf import format_solution, parse_dimacs
+    from sudosat.sat.result import Status
+    from sudosat.sat.solvers import solve
 
     source = "<stdin>" if args.file == "-" else args.file
     if args.format == "dartmouth":
-        from sudosat.dartmouth import parse_dartmouth
+        from sudosat.sat.dartmouth import parse_dartmouth
 
         cnf = parse_dartmouth(_read_sat_input(args.file), source)
         args.format = "course"
@@ -142,7 +142,7 @@ def _local_search_options(args: argparse.Namespace) -> dict:
 
 def _handle_proof(cnf, result, args: argparse.Namespace) -> str:
     """Write and/or check the DRAT proof; return the comment line that reports it."""
-    from sudosat.solvers.cdcl import certify
+    from sudosat.sat.solvers.cdcl import certify
 
     proof = result.proof or ""
     if args.proof:
@@ -208,9 +208,9 @@ def sat_sn_main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_sat_sn(args: argparse.Namespace) -> int:
-    from sudosat.cnf import format_solution, parse_dimacs
-    from sudosat.result import Status
-    from sudosat.solvers import solve
+    from sudosat.sat.cnf import format_solution, parse_dimacs
+    from sudosat.sat.result import Status
+    from sudosat.sat.solvers import solve
 
     solver, options = SAT_STRATEGIES[args.strategy]
     cnf = parse_dimacs(_read_sat_input(args.file), args.file, max_bytes=args.max_memory)

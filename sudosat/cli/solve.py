@@ -135,7 +135,7 @@ def _add_batch_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    from sudosat.pipeline import BatchSettings, results_path, run_batch
+    from sudosat.run.pipeline import BatchSettings, results_path, run_batch
 
     solvers = args.solvers or ["cdcl"]
     instances = _solve_input(args)
@@ -187,7 +187,7 @@ def _solve_input(args: argparse.Namespace) -> str:
 def _incremental_options(solvers: list[str], encoding: str) -> dict:
     """``solver_options`` for ``solve --incremental``; empty (after a message) when refused."""
     from sudosat.errors import EncodingError
-    from sudosat.incremental import check_encoding, incremental_support
+    from sudosat.sudoku.incremental import check_encoding, incremental_support
 
     try:
         check_encoding(encoding)
@@ -237,7 +237,7 @@ def _add_solvers_parser(subparsers) -> None:
 
 
 def _run_solvers(args: argparse.Namespace) -> int:
-    from sudosat.solvers import list_solvers
+    from sudosat.sat.solvers import list_solvers
 
     options = {"zchaff": args.zchaff} if args.zchaff else {}  # an option, not the environment
     for info in list_solvers([f"exec:{program}" for program in args.exec], **options):

@@ -19,7 +19,6 @@ report; report.table(...)``); the build is imported on its own.
 
 from __future__ import annotations
 
-from sudosat.board import COURSE_EXAMPLE
 from sudosat.report.boards import (
     board_html,
     board_pair_html,
@@ -171,6 +170,7 @@ from sudosat.report.tables import (
     time_split_table,
     times_table,
 )
+from sudosat.sudoku.board import COURSE_EXAMPLE
 
 __all__ = [
     "COLOURS",

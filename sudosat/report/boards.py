@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from sudosat.board import Board
 from sudosat.errors import InstanceError
 from sudosat.report.tables import HTML
+from sudosat.sudoku.board import Board
 
 
 def board_pair_html(puzzle: Board, solution: Board | None, caption: str = "") -> str:
@@ -71,7 +71,7 @@ def unsolved_html(
     """The instances no solver solved, with what each solver answered (UNSAT, time-out ...).
 
     When an input's givens clash, the caption names every clash, read from the
-    board (:meth:`~sudosat.board.Board.clashes`); an UNSAT row's own error
+    board (:meth:`~sudosat.sudoku.board.Board.clashes`); an UNSAT row's own error
     text, which names the first clash only, is then left out.
     """
     parts = []

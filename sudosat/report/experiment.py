@@ -17,7 +17,6 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.errors import InstanceError
 from sudosat.report.io import (
     DECIDED,
@@ -35,6 +34,7 @@ from sudosat.report.tables import (
     stage_name,
     time_split_table,
 )
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.words import and_join
 
 REFERENCE_FALLBACK = "pysat:minisat22"
@@ -152,7 +152,7 @@ def choose_solvers(names: str | Sequence[str]) -> tuple[list[str], list[str]]:
     (list of str, list of str)
         The solvers, and the notes.
     """
-    from sudosat.pipeline import probe_solver
+    from sudosat.run.pipeline import probe_solver
 
     chosen, notes = [], []
     for name in split_names(names):
@@ -191,7 +191,7 @@ def run_experiment(
     DataFrame
         The results table.
     """
-    from sudosat.pipeline import run_batch
+    from sudosat.run.pipeline import run_batch
 
     source = resolve(instances)
     folder = resolve(output_dir)
@@ -250,7 +250,7 @@ def solver_comparison(
     puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
 ) -> pd.DataFrame:
     """Each solver's answer, time and counters on each puzzle (course encoding, T on the solver)."""
-    from sudosat.runner import prepare, run_instance
+    from sudosat.run.runner import prepare, run_instance
 
     rows = []
     for label, line in puzzles.items():
@@ -289,9 +289,9 @@ def component_costs(
     DataFrame
         Index ``order``; sizes, then one ``<component> ms`` column each.
     """
-    from sudosat.cnf import parse_dimacs
-    from sudosat.generate import generate
-    from sudosat.runner import run_instance
+    from sudosat.run.generate import generate
+    from sudosat.run.runner import run_instance
+    from sudosat.sat.cnf import parse_dimacs
 
     rows = []
     for order in orders:
@@ -709,8 +709,8 @@ def mode_comparison(
         ``encode_ms``, ``solve_ms`` and ``total_ms``.
     """
     from sudosat.errors import EncodingError
-    from sudosat.incremental import check_encoding, forget_loaded
-    from sudosat.runner import run_instance
+    from sudosat.run.runner import run_instance
+    from sudosat.sudoku.incremental import check_encoding, forget_loaded
 
     try:
         check_encoding(encoding)

@@ -17,7 +17,7 @@ from typing import Any
 
 from sudosat.errors import SolverError
 from sudosat.process import run_program
-from sudosat.solvers.budget import Deadline
+from sudosat.sat.solvers.budget import Deadline
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 LIVE_TAG = "live"  # cells that display live widgets: removed from the exports

@@ -15,11 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from sudosat.board import Board
 from sudosat.errors import InstanceError, open_error_reason
 from sudosat.lines import read_text, split_lines
-from sudosat.results import COLUMNS as PIPELINE_COLUMNS
-from sudosat.results import Verdict, parse_output, read_table, typed_frame
+from sudosat.run.results import COLUMNS as PIPELINE_COLUMNS
+from sudosat.run.results import Verdict, parse_output, read_table, typed_frame
+from sudosat.sudoku.board import Board
 
 RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
 """The results table's columns (DESIGN.md), in order."""
@@ -120,7 +120,7 @@ def read_solutions(path: str | os.PathLike[str]) -> dict[int, Board]:
 
 
 def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a results table (:func:`sudosat.results.read_table`: CSV or JSON lines by suffix).
+    """Read a results table (:func:`sudosat.run.results.read_table`: CSV or JSON lines by suffix).
 
     Numeric columns become numbers (missing ones NaN), ``valid`` a boolean,
     ``error`` a string; columns the table lacks are added empty, so every

@@ -2,8 +2,8 @@
 ways (formula, encoder, clause shape), the order-2 example as CNF, the encodings side by side.
 
 The family formulas are the encoder's own: a family of at-most-one groups has
-``amo_size`` clauses per group, the function :mod:`sudosat.encoding` sizes its
-encodings with, and their total is checked against :func:`sudosat.encoding.estimate`.
+``amo_size`` clauses per group, the function :mod:`sudosat.sudoku.encoding` sizes its
+encodings with, and their total is checked against :func:`sudosat.sudoku.encoding.estimate`.
 """
 
 from __future__ import annotations
@@ -15,21 +15,21 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.amo import amo_size
-from sudosat.board import Board
-from sudosat.encoding import ENCODINGS, cell_of, encode, estimate
 from sudosat.report.io import read_instances
 from sudosat.report.plots import COLOURS, new_figure, note_zeros, styled
 from sudosat.report.tables import HTML, table
-from sudosat.solvers.dpll import simplify
+from sudosat.sat.amo import amo_size
+from sudosat.sat.solvers.dpll import simplify
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding import ENCODINGS, cell_of, encode, estimate
 
 if TYPE_CHECKING:
-    from sudosat.cnf import CNF
+    from sudosat.sat.cnf import CNF
 
 COURSE_FAMILIES = ENCODINGS["course"].families
 """The course encoding's clause families (SPEC §3), in the order it writes them.
 
-:data:`sudosat.encoding.FAMILIES` holds every family any encoding writes
+:data:`sudosat.sudoku.encoding.FAMILIES` holds every family any encoding writes
 (coverage too); this page is about the course encoding's four."""
 
 RULE_FAMILIES = tuple(family for family in COURSE_FAMILIES if family != "givens")
@@ -80,7 +80,7 @@ def family_table(orders: Iterable[int] = range(1, 7), build_up_to: int = 4) -> p
 
     The built counts come from encoding an empty board of each order up to
     `build_up_to` and classifying every clause; the formulas cover every order,
-    and their total is the encoder's own estimate (:func:`sudosat.encoding.estimate`).
+    and their total is the encoder's own estimate (:func:`sudosat.sudoku.encoding.estimate`).
 
     Returns
     -------
@@ -301,7 +301,7 @@ def model_sentence(model: Sequence[int], order: int, shown: int = 6) -> str:
 def decided_by_propagation(cnf: CNF) -> bool:
     """True when the formula is decided without a decision: a conflict, or every clause satisfied.
 
-    The rules are :func:`sudosat.solvers.dpll.simplify`'s: unit propagation to a
+    The rules are :func:`sudosat.sat.solvers.dpll.simplify`'s: unit propagation to a
     fixpoint and the pure-literal rule, with nothing guessed.
     """
     simplified = simplify(cnf)

@@ -24,13 +24,13 @@ from sudosat.report.tables import HTML
 from sudosat.words import and_join
 
 if TYPE_CHECKING:
-    from sudosat.cnf import CNF
+    from sudosat.sat.cnf import CNF
 
 TRACE_COLUMNS = ("step", "event", "level", "literals", "meaning")
 """The columns of :func:`trace_cdcl`'s events."""
 
 ENGINE_METHODS = ("propagate", "analyze")
-"""The methods of :class:`sudosat.solvers.cdcl.Engine` the page shows in full."""
+"""The methods of :class:`sudosat.sat.solvers.cdcl.Engine` the page shows in full."""
 
 
 def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
@@ -283,7 +283,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
 
 
 class _Trace:
-    """An observer of :class:`sudosat.solvers.cdcl.Solver`: keeps the first events in words."""
+    """An observer of :class:`sudosat.sat.solvers.cdcl.Solver`: keeps the first events in words."""
 
     def __init__(self, name: Callable[[int], str], limit: int) -> None:
         self.name = name
@@ -317,7 +317,7 @@ class _Trace:
 def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[str, pd.DataFrame]:
     """Run our CDCL solver on `cnf` and record its decisions and conflicts.
 
-    The solver is the real one (:class:`sudosat.solvers.cdcl.Solver`), watched
+    The solver is the real one (:class:`sudosat.sat.solvers.cdcl.Solver`), watched
     through its observer hook: each decision (literal and new level) and each
     conflict (the learnt clause and the level the search jumps back to).
 
@@ -334,7 +334,7 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
     (str, DataFrame)
         The status (SAT/UNSAT) and the events: step, event, level, literal(s), meaning.
     """
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     def name(lit: int) -> str:
         if order is None or abs(lit) > order**6:
@@ -349,10 +349,10 @@ def trace_cdcl(cnf: CNF, *, order: int | None = None, limit: int = 40) -> tuple[
 def engine_source(methods: Sequence[str] = ENGINE_METHODS) -> HTML:
     """The source of our CDCL engine's `methods`, as the solver runs them, in code blocks.
 
-    Read with :func:`inspect.getsource` from :class:`sudosat.solvers.cdcl.Engine`,
+    Read with :func:`inspect.getsource` from :class:`sudosat.sat.solvers.cdcl.Engine`,
     so the page shows the code that produced the traced run, not a copy.
     """
-    from sudosat.solvers import cdcl
+    from sudosat.sat.solvers import cdcl
 
     blocks = []
     for method in methods:
@@ -360,7 +360,7 @@ def engine_source(methods: Sequence[str] = ENGINE_METHODS) -> HTML:
         lines = source.count("\n")
         blocks.append(
             f"<details open><summary><code>Engine.{method}</code> "
-            f"({lines} lines, <code>sudosat/solvers/cdcl.py</code>)</summary>"
+            f"({lines} lines, <code>sudosat/sat/solvers/cdcl.py</code>)</summary>"
             f'<pre class="sudosat-source"><code class="language-python">{html.escape(source)}'
             "</code></pre></details>"
         )

@@ -1,8 +1,8 @@
 """The studies' pages: the scaling study (order N × fill fraction alpha) and the heuristics
 experiment, as figures, tables and sentences.
 
-The measuring lives in :mod:`sudosat.study`, :mod:`sudosat.gridstudy` and
-:mod:`sudosat.heuristics`; here is what the pages show of it, so that each
+The measuring lives in :mod:`sudosat.studies.scaling`, :mod:`sudosat.studies.grid` and
+:mod:`sudosat.studies.heuristics`; here is what the pages show of it, so that each
 notebook cell is a call and a sentence.
 """
 
@@ -16,8 +16,10 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.board import Board
-from sudosat.gridstudy import (
+from sudosat.report.plots import panels, save_figure, styled
+from sudosat.report.tables import HTML, table
+from sudosat.run.results import Verdict
+from sudosat.studies.grid import (
     MEASURE_WORDS,
     SOLVED,
     Fit,
@@ -25,15 +27,13 @@ from sudosat.gridstudy import (
     orders_text,
     percent,
 )
-from sudosat.report.plots import panels, save_figure, styled
-from sudosat.report.tables import HTML, table
-from sudosat.results import Verdict
+from sudosat.sudoku.board import Board
 from sudosat.words import and_join
 
 STUDY_FIGURE_PREFIX = "scaling-"
 """The file names of :func:`save_study_figures` start with this."""
 
-# -- the measuring study (sudosat.study): median time and size against N and alpha ------
+# -- the measuring study (sudosat.studies.scaling): median time and size against N and alpha ------
 
 
 def plot_time_against_order(
@@ -93,7 +93,7 @@ def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses") -> Fi
 
 
 def save_study_figures(table: pd.DataFrame, folder: str | os.PathLike[str]) -> list[Path]:
-    """Draw the four figures of a :func:`sudosat.study.run_study` table and save them."""
+    """Draw the four figures of a :func:`sudosat.studies.scaling.run_study` table and save them."""
     written: list[Path] = []
     for name, figure in (
         ("time-vs-order", plot_time_against_order(table)),
@@ -141,7 +141,7 @@ def _panels(
     return figure
 
 
-# -- the scaling page (sudosat.gridstudy) ------------------------------------------------
+# -- the scaling page (sudosat.studies.grid) ------------------------------------------------
 
 
 def scaling_spec(
@@ -159,7 +159,7 @@ def scaling_spec(
 ) -> Any:
     """The grid of the scaling page from its notebook parameters (a ``GridSpec``), shrunk when
     `quick`."""
-    from sudosat import gridstudy
+    from sudosat.studies import grid as gridstudy
 
     spec = gridstudy.GridSpec(
         orders=tuple(orders),
@@ -184,9 +184,9 @@ def large_grid(
 
 def grid_sentence(spec: Any, distinct: pd.DataFrame | None = None) -> str:
     """What the grid holds: T, boards per cell, orders, fills, runs; then how many of each
-    cell's boards differ (`distinct` from :func:`sudosat.gridstudy.distinct_boards`,
+    cell's boards differ (`distinct` from :func:`sudosat.studies.grid.distinct_boards`,
     computed when not given)."""
-    from sudosat.gridstudy import boards_sentence, distinct_boards, percent
+    from sudosat.studies.grid import boards_sentence, distinct_boards, percent
 
     if distinct is None:
         distinct = distinct_boards(spec)
@@ -209,10 +209,10 @@ def naive_table(
     For each fill, `count` boards of the naive method are solved on the
     optimised encoding by the grid's solver under its T.
     """
-    from sudosat.encoding import encode
-    from sudosat.generate import generate_many
-    from sudosat.gridstudy import percent
-    from sudosat.solvers.registry import solve
+    from sudosat.run.generate import generate_many
+    from sudosat.sat.solvers.registry import solve
+    from sudosat.studies.grid import percent
+    from sudosat.sudoku.encoding import encode
 
     rows = []
     for alpha in alphas:
@@ -257,7 +257,7 @@ def grid_run_sentence(rows: pd.DataFrame) -> str:
 
 def growth_fits(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> list[Any]:
     """The growth fits of clauses, median time and median conflicts against N."""
-    from sudosat.gridstudy import fit_growth
+    from sudosat.studies.grid import fit_growth
 
     return [
         fit
@@ -268,7 +268,7 @@ def growth_fits(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> lis
 
 def usability_sentences(summary: pd.DataFrame, spec: Any) -> list[str]:
     """Where each encoding stops being usable, what the optimised one removes, the reference."""
-    from sudosat import gridstudy
+    from sudosat.studies import grid as gridstudy
 
     limit = spec.time_limit_ms
     sentences = [
@@ -289,7 +289,7 @@ def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> HTML:
     Each table is introduced by the cell it shows, so the page names the cell
     its parameters chose; a cell the grid lacks is said to be missing.
     """
-    from sudosat.gridstudy import percent
+    from sudosat.studies.grid import percent
 
     name = f"N = {order}, {percent(alpha)} given"
     cell = rows[(rows["order"] == order) & (rows["alpha"].round(6) == round(alpha, 6))]
@@ -304,13 +304,13 @@ def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> HTML:
 
 def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float] = (0.0, 0.5),
                    seed: int = 0) -> pd.DataFrame:
-    """Clauses of every registered encoding by :func:`sudosat.encoding.estimate`, nothing built.
+    """Clauses of every registered encoding (:func:`~sudosat.sudoku.encoding.estimate`), none built.
 
     One generated board (pattern solution) per order and fill.
     """
-    from sudosat.encoding import ENCODINGS, estimate
-    from sudosat.generate import generate
-    from sudosat.gridstudy import percent
+    from sudosat.run.generate import generate
+    from sudosat.studies.grid import percent
+    from sudosat.sudoku.encoding import ENCODINGS, estimate
 
     rows = []
     for order in orders:
@@ -322,13 +322,13 @@ def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float]
     return pd.DataFrame(rows).set_index(["N", "given"])
 
 
-# -- the heuristics page (sudosat.heuristics) --------------------------------------------
+# -- the heuristics page (sudosat.studies.heuristics) --------------------------------------------
 
 
 def heuristics_spec(seed: int, time_limit_ms: float, encoding: str, per_grade: int = 0,
                     quick: bool = False) -> Any:
     """The heuristics experiment of the page's parameters (``per_grade``, ``quick`` shrink it)."""
-    from sudosat.heuristics import ExperimentSpec
+    from sudosat.studies.heuristics import ExperimentSpec
 
     spec = ExperimentSpec(seed=seed, time_limit_ms=float(time_limit_ms), encoding=encoding)
     if per_grade:
@@ -376,7 +376,7 @@ def plot_pairs(
     decisions; crosses mark the rival's time-outs (a lower bound). By default
     the subject and rivals are those the heuristics hypothesis names.
     """
-    from sudosat.heuristics import RIVALS, SUBJECT, wide
+    from sudosat.studies.heuristics import RIVALS, SUBJECT, wide
 
     subject = subject or SUBJECT
     rivals = tuple(rivals or RIVALS)
@@ -408,7 +408,7 @@ def plot_pairs(
 @styled
 def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
     """Decisions (symlog) and time (log, time-outs at T) per solver, as box plots."""
-    from sudosat.heuristics import wide
+    from sudosat.studies.heuristics import wide
 
     decisions = wide(results, "decisions")
     times = wide(results, "ms").clip(upper=time_limit_ms)
@@ -476,8 +476,8 @@ def large_intro_sentence(
     base: str = "course",
 ) -> str:
     """Why the larger orders run `encoding` only (the size of `base` on an empty board, counted
-    by :func:`sudosat.encoding.estimate` like the page's size table) and how they are run."""
-    from sudosat.encoding import estimate
+    by :func:`sudosat.sudoku.encoding.estimate` like the page's size table) and how they are run."""
+    from sudosat.sudoku.encoding import estimate
 
     sizes = {int(n): int(estimate(Board.empty(int(n)), base)["clauses"]) for n in orders}
     largest = max(sizes.values())
@@ -488,7 +488,7 @@ def large_intro_sentence(
     return (
         f"At {orders_text(sorted(sizes))} (the grid stops at N = {max(grid_orders)}), the "
         f"{base} encoding of an empty board would have {and_join(counts)}, counted by "
-        f"`sudosat.encoding.estimate` as in the size table of §7; so only the {encoding} "
+        f"`sudosat.sudoku.encoding.estimate` as in the size table of §7; so only the {encoding} "
         f"encoding is tried. " + _large_steps(alphas, solver)
     )
 

@@ -1,6 +1,6 @@
 """The scaling study from the command line: ``python -m sudosat.report.study_command``.
 
-It runs :func:`sudosat.study.run_study`, prints the cell and ratio tables, and
+It runs :func:`sudosat.studies.scaling.run_study`, prints the cell and ratio tables, and
 optionally writes the rows (CSV) and the report's figures; it lives with the
 report because the figures are the report's (one style, one ``save_figure``).
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from sudosat.errors import SudosatError
 from sudosat.report.studies import save_study_figures
-from sudosat.study import (
+from sudosat.studies.scaling import (
     DEFAULT_ALPHAS,
     DEFAULT_ENCODINGS,
     DEFAULT_ORDERS,

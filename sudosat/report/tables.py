@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from sudosat.report.io import DECIDED, solver_order
-from sudosat.results import Verdict
+from sudosat.run.results import Verdict
 
 # -- rich output without IPython -------------------------------------------------------
 

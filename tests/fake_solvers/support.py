@@ -10,9 +10,9 @@ import time
 import warnings
 from pathlib import Path
 
-from sudosat.cnf import CNF, read_dimacs
-from sudosat.formulas import random_kcnf
-from sudosat.result import Status
+from sudosat.sat.cnf import CNF, read_dimacs
+from sudosat.sat.formulas import random_kcnf
+from sudosat.sat.result import Status
 
 FAKE_SOLVER = Path(__file__).resolve().parent / "fake_solver.py"
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "data" / "zchaff"

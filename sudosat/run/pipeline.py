@@ -1,0 +1,770 @@
+"""Sudoku instances end to end: one board, or a file of any size.
+
+One instance
+    :func:`solve_instance` runs parse → encode → solve → decode → check
+    (:func:`sudosat.run.runner.run_instance`) under one time limit T and returns
+    an :class:`~sudosat.run.runner.InstanceOutcome`: a row of the
+    results table, the solved board, and the line the output file gets.
+    T bounds the whole pipeline, the same for every solver: the clock starts
+    before the memory guard and the encoding, the solver gets what is left, and
+    when the encoding alone uses up T the answer is TIMEOUT.
+
+A file
+    :func:`run_batch` answers every line of an instance file with every
+    solver asked for: one output file per solver, with exactly one line per
+    input line in order (``N T`` solved, ``N UNSAT``, ``N TIMEOUT`` or
+    ``ERROR <reason>``), written atomically at the end; a results table (CSV or
+    JSONL) appended and flushed row by row, so an interrupted run loses nothing
+    finished and ``resume=True`` completes it without redoing those rows.
+    Lines run in this process (``jobs=1``), in local worker processes
+    (``jobs=N``), or on a Dask cluster (``executor="dask"``): the answers are
+    the same everywhere, only the timings differ.
+
+The results table
+    One :class:`sudosat.run.results.Row` per (line, solver), the columns of
+    :data:`sudosat.run.results.COLUMNS`: those of DESIGN.md, then ``output``, the
+    output line itself (what ``resume`` needs to rebuild the output file, and
+    what a report shows beside the input), then the fingerprints ``resume``
+    checks. :mod:`sudosat.run.results` reads and writes it.
+
+Large sweeps on a cluster
+    Start a Dask scheduler and workers on the machines (``dask scheduler`` on
+    one, ``dask worker tcp://HOST:8786 --nthreads 1`` on each core's worth of
+    the others; every worker needs ``pip install 'sudosat[cluster]'``, the same
+    version), then, from any machine that reaches the scheduler::
+
+        sudosat solve puzzles.txt -o out.txt --solver cdcl --solver dpll \\
+            --solver pysat:minisat22 -T 10000 \\
+            --executor dask --scheduler tcp://HOST:8786 --results sweep.csv
+
+    49,000 puzzles × 3 solvers are 147,000 tasks; at most a few per worker
+    thread are in flight at a time, so the scheduler is never flooded. Rows
+    reach ``sweep.csv`` as they finish; if the client or the cluster goes down,
+    rerun the same command with ``--resume``: the finished rows are kept, the
+    rest are solved, and the three output files are written when every line has
+    its answer.
+
+Examples
+--------
+>>> from sudosat.sudoku.board import Board
+>>> outcome = solve_instance(Board.parse("1 0"), solver="cdcl")
+>>> outcome.output_line, str(outcome.row["status"]), outcome.row["valid"]
+('1 1', 'SAT', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import re
+import statistics
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
+from sudosat.lines import read_text, split_lines
+from sudosat.outputs import (
+    SPECIAL_KINDS,
+    ResultsLock,
+    check_writable,
+    file_kind,
+    output_target,
+    same_file,
+    write_atomically,
+)
+from sudosat.run.batch import DaskExecutor, ProcessExecutor, SerialExecutor
+from sudosat.run.results import (
+    COLUMNS,
+    STATUSES,
+    ResultsLog,
+    Row,
+    Verdict,
+    format_output,
+    one_line,
+    parse_output,
+    read_rows,
+    write_table,
+)
+from sudosat.run.runner import InstanceOutcome, blank_row, failed_outcome, run_instance
+from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.registry import solve
+from sudosat.sudoku.board import Board, check_solution
+
+__all__ = [
+    "COLUMNS",
+    "STATUSES",
+    "BatchSettings",
+    "BatchSummary",
+    "InstanceOutcome",
+    "SolverSummary",
+    "check_paths",
+    "line_hash",
+    "output_paths",
+    "parse_line",
+    "probe_solver",
+    "results_path",
+    "run_batch",
+    "run_hash",
+    "safe_name",
+    "solve_instance",
+    "solve_line",
+]
+
+Task = tuple[int, str, str]
+"""One unit of batch work: (line number, line text, solver)."""
+Key = tuple[int, str]
+"""A row's identity in a batch: (line number, solver)."""
+
+
+# ---------------------------------------------------------------------------------------
+# one instance
+
+
+def solve_instance(
+    board: Board,
+    solver: str = "cdcl",
+    encoding: str = "course",
+    time_limit_ms: float | None = None,
+    *,
+    line: int | None = None,
+    max_bytes: int | None = None,
+    **options: Any,
+) -> InstanceOutcome:
+    """Encode, solve, decode and check one board, T bounding the whole pipeline.
+
+    :func:`sudosat.run.runner.run_instance` with ``limit_covers="pipeline"``: the
+    clock starts before the memory guard and the encoding, the solver gets
+    what is left, and when the encoding alone uses up T the answer is TIMEOUT.
+    `max_bytes` is the memory guard's limit; `options` go to the solver
+    (``seed``, ``zchaff`` ...), but ``incremental=True``, which solves with
+    the rules loaded once per process and the givens as assumptions. Never
+    raises for one instance: whatever fails is an ERROR row saying why.
+    """
+    incremental = bool(options.pop("incremental", False))
+    return run_instance(
+        board,
+        solver,
+        encoding,
+        time_limit_ms,
+        limit_covers="pipeline",
+        max_bytes=max_bytes,
+        incremental=incremental,
+        line=line,
+        **options,
+    )
+
+
+def solve_line(
+    text: str,
+    line: int | None = None,
+    solver: str = "cdcl",
+    encoding: str = "course",
+    time_limit_ms: float | None = None,
+    *,
+    source: str | None = None,
+    **options: Any,
+) -> InstanceOutcome:
+    """Read one instance line and solve it (see :func:`solve_instance`).
+
+    A line that cannot be read (blank, malformed, an order beyond the format)
+    becomes an ERROR outcome naming the reason; nothing is raised.
+
+    Examples
+    --------
+    >>> solve_line("3 12", 7).output_line
+    'ERROR order 3 needs 81 symbols, got 2'
+    """
+    try:
+        board = parse_line(text, source=source, line=line)
+    except InstanceError as exc:
+        return failed_outcome(blank_row(line, solver, encoding), exc.reason)
+    try:
+        return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+    except Exception as exc:  # nothing one line does may stop the others
+        row = blank_row(line, solver, encoding, board)
+        return failed_outcome(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
+
+
+def parse_line(text: str, *, source: str | None = None, line: int | None = None) -> Board:
+    """:meth:`Board.parse`, with every failure an :class:`InstanceError` naming the line.
+
+    The readers raise InstanceError for what they foresee; anything else they
+    raise (Python's limit on the digits of an integer, say) is still one bad
+    line, never a crash of the batch or the command.
+
+    Examples
+    --------
+    >>> try:
+    ...     parse_line("2 " + "9" * 5000 + " 0", line=2)
+    ... except InstanceError as exc:
+    ...     print(exc)
+    line 2: order 2 needs 16 numbers, got 2
+    """
+    try:
+        return Board.parse(text, source=source, line=line)
+    except InstanceError:
+        raise
+    except (ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        huge = next((token for token in text.split() if len(token) > _MAX_TOKEN), None)
+        if huge is not None:
+            reason = f"the token {huge[:12]}... ({len(huge):,} characters) is not a Sudoku value"
+        else:
+            reason = one_line(f"cannot read the line: {type(exc).__name__}: {exc}")[:300]
+        raise InstanceError(reason, file=source, line=line) from None
+
+
+_MAX_TOKEN = 4300  # Python's default limit on the digits of int(str)
+
+
+# ---------------------------------------------------------------------------------------
+# file names
+
+
+def safe_name(solver: str) -> str:
+    """A file-name-safe form of a solver name: ``pysat:minisat22`` -> ``pysat-minisat22``.
+
+    Examples
+    --------
+    >>> safe_name("exec:/usr/bin/minisat")
+    'exec-usr-bin-minisat'
+    """
+    return re.sub(r"[^A-Za-z0-9_.+]+", "-", solver).strip("-.") or "solver"
+
+
+def output_paths(
+    instances: str | Path, output: str | Path | None, solvers: Sequence[str]
+) -> dict[str, Path]:
+    """Where each solver's output file goes.
+
+    * ``output`` given and one solver: exactly ``output``;
+    * ``output`` given and several solvers: ``<stem>.<solver><suffix>`` beside
+      it (``out.txt`` -> ``out.cdcl.txt``, ``out.pysat-minisat22.txt``);
+    * no ``output``: ``<instances stem>.<solver>.txt`` beside the instances.
+
+    Solver names are made file-safe with :func:`safe_name`.
+
+    Examples
+    --------
+    >>> sorted(output_paths("in.txt", "out.txt", ["cdcl", "pysat:minisat22"]).values())
+    [PosixPath('out.cdcl.txt'), PosixPath('out.pysat-minisat22.txt')]
+    >>> output_paths("data/in.txt", None, ["zchaff"])["zchaff"]
+    PosixPath('data/in.zchaff.txt')
+    """
+    if output is not None and len(solvers) == 1:
+        paths = {solvers[0]: Path(output)}
+    elif output is not None:
+        base, suffix = Path(output), Path(output).suffix or ".txt"
+        paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}{suffix}") for s in solvers}
+    else:
+        base = Path(instances)
+        paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}.txt") for s in solvers}
+    if len(set(paths.values())) < len(paths):
+        raise SudosatError(f"solver names {', '.join(solvers)} give the same output file name")
+    if Path(instances).resolve() in {path.resolve() for path in paths.values()}:
+        raise SudosatError("the output file would overwrite the instance file", file=str(instances))
+    return paths
+
+
+def results_path(instances: str | Path, output: str | Path | None) -> Path:
+    """The default results table: ``<output stem>.results.csv`` (else the instances' stem).
+
+    Examples
+    --------
+    >>> results_path("in.txt", "solved/out.txt")
+    PosixPath('solved/out.results.csv')
+    """
+    base = Path(output) if output is not None else Path(instances)
+    return base.with_name(f"{base.stem}.results.csv")
+
+
+# ---------------------------------------------------------------------------------------
+# a file
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """How :func:`run_batch` solves a file: everything but the files themselves.
+
+    Attributes
+    ----------
+    solvers : tuple of str
+        Solver names; each line is solved with each, under the same T.
+    encoding : str
+        The encoding for every line.
+    time_limit_ms : float, optional
+        T, per line and solver, for the whole pipeline.
+    results : path, optional
+        The results table (its suffix chooses CSV or JSONL, see
+        :func:`sudosat.run.results.table_format`); default :func:`results_path`.
+    jobs : int
+        Worker processes (1: in this process), or local Dask workers.
+    resume : bool
+        Keep the rows already in `results` for these lines, solvers and this
+        encoding, and solve only the others. The input file must be the same.
+    seed : int
+        Seed for every solver call (the same for every line, so any worker
+        gives the same answer).
+    zchaff : str, optional
+        The zChaff binary for the ``zchaff`` solver.
+    solver_options : mapping, optional
+        Extra keyword options per solver name (``{"cdcl": {"incremental": True}}``).
+    executor : {"processes", "dask"}
+        Local processes (default), or a Dask cluster at `scheduler` (a local
+        one of `jobs` workers when `scheduler` is None).
+    scheduler : str, optional
+        The Dask scheduler's address.
+    progress : bool, optional
+        Show a tqdm progress bar; default: when standard error is a terminal
+        or a notebook runs us.
+    max_bytes : int, optional
+        The memory guard's limit per formula (see :func:`solve_instance`).
+    """
+
+    solvers: tuple[str, ...] = ("cdcl",)
+    encoding: str = "course"
+    time_limit_ms: float | None = None
+    results: str | Path | None = None
+    jobs: int = 1
+    resume: bool = False
+    seed: int = 0
+    zchaff: str | None = None
+    solver_options: Mapping[str, Mapping[str, Any]] | None = None
+    executor: str = "processes"
+    scheduler: str | None = None
+    progress: bool | None = None
+    max_bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        solvers = tuple(dict.fromkeys(self.solvers)) or ("cdcl",)  # once each, in order
+        object.__setattr__(self, "solvers", solvers)
+
+    def options(self, solver: str) -> dict[str, Any]:
+        """The keyword options `solver` gets on every line: the seed, zChaff's path, the extras."""
+        mine: dict[str, Any] = {"seed": self.seed}
+        if solver == "zchaff" and self.zchaff:
+            mine["zchaff"] = self.zchaff
+        mine.update((self.solver_options or {}).get(solver, {}))
+        return mine
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything a worker needs besides the line: small and picklable."""
+
+    encoding: str
+    time_limit_ms: float | None
+    source: str
+    options: dict[str, dict[str, Any]]  # solver -> its keyword options
+    max_bytes: int | None = None
+
+
+def _solve_task(job: _Job, task: Task) -> Row:
+    """Worker entry point: solve line `task` = (number, text, solver); return its row."""
+    number, text, solver = task
+    outcome = solve_line(
+        text,
+        number,
+        solver,
+        job.encoding,
+        job.time_limit_ms,
+        source=job.source,
+        max_bytes=job.max_bytes,
+        **job.options.get(solver, {}),
+    )
+    return outcome.row
+
+
+@dataclass
+class SolverSummary:
+    """Counts and times of one solver over a file."""
+
+    solver: str
+    output: Path
+    solved: int = 0
+    unsat: int = 0
+    timeouts: int = 0
+    errors: int = 0
+    times_ms: list[float] = field(default_factory=list, repr=False)
+    error_lines: list[tuple[int, str]] = field(default_factory=list, repr=False)
+
+    def add(self, row: Row) -> None:
+        status = row.get("status")
+        if status == Verdict.ERROR:
+            self.error_lines.append((int(row["line"]), str(row.get("error") or "error")))
+        if status == "SAT":
+            self.solved += 1
+        elif status == "UNSAT":
+            self.unsat += 1
+        elif status == Verdict.TIMEOUT:
+            self.timeouts += 1
+        else:
+            self.errors += 1
+        if status != Verdict.ERROR and row.get("total_ms") not in (None, ""):
+            self.times_ms.append(float(row["total_ms"]))
+
+    @property
+    def lines(self) -> int:
+        return self.solved + self.unsat + self.timeouts + self.errors
+
+    def __str__(self) -> str:
+        times = self.times_ms
+        timing = (
+            f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            if times
+            else "no timings"
+        )
+        return (
+            f"{self.solver}: {self.lines} lines: {self.solved} solved, {self.unsat} unsat, "
+            f"{self.timeouts} timeouts, {self.errors} errors; {timing} -> {self.output}"
+        )
+
+
+@dataclass
+class BatchSummary:
+    """What :func:`run_batch` did: one :class:`SolverSummary` per solver, and the files."""
+
+    solvers: dict[str, SolverSummary]
+    results: Path
+    resumed: int = 0
+    new_rows: int = 0
+    discarded: int = 0
+
+    def __str__(self) -> str:
+        lines = [str(summary) for summary in self.solvers.values()]
+        note = f" ({self.resumed} rows kept from the earlier run)" if self.resumed else ""
+        if self.discarded:
+            note += (
+                f" ({self.discarded} rows of the earlier run did not match this input "
+                "and these options, or did not check, and were solved again)"
+            )
+        lines.append(f"results: {self.results}{note}")
+        return "\n".join(lines)
+
+
+def run_batch(
+    instances: str | Path,
+    output: str | Path | None = None,
+    settings: BatchSettings | None = None,
+    **changes: Any,
+) -> BatchSummary:
+    """Solve every line of an instance file with every solver; write outputs and results.
+
+    Parameters
+    ----------
+    instances : path
+        The instance file, one board per line (any format :meth:`Board.parse` reads).
+    output : path, optional
+        The output file; see :func:`output_paths` for several solvers or none.
+    settings : BatchSettings, optional
+        How to solve (default ``BatchSettings()``: cdcl, course, no limit).
+    **changes
+        Fields of :class:`BatchSettings` to change (``solvers=["cdcl",
+        "dpll"], jobs=2``); an unknown name is a TypeError.
+
+    Returns
+    -------
+    BatchSummary
+
+    Raises
+    ------
+    SudosatError
+        The instance file cannot be read (InstanceError), or an output cannot
+        be written (OutputError). A bad line is never raised: it becomes an
+        ERROR line and row.
+    KeyboardInterrupt
+        After Ctrl-C, once every finished row is safely in the results table.
+
+    Notes
+    -----
+    Worker processes are started with ``spawn`` (fresh interpreters, safe
+    beside threads): a script that calls this with ``jobs > 1`` needs the
+    usual ``if __name__ == "__main__":`` guard. Rows are appended in the order
+    they finish; at the end the table is rewritten sorted by line, then solver.
+    """
+    settings = dataclasses.replace(settings or BatchSettings(), **changes)
+    solvers = list(settings.solvers)
+    lines = _read_lines(instances)
+    outputs = output_paths(instances, output, solvers)
+    results = Path(settings.results or results_path(instances, output))
+    roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
+    check_paths(instances, [*roles, (results, "the results table")])  # before any work
+    options = {solver: settings.options(solver) for solver in solvers}
+    job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
+               settings.max_bytes)
+    tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
+    # bad executor options fail before any file changes
+    runner = _make_executor(settings.executor, settings.jobs, settings.scheduler)
+    _ensure_parent(results)
+    special = file_kind(output_target(results)) in SPECIAL_KINDS
+    with ResultsLock(results) as lock:
+        found = read_rows(results) if settings.resume and not special else []
+        kept = _kept_rows(found, lines, job, solvers)
+        rows = {(row["line"], row["solver"]): row for row in kept}
+        done = {key for key in rows if key[1] in outputs}
+        todo = [task for task in tasks if (task[0], task[2]) not in done]
+        summary = BatchSummary(
+            {s: SolverSummary(s, outputs[s]) for s in solvers},
+            results,
+            resumed=len(done),
+            discarded=len(found) - len(kept),
+        )
+        with ResultsLog(results, COLUMNS, kept, lock=lock) as log:
+            _execute(job, todo, runner, _show_progress(settings.progress), (log, rows, summary))
+        for row in rows.values():
+            if row["solver"] in summary.solvers:
+                summary.solvers[row["solver"]].add(row)
+        if not special:
+            write_table(results, sorted(rows.values(), key=_order_key(solvers)), lock=lock)
+        _write_outputs(outputs, rows, len(lines))
+    return summary
+
+
+def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]) -> None:
+    """Refuse outputs that cannot be written, or that would overwrite the input or each other.
+
+    `outputs` pairs each path with what it holds (``the results table``). Run
+    before any line is solved, so that a bad path costs nothing. Two outputs
+    may share a character device (``-o /dev/null --results /dev/null``):
+    writing it destroys nothing.
+
+    Raises
+    ------
+    OutputError
+        One line naming the path and why.
+    """
+    seen: list[tuple[str | Path, str]] = []
+    for path, role in outputs:
+        if same_file(path, instances):
+            raise OutputError(f"{role} would overwrite the instance file", file=str(path))
+        shared_device = file_kind(output_target(path)) == "character device"
+        for other, other_role in seen:
+            if same_file(path, other) and not shared_device:
+                raise OutputError(f"{role} would overwrite {other_role}", file=str(path))
+        seen.append((path, role))
+        check_writable(path)
+
+
+def _read_lines(path: str | Path) -> list[str]:
+    """The file's lines (a final line end does not start another line)."""
+    try:
+        text = read_text(path)  # no newline translation: a lone CR stays inside its line
+    except OSError as exc:
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
+    return split_lines(text)
+
+
+def _ensure_parent(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot create the folder: {exc.strerror}", file=str(path.parent)
+        ) from None
+
+
+def _kept_rows(
+    found: list[dict[str, Any]], lines: list[str], job: _Job, solvers: list[str]
+) -> list[Row]:
+    """Rows of an earlier run that answer this run: nothing else is trusted.
+
+    A row is kept when its line exists and its ``line_hash`` matches that line
+    (a table of another input keeps nothing), and, for a solver of this run,
+    its ``run_hash`` matches this run's parameters and its answer holds up:
+    a SAT board is checked again against the puzzle, an UNSAT or TIMEOUT line
+    must name the puzzle's order. Rows of solvers not in this run stay in the
+    table when their line matches. Everything else is solved again.
+    """
+    kept: dict[Key, Row] = {}
+    puzzles: dict[int, Board | None] = {}
+    for raw in found:
+        number = _line_number(raw.get("line"), len(lines))
+        solver = raw.get("solver")
+        if number is None or not isinstance(solver, str):
+            continue
+        if raw.get("line_hash") != line_hash(lines[number - 1]):
+            continue
+        if solver in solvers:
+            if raw.get("run_hash") != run_hash(job, solver):
+                continue
+            if number not in puzzles:
+                puzzles[number] = _puzzle_or_none(lines[number - 1])
+            if not _answer_holds(raw, puzzles[number]):
+                continue
+        kept[(number, solver)] = Row.from_dict(raw).replace(line=number, solver=solver)
+    return list(kept.values())
+
+
+def line_hash(text: str) -> str:
+    """A fingerprint of one input line (16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def run_hash(job: _Job, solver: str) -> str:
+    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits."""
+    seed = job.options.get(solver, {}).get("seed")
+    parts = [solver, job.encoding, job.time_limit_ms, seed, job.max_bytes]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _line_number(value: Any, num_lines: int) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if 1 <= number <= num_lines else None
+
+
+def _puzzle_or_none(text: str) -> Board | None:
+    try:
+        return parse_line(text)
+    except InstanceError:
+        return None
+
+
+def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
+    """Whether a kept row's status and output line agree with its puzzle."""
+    status, output = row.get("status"), row.get("output")
+    if status not in STATUSES or not isinstance(output, str) or "\n" in output:
+        return False
+    said = parse_output(output)
+    if said.verdict != status:
+        return False
+    if status == Verdict.ERROR:
+        return output.startswith("ERROR ")
+    if puzzle is None:
+        return False
+    if status != Verdict.SAT:
+        return output == format_output(status, order=puzzle.order)
+    try:
+        solved = Board.parse(output)
+    except Exception:  # whatever a tampered row holds, it is only not kept
+        return False
+    return check_solution(puzzle, solved) is None and solved.to_line() == output
+
+
+def _order_key(solvers: Sequence[str]):
+    rank = {solver: k for k, solver in enumerate(solvers)}
+    return lambda row: (int(row["line"]), rank.get(row["solver"], len(rank)), str(row["solver"]))
+
+
+class _Recorder:
+    """Takes each finished row: appends it to the log, keeps it, counts it on the bar."""
+
+    _KEYS = {
+        Verdict.SAT: "solved",
+        Verdict.UNSAT: "unsat",
+        Verdict.TIMEOUT: "timeouts",
+        Verdict.ERROR: "errors",
+    }
+
+    def __init__(self, log: ResultsLog, rows: dict, summary: BatchSummary, bar: Any) -> None:
+        self.log, self.rows, self.summary, self.bar = log, rows, summary, bar
+        self.counts = dict.fromkeys(self._KEYS.values(), 0)
+
+    def take(self, row: Row) -> None:
+        self.log.append(row)
+        self.rows[(row["line"], row["solver"])] = row
+        self.summary.new_rows += 1
+        self.counts[self._KEYS[row["status"]]] += 1
+        self.bar.set_postfix(self.counts, refresh=False)
+        self.bar.update()
+
+
+def _execute(
+    job: _Job,
+    todo: list[Task],
+    runner: Any,
+    show: bool,
+    recorder_parts: tuple[ResultsLog, dict, BatchSummary],
+) -> None:
+    """Run the tasks on `runner`; every row reaches the recorder as soon as it exists."""
+    from tqdm.auto import tqdm
+
+    with (
+        runner,
+        tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar,
+    ):
+        recorder = _Recorder(*recorder_parts, bar)
+        missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
+        for task in todo:
+            if task[2] in missing:  # a solver that cannot run here: say why, skip the encoding
+                recorder.take(_stamped(job, task, _failed_row(job, task, missing[task[2]])))
+        ready = [task for task in todo if task[2] not in missing]
+        for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
+            row = outcome if isinstance(outcome, Row) else _failed_row(job, task, outcome)
+            recorder.take(_stamped(job, task, row))
+
+
+def _stamped(job: _Job, task: Task, row: Row) -> Row:
+    """`row` with the fingerprints of its line and its run (what a resumed run checks)."""
+    return row.replace(line_hash=line_hash(task[1]), run_hash=run_hash(job, task[2]))
+
+
+def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:
+    """Solver -> why it cannot run, probed where the lines will run (a Dask worker, say)."""
+    probes = runner.map_unordered(functools.partial(_probe_task, job), solvers)
+    missing = {}
+    for solver, outcome in probes:
+        if outcome is not None:
+            missing[solver] = outcome if isinstance(outcome, str) else _reason(outcome)
+    return missing
+
+
+def _probe_task(job: _Job, solver: str) -> str | None:
+    return probe_solver(solver, **job.options.get(solver, {}))
+
+
+def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
+    """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
+    number, _, solver = task  # the line is not read again here: it may be what failed
+    reason = error if isinstance(error, str) else _reason(error)
+    return failed_outcome(blank_row(number, solver, job.encoding), reason).row
+
+
+def _reason(error: BaseException) -> str:
+    return error.reason if isinstance(error, SudosatError) else f"{type(error).__name__}: {error}"
+
+
+def _make_executor(executor: str, jobs: int, scheduler: str | None):
+    if executor == "dask":
+        return DaskExecutor(scheduler, workers=jobs)
+    if executor != "processes":
+        raise SudosatError(f"unknown executor {executor!r}; use 'processes' or 'dask'")
+    if scheduler is not None:
+        raise SudosatError("--scheduler needs --executor dask")
+    return SerialExecutor() if jobs <= 1 else ProcessExecutor(jobs)
+
+
+def _show_progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty() or "ipykernel" in sys.modules
+
+
+def _write_outputs(outputs: dict[str, Path], rows: dict[Key, Row], num_lines: int) -> None:
+    for solver, path in outputs.items():
+        text = "".join(rows[(k, solver)]["output"] + "\n" for k in range(1, num_lines + 1))
+        _ensure_parent(path)
+        write_atomically(path, text)
+
+
+def probe_solver(solver: str, **options: Any) -> str | None:
+    """Why `solver` cannot run here (None when it answers a one-clause formula).
+
+    Examples
+    --------
+    >>> probe_solver("no-such-solver").startswith("unknown solver")
+    True
+    """
+    options.pop("incremental", None)  # a pipeline mode, not a solver option
+    try:
+        solve(CNF([[1]], 1), solver, time_limit_ms=10_000, **options)
+    except SudosatError as exc:
+        return exc.reason
+    except Exception as exc:  # whatever stops the probe would stop every line
+        return f"crashed: {type(exc).__name__}: {exc}"
+    return None

@@ -1,0 +1,584 @@
+"""What solving a Sudoku instance comes to: verdicts, rows, output lines, results tables.
+
+Everything above the solvers speaks this module's words:
+
+:class:`Verdict`
+    SAT, UNSAT, TIMEOUT or ERROR: a solver's :class:`~sudosat.sat.result.Status`
+    seen from the pipeline (:meth:`Verdict.from_status` is the one place
+    where "no decision" becomes TIMEOUT), plus ERROR for an instance that
+    could not be answered.
+:class:`Row`
+    One row of the results table, a frozen dataclass with the columns of
+    :data:`COLUMNS`, read like a mapping (``row["status"]``).
+:func:`format_output` and :func:`parse_output`
+    The one grammar of output lines: ``N T`` (the solved board), ``N UNSAT``,
+    ``N TIMEOUT`` and ``ERROR <reason>``.
+Results tables
+    The only reader (:func:`read_rows`, :func:`read_table`) and writer
+    (:class:`ResultsLog`, :func:`write_table`) of results files. The format
+    follows ONE suffix rule (:func:`table_format`): ``.csv`` is CSV;
+    ``.jsonl``, ``.json`` and ``.ndjson`` are JSON lines (one object per
+    line); any other suffix is CSV. Case does not matter.
+
+Examples
+--------
+>>> parse_output("2 UNSAT").verdict, parse_output("2 UNSAT").order
+(<Verdict.UNSAT: 'UNSAT'>, 2)
+>>> format_output(Verdict.ERROR, reason="no such\\nsolver")
+'ERROR no such solver'
+>>> table_format("res.json"), table_format("res.CSV"), table_format("res.txt")
+('jsonl', 'csv', 'csv')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sudosat.errors import InstanceError, open_error_reason
+from sudosat.outputs import (
+    SPECIAL_KINDS,
+    ResultsLock,
+    file_kind,
+    output_target,
+    write_atomically,
+)
+from sudosat.sat.result import Status
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from sudosat.sudoku.board import Board
+
+__all__ = [
+    "COLUMNS",
+    "JSONL_SUFFIXES",
+    "STATUSES",
+    "OutputLine",
+    "ResultsLog",
+    "Row",
+    "Verdict",
+    "format_output",
+    "parse_output",
+    "read_rows",
+    "read_table",
+    "table_format",
+    "typed_frame",
+    "write_table",
+]
+
+
+class Verdict(StrEnum):
+    """What one instance came to: the ``status`` column and the word of its output line."""
+
+    SAT = "SAT"
+    UNSAT = "UNSAT"
+    TIMEOUT = "TIMEOUT"
+    ERROR = "ERROR"
+
+    @classmethod
+    def from_status(cls, status: Status) -> Verdict:
+        """The verdict of a solver's answer: UNKNOWN (no decision) is TIMEOUT.
+
+        Examples
+        --------
+        >>> Verdict.from_status(Status.UNKNOWN)
+        <Verdict.TIMEOUT: 'TIMEOUT'>
+        """
+        return _FROM_STATUS[status]
+
+
+_FROM_STATUS = {
+    Status.SAT: Verdict.SAT,
+    Status.UNSAT: Verdict.UNSAT,
+    Status.UNKNOWN: Verdict.TIMEOUT,
+}
+
+STATUSES: tuple[str, ...] = tuple(verdict.value for verdict in Verdict)
+"""The values of the ``status`` column."""
+
+COLUMNS: tuple[str, ...] = (
+    "line",
+    "order",
+    "givens",
+    "solver",
+    "encoding",
+    "status",
+    "valid",
+    "encode_ms",
+    "solve_ms",
+    "decode_ms",
+    "total_ms",
+    "variables",
+    "clauses",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "load_ms",
+    "search_ms",
+    "error",
+    "output",
+    "line_hash",
+    "run_hash",
+)
+"""The results table's columns: DESIGN.md's, the output line, then what ``resume`` checks.
+
+``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
+this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
+the search itself; empty for the others. ``line_hash`` fingerprints the input
+line a row answers and ``run_hash`` the parameters that shape its answer
+(solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
+both match (see :func:`sudosat.run.pipeline.run_batch`).
+"""
+
+_INTS = frozenset(
+    {"line", "order", "givens", "variables", "clauses", "decisions", "conflicts", "propagations"}
+)
+_FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms"})
+_TEXTS = frozenset({"solver", "encoding", "error", "output", "line_hash", "run_hash"})
+
+
+# ---------------------------------------------------------------------------------------
+# one row
+
+
+@dataclass(frozen=True)
+class Row(Mapping[str, Any]):
+    """One row of the results table: one instance line answered by one solver.
+
+    Read it as a mapping of :data:`COLUMNS` (``row["status"]``, ``dict(row)``)
+    or by attribute; change it with :meth:`replace`. Missing values are None.
+    ``status`` is a :class:`Verdict` (None only in a row read from a file
+    that holds none); ``valid`` says whether the decoded board passed
+    :func:`sudosat.sudoku.board.check_solution` (None when there is no board);
+    ``error`` says why a line was not solved. Times are wall-clock
+    milliseconds.
+    """
+
+    line: int | None = None
+    order: int | None = None
+    givens: int | None = None
+    solver: str | None = None
+    encoding: str | None = None
+    status: Verdict | None = None
+    valid: bool | None = None
+    encode_ms: float | None = None
+    solve_ms: float | None = None
+    decode_ms: float | None = None
+    total_ms: float | None = None
+    variables: int | None = None
+    clauses: int | None = None
+    decisions: int | None = None
+    conflicts: int | None = None
+    propagations: int | None = None
+    load_ms: float | None = None
+    search_ms: float | None = None
+    error: str | None = None
+    output: str | None = None
+    line_hash: str | None = None
+    run_hash: str | None = None
+
+    def __getitem__(self, column: str) -> Any:
+        if column not in _COLUMN_SET:
+            raise KeyError(column)
+        return getattr(self, column)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COLUMNS)
+
+    def __len__(self) -> int:
+        return len(COLUMNS)
+
+    def replace(self, **changes: Any) -> Row:
+        """A copy with some columns changed."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The columns in order, plain values (``status`` a ``str``)."""
+        values = {column: getattr(self, column) for column in COLUMNS}
+        if values["status"] is not None:
+            values["status"] = str(values["status"])
+        return values
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> Row:
+        """A row from any mapping: a CSV row (strings), a JSON object, a pandas record.
+
+        Unknown keys are ignored, missing ones are None, and so is any value
+        that is empty, NaN, ``pd.NA`` or of the wrong kind (a count that is
+        not a whole number, an unknown status): a row read back never raises.
+
+        Examples
+        --------
+        >>> row = Row.from_dict({"line": "3", "status": "SAT", "valid": "True", "x": 1})
+        >>> row.line, row.status, row.valid, row.total_ms
+        (3, <Verdict.SAT: 'SAT'>, True, None)
+        """
+        return cls(**{c: _typed(c, values.get(c)) for c in COLUMNS if c in values})
+
+
+_COLUMN_SET = frozenset(COLUMNS)
+
+
+def _typed(column: str, value: Any) -> Any:
+    """`value` as column `column` holds it, or None when it is missing or cannot be."""
+    if _missing(value):
+        return None
+    try:
+        if column in _INTS:
+            number = float(value) if isinstance(value, str) else value
+            whole = int(number)
+            return whole if whole == number else None
+        if column in _FLOATS:
+            number = float(value)
+            return number if math.isfinite(number) else None
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if column == "status":
+        return Verdict(value) if value in STATUSES else None
+    if column == "valid":
+        return _boolean(value)
+    return str(value)
+
+
+def _missing(value: Any) -> bool:
+    if value is None or (isinstance(value, str) and value == ""):
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return type(value).__name__ in ("NAType", "NaTType")  # pandas' markers, without pandas
+
+
+def _boolean(value: Any) -> bool | None:
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "1", "yes"):
+            return True
+        return False if word in ("false", "0", "no") else None
+    return bool(value)
+
+
+# ---------------------------------------------------------------------------------------
+# output lines
+
+
+class OutputLine(NamedTuple):
+    """One output line read back by :func:`parse_output`.
+
+    Attributes
+    ----------
+    verdict : Verdict
+        SAT for a line that is neither ``N UNSAT``, ``N TIMEOUT`` nor ``ERROR
+        ...``: it claims to be a solved board (``text``; parse it with
+        :meth:`sudosat.sudoku.board.Board.parse` to check it).
+    order : int or None
+        N of ``N UNSAT`` / ``N TIMEOUT`` (None when it is not a number), or the
+        first token of a board line when it is one.
+    reason : str or None
+        The reason of an ``ERROR`` line.
+    text : str
+        The line itself.
+    """
+
+    verdict: Verdict
+    order: int | None
+    reason: str | None
+    text: str
+
+
+def format_output(
+    verdict: Verdict | str,
+    *,
+    order: int | None = None,
+    solution: Board | None = None,
+    reason: str | None = None,
+) -> str:
+    """The output file's line for one instance (no line end).
+
+    ``SAT`` needs `solution` (the line is ``solution.to_line()``), ``UNSAT``
+    and ``TIMEOUT`` need `order`, ``ERROR`` takes `reason`, folded to one line.
+
+    Examples
+    --------
+    >>> format_output(Verdict.TIMEOUT, order=3)
+    '3 TIMEOUT'
+    """
+    verdict = Verdict(verdict)
+    if verdict is Verdict.SAT:
+        if solution is None:
+            raise ValueError("a SAT output line needs the solved board")
+        return solution.to_line()
+    if verdict is Verdict.ERROR:
+        return f"ERROR {one_line(reason or '')}"
+    if order is None:
+        raise ValueError(f"a {verdict} output line needs the order")
+    return f"{order} {verdict}"
+
+
+def parse_output(line: str) -> OutputLine:
+    """Read one output line (see :func:`format_output`); never raises.
+
+    Examples
+    --------
+    >>> parse_output("ERROR order 3 needs 81 symbols").reason
+    'order 3 needs 81 symbols'
+    >>> parse_output("1 1").verdict
+    <Verdict.SAT: 'SAT'>
+    """
+    words = line.split()
+    if words and words[0] == Verdict.ERROR:
+        return OutputLine(Verdict.ERROR, None, line.strip()[len(Verdict.ERROR) :].strip(), line)
+    order = _order(words[0]) if words else None
+    if len(words) == 2 and words[1] in (Verdict.UNSAT, Verdict.TIMEOUT):
+        return OutputLine(Verdict(words[1]), order, None, line)
+    return OutputLine(Verdict.SAT, order, None, line)
+
+
+def _order(token: str) -> int | None:
+    return int(token) if token.isascii() and token.isdigit() and len(token) < 6 else None
+
+
+def one_line(text: str) -> str:
+    """`text` with every run of white space (line ends included) one space."""
+    return " ".join(str(text).split()) or "unknown error"
+
+
+# ---------------------------------------------------------------------------------------
+# results tables
+
+JSONL_SUFFIXES = (".jsonl", ".json", ".ndjson")
+"""Suffixes of JSON-lines results tables; every other suffix is CSV."""
+
+
+def table_format(path: str | os.PathLike) -> str:
+    """``jsonl`` for a ``.jsonl``, ``.json`` or ``.ndjson`` file (any case), else ``csv``."""
+    return "jsonl" if Path(path).suffix.lower() in JSONL_SUFFIXES else "csv"
+
+
+def _plain(row: Mapping[str, Any], columns: Sequence[str]) -> dict[str, Any]:
+    values = {column: row.get(column) for column in columns}
+    status = values.get("status")
+    if isinstance(status, Verdict):
+        values["status"] = status.value
+    return values
+
+
+def _csv_ready(row: Mapping[str, Any], columns: Sequence[str]) -> dict[str, Any]:
+    return {key: "" if value is None else value for key, value in _plain(row, columns).items()}
+
+
+def _table_text(
+    path: str | os.PathLike, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> str:
+    buffer = io.StringIO()
+    if table_format(path) == "csv":
+        writer = csv.DictWriter(buffer, list(columns), extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(_csv_ready(row, columns) for row in rows)
+    else:
+        buffer.writelines(json.dumps(_plain(row, columns)) + "\n" for row in rows)
+    return buffer.getvalue()
+
+
+def write_table(
+    path: str | os.PathLike,
+    rows: Iterable[Mapping[str, Any]],
+    columns: Sequence[str] = COLUMNS,
+    *,
+    lock: ResultsLock | None = None,
+) -> None:
+    """Write a whole results table at once, atomically (:func:`sudosat.outputs.write_atomically`).
+
+    Raises
+    ------
+    OutputError
+        The file cannot be written; the message names it.
+    """
+    write_atomically(path, _table_text(path, columns, rows), lock=lock)
+
+
+class ResultsLog:
+    """A results table written row by row, each row flushed as soon as it is known.
+
+    Parameters
+    ----------
+    path : path-like
+        The CSV or JSONL file (by suffix, see :func:`table_format`).
+    columns : sequence of str
+        The columns, in order.
+    rows : sequence of mappings
+        Rows to start with (those kept by a resumed run). A regular file is
+        first rewritten atomically with just the header and these rows, which
+        also drops a last row that a kill cut short; a special file (a FIFO, a
+        character device) is written in place through one handle.
+    lock : ResultsLock, optional
+        The lock this run holds on `path`; it moves with the atomic rewrite.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        columns: Sequence[str] = COLUMNS,
+        rows: Sequence[Mapping[str, Any]] = (),
+        *,
+        lock: ResultsLock | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.columns = tuple(columns)
+        self.format = table_format(self.path)
+        target = output_target(self.path)
+        if file_kind(target) in SPECIAL_KINDS:
+            self._file = open(target, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            self._file.write(_table_text(self.path, self.columns, rows))
+        else:
+            write_table(self.path, rows, self.columns, lock=lock)
+            self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        self._csv = csv.DictWriter(
+            self._file, self.columns, extrasaction="ignore", lineterminator="\n"
+        )
+
+    def append(self, row: Mapping[str, Any]) -> None:
+        """Write `row` and flush it to the operating system."""
+        if self.format == "csv":
+            self._csv.writerow(_csv_ready(row, self.columns))
+        else:
+            self._file.write(json.dumps(_plain(row, self.columns)) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> ResultsLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def read_rows(path: str | os.PathLike, *, missing_ok: bool = True) -> list[dict[str, Any]]:
+    """The rows of a results file (CSV or JSONL, see :func:`table_format`), as dicts.
+
+    A last line without its line end was cut short by a kill and is skipped;
+    so is any row that cannot be read (a CSV row with the wrong number of
+    fields or a field beyond the csv module's limit, a line that is not a JSON
+    object). Bytes that are not UTF-8 become U+FFFD, which no row of ours
+    holds, so such a row fails any check a caller makes. CSV values come back
+    as strings (empty for a missing value); JSONL values keep their types;
+    :meth:`Row.from_dict` types either.
+
+    Parameters
+    ----------
+    missing_ok : bool
+        A missing file is ``[]`` (a run that has not started); else an error.
+
+    Raises
+    ------
+    InstanceError
+        The file cannot be read (or is missing, unless `missing_ok`).
+
+    Examples
+    --------
+    >>> read_rows("no-such-results.csv")
+    []
+    """
+    try:
+        text = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        if missing_ok:
+            return []
+        raise InstanceError("no such results table", file=str(path)) from None
+    except OSError as exc:
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    if table_format(path) == "csv":
+        return _csv_rows(text)
+    rows = []
+    for line in text.splitlines():
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
+            value = json.loads(line)
+            if isinstance(value, dict):
+                rows.append(value)
+    return rows
+
+
+def _csv_rows(text: str) -> list[dict[str, Any]]:
+    reader = csv.reader(io.StringIO(text))
+    header = _next_csv_row(reader)
+    rows = []
+    while header:
+        fields = _next_csv_row(reader)
+        if fields is None:
+            break
+        if len(fields) == len(header):
+            rows.append(dict(zip(header, fields, strict=True)))
+    return rows
+
+
+def _next_csv_row(reader) -> list[str] | None:
+    """The next row; ``[]`` for one that cannot be read (the reader goes on after it)."""
+    try:
+        return next(reader)
+    except StopIteration:
+        return None
+    except csv.Error:
+        return []
+
+
+def read_table(path: str | os.PathLike) -> pd.DataFrame:
+    """A results file as a typed :class:`pandas.DataFrame` (see :func:`typed_frame`).
+
+    Raises
+    ------
+    InstanceError
+        The file is missing or cannot be read.
+    """
+    import pandas as pd
+
+    rows = read_rows(path, missing_ok=False)
+    if table_format(path) == "csv":  # CSV has no other way to say "missing"
+        rows = [{k: (None if v == "" else v) for k, v in row.items()} for row in rows]
+    return typed_frame(pd.DataFrame(rows))
+
+
+def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of `frame` with every column of :data:`COLUMNS` present and typed.
+
+    Counts and times become numbers (missing: NaN), ``valid`` a boolean
+    (missing: False), ``error`` and ``output`` strings (missing: empty),
+    ``status`` a string (missing: ERROR). Other columns are kept after these.
+    """
+    import pandas as pd
+
+    frame = frame.copy()
+    for column in COLUMNS:
+        if column not in frame.columns:
+            frame[column] = pd.NA
+    for column in sorted(_INTS | _FLOATS):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    frame["valid"] = frame["valid"].map(lambda value: bool(_typed("valid", value)))
+    for column in ("error", "output", "line_hash", "run_hash"):
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
+    frame["status"] = frame["status"].astype(object).where(frame["status"].notna(), "ERROR")
+    frame["status"] = frame["status"].astype(str)
+    frame["solver"] = frame["solver"].astype(str)
+    extra = [column for column in frame.columns if column not in _COLUMN_SET]
+    return frame[[*COLUMNS, *extra]]
+
+
+def rows_frame(rows: Iterable[Row]) -> pd.DataFrame:
+    """Rows as a typed DataFrame (see :func:`typed_frame`)."""
+    import pandas as pd
+
+    return typed_frame(pd.DataFrame([row.to_dict() for row in rows], columns=list(COLUMNS)))
+

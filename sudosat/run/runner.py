@@ -1,0 +1,498 @@
+"""One instance, end to end: the only parse → encode → solve → decode → check in the package.
+
+:func:`run_instance` is what the batch, the studies, the workbench, the report
+pages and the generator call to solve one board with one solver. It runs
+
+1. the memory guard (:func:`sudosat.sudoku.encoding.check_resources`): a formula
+   that would not fit is an ERROR row, never built;
+2. the encoding, stopped when the time limit runs out;
+3. the solver, with what is left of the limit;
+4. decoding the model and checking the board (:func:`~sudosat.sudoku.board.check_solution`);
+
+and returns an :class:`InstanceOutcome`: the results :class:`~sudosat.run.results.Row`,
+the solved board, the output line, and the solver's own answer.
+
+The time limit T has one of two meanings, chosen by the caller
+(``limit_covers``), never implied:
+
+``"pipeline"`` (the batch, ``sudosat solve``)
+    T bounds everything: the clock starts before the memory guard, the solver
+    gets what is left, and when the encoding alone uses up T the answer is
+    TIMEOUT.
+``"solver"`` (the studies, the workbench, the report's comparisons)
+    T is the solver's alone; building the formula is not counted against it.
+
+The formula is a registered encoding's name (built here), or a
+:class:`Prepared` formula built by the caller (a study shares one encoding
+between solvers, the workbench builds formulas from its clause-family
+switches, the generator adds a clause): anything with ``cnf``, ``board``,
+``encoding`` and ``decode(model)``. With ``incremental=True`` the rules are
+loaded once per process into an incremental solver
+(:func:`sudosat.sudoku.incremental.loaded_rules`) and the givens are assumptions.
+
+Examples
+--------
+>>> from sudosat.sudoku.board import Board
+>>> outcome = run_instance(Board.parse("1 0"), "cdcl")
+>>> outcome.output_line, str(outcome.row["status"]), outcome.row["valid"]
+('1 1', 'SAT', True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sudosat.errors import SudosatError
+from sudosat.run.results import Row, Verdict, format_output, one_line
+from sudosat.sat.cnf import CNF
+from sudosat.sat.result import Result
+from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused
+from sudosat.sat.solvers.registry import get_solver, solve
+from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, check_resources, encode
+
+__all__ = [
+    "ENCODE_ENTRIES_PER_MS",
+    "LIMIT_POLICIES",
+    "Formula",
+    "InstanceOutcome",
+    "Prepared",
+    "blank_row",
+    "failed_outcome",
+    "prepare",
+    "run_instance",
+]
+
+LIMIT_POLICIES = ("pipeline", "solver")
+"""What the time limit bounds: the whole pipeline, or the solver call alone."""
+
+ENCODE_ENTRIES_PER_MS = 50_000
+"""A fast rate of building clauses (literals plus clause ends per millisecond).
+
+Measured at 11,000-14,000 for every encoding at orders 4-6 (2026, a shared
+2-core machine), and at 15,000-19,000 for the course and optimised encodings
+at orders 5-7 once the writer counted its own clauses (2026-11-25); the
+up-front refusal uses about three times that, so it only turns away a build
+that surely cannot fit in T. The deadline checks during the build stop the
+rest.
+"""
+
+_STAT_COLUMNS = ("decisions", "conflicts", "propagations")
+_SPLIT_COLUMNS = ("load_ms", "search_ms")
+
+
+class Formula(Protocol):
+    """A built formula as :func:`run_instance` uses it (an :class:`~.encoding.Encoded`)."""
+
+    cnf: CNF
+    board: Board
+
+    @property
+    def encoding(self) -> str: ...
+
+    def decode(self, model: Iterable[int]) -> Board: ...
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A formula built before :func:`run_instance` runs, and what building it took.
+
+    Attributes
+    ----------
+    formula : Formula
+    encode_ms : float or None
+        Milliseconds spent building it (the row's ``encode_ms``).
+    loaded : incremental solver, optional
+        A solver (:func:`sudosat.sudoku.incremental.open_solver`) already holding
+        every clause of `formula` but the `assumptions`: it answers instead of
+        a fresh solver, the assumptions holding for that call only (the
+        workbench re-solves this way while only the givens change).
+    assumptions : tuple of int
+        The literals `loaded` is asked to assume (the givens).
+    """
+
+    formula: Any
+    encode_ms: float | None = None
+    loaded: Any = None
+    assumptions: tuple[int, ...] = ()
+
+
+def prepare(board: Board, encoding: str, *, max_bytes: int | None = None) -> Prepared:
+    """Build `encoding` of `board` once, behind the memory guard, to share between runs.
+
+    Raises
+    ------
+    ResourceLimitError
+        The formula would need more than `max_bytes` (default the guard's own).
+    EncodingError
+        The encoding is unknown.
+    """
+    started = time.perf_counter()
+    check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+    encoded = encode(board, encoding)
+    return Prepared(encoded, _ms_since(started))
+
+
+@dataclass
+class InstanceOutcome:
+    """What one instance came to with one solver.
+
+    Attributes
+    ----------
+    row : Row
+        The results-table row.
+    solution : Board or None
+        The solved board (givens included) when the verdict is SAT.
+    output_line : str
+        The output file's line: the solved board (``Board.to_line()``),
+        ``N UNSAT``, ``N TIMEOUT`` or ``ERROR <reason>``.
+    puzzle : Board or None
+        The input board, when the line could be read.
+    result : Result or None
+        The solver's own answer (with its model), when the solver ran.
+    formula : Formula or None
+        The formula the solver was given, when it was built (drop the
+        outcome to free it: a big order's formula holds millions of clauses).
+    stage_ms : dict
+        Milliseconds per stage, finer than the row: ``decode`` and ``check``
+        apart (the row's ``decode_ms`` is their sum).
+    """
+
+    row: Row
+    solution: Board | None
+    output_line: str
+    puzzle: Board | None = None
+    result: Result | None = field(default=None, repr=False)
+    formula: Any = field(default=None, repr=False)
+    stage_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def status(self) -> Verdict:
+        """SAT, UNSAT, TIMEOUT or ERROR."""
+        return self.row.status or Verdict.ERROR
+
+
+class _Clock:
+    """The time limit under its policy, and the wall clock of the whole run."""
+
+    def __init__(self, time_limit_ms: float | None, covers: str) -> None:
+        if covers not in LIMIT_POLICIES:
+            raise ValueError(f"limit_covers must be one of {LIMIT_POLICIES}, got {covers!r}")
+        self.started = time.perf_counter()
+        self.limit_ms = time_limit_ms
+        self.covers = covers
+        self.deadline = Deadline(time_limit_ms if covers == "pipeline" else None)
+
+    def for_solver(self) -> Deadline:
+        """The deadline the solver runs under (a fresh one when T is the solver's alone)."""
+        if self.covers == "solver":
+            self.deadline = Deadline(self.limit_ms)
+        return self.deadline
+
+    def elapsed_ms(self) -> float:
+        return _ms_since(self.started)
+
+
+@dataclass
+class _Run:
+    """One call's fixed parts and the row being filled in."""
+
+    board: Board
+    solver: str
+    clock: _Clock
+    draft: dict[str, Any]
+    options: dict[str, Any]
+    max_bytes: int | None
+    memory_guard: bool
+
+    def outcome(self, verdict: Verdict, **extra: Any) -> InstanceOutcome:
+        """The outcome of this run with `verdict` (UNSAT, TIMEOUT or ERROR), total time stamped."""
+        reason = extra.pop("error", None)
+        self.draft.update(status=verdict, total_ms=_round(self.clock.elapsed_ms()), error=reason)
+        output = format_output(verdict, order=self.board.order, reason=reason)
+        self.draft["output"] = output
+        return InstanceOutcome(Row(**self.draft), None, output, self.board, **extra)
+
+
+def run_instance(
+    board: Board,
+    solver: str = "cdcl",
+    encoding: str | Prepared = "course",
+    time_limit_ms: float | None = None,
+    *,
+    limit_covers: str = "pipeline",
+    memory_guard: bool = True,
+    max_bytes: int | None = None,
+    incremental: bool = False,
+    line: int | None = None,
+    **solver_options: Any,
+) -> InstanceOutcome:
+    """Encode, solve, decode and check one board under one time limit.
+
+    Parameters
+    ----------
+    board : Board
+        The puzzle (its givens may clash: the answer is then UNSAT).
+    solver : str
+        A registered solver name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
+    encoding : str or Prepared
+        A registered encoding's name, or a formula already built.
+    time_limit_ms : float, optional
+        T; None for none.
+    limit_covers : {"pipeline", "solver"}
+        What T bounds (see the module docstring).
+    memory_guard : bool
+        Refuse a formula bigger than `max_bytes` before building it (only
+        for an encoding given by name: a prepared one is built already).
+    max_bytes : int, optional
+        The memory guard's limit (default :data:`~sudosat.sudoku.encoding.DEFAULT_MAX_BYTES`).
+    incremental : bool
+        Solve with the rules loaded once per process and the givens as
+        assumptions; a solver without assumptions runs the default way.
+    line : int, optional
+        The input line number, for the row.
+    **solver_options
+        Passed to the solver (``seed``, ``zchaff`` ...).
+
+    Returns
+    -------
+    InstanceOutcome
+        Never raises for a bad instance, an unavailable or crashing solver, or
+        a refused encoding: those become an ERROR row whose ``error`` says why.
+    """
+    _import_solver(solver)
+    clock = _Clock(time_limit_ms, limit_covers)
+    name = encoding if isinstance(encoding, str) else encoding.formula.encoding
+    run = _Run(board, solver, clock, _draft(line, solver, name, board), dict(solver_options),
+               max_bytes, memory_guard)
+    try:
+        # Every solver alike: a collection due meanwhile would scan the caller's whole heap
+        # (a notebook's kernel: about 60 ms) inside whichever stage happened to trigger it.
+        with collector_paused():
+            if incremental and isinstance(encoding, str) and _has_assumptions(solver):
+                return _incremental_stages(run, encoding)
+            return _stages(run, encoding)
+    except SudosatError as exc:
+        return failed_outcome(run.draft, exc.reason, clock.elapsed_ms(), board)
+    except MemoryError:
+        return failed_outcome(run.draft, "out of memory", clock.elapsed_ms(), board)
+    except Exception as exc:  # a solver's bug must cost one line, not the whole batch
+        reason = f"crashed: {type(exc).__name__}: {exc}"
+        return failed_outcome(run.draft, reason, clock.elapsed_ms(), board)
+
+
+def _import_solver(solver: str) -> None:
+    """Import the solver's module before the clock starts: T is for solving, not for imports.
+
+    A name that fails here fails again inside the pipeline, which reports it.
+    """
+    with contextlib.suppress(Exception):
+        get_solver(solver)
+
+
+def _has_assumptions(solver: str) -> bool:
+    from sudosat.sudoku.incremental import incremental_support
+
+    return incremental_support(solver)[0]
+
+
+def _draft(line: int | None, solver: str, encoding: str, board: Board | None) -> dict[str, Any]:
+    draft: dict[str, Any] = {"line": line, "solver": solver, "encoding": encoding}
+    if board is not None:
+        draft.update(order=board.order, givens=board.num_givens)
+    return draft
+
+
+def failed_outcome(
+    draft: dict[str, Any] | Row,
+    reason: str,
+    elapsed_ms: float | None = None,
+    board: Board | None = None,
+) -> InstanceOutcome:
+    """The ERROR outcome of an instance that could not be answered, and why.
+
+    Parameters
+    ----------
+    draft : dict or Row
+        The columns known so far (line, solver, encoding ...).
+    reason : str
+        Why; folded to one line.
+    elapsed_ms : float, optional
+        The time spent, for ``total_ms``.
+    board : Board, optional
+        The puzzle, when it could be read.
+    """
+    reason = one_line(reason)
+    values = dict(draft)
+    output = format_output(Verdict.ERROR, reason=reason)
+    values.update(status=Verdict.ERROR, error=reason, output=output)
+    if elapsed_ms is not None:
+        values["total_ms"] = _round(elapsed_ms)
+    return InstanceOutcome(Row.from_dict(values) if isinstance(draft, Row) else Row(**values),
+                           None, output, board)
+
+
+def blank_row(line: int | None, solver: str, encoding: str, board: Board | None = None) -> Row:
+    """A row with only the instance's identity filled in (line, solver, encoding, order, givens)."""
+    return Row(**_draft(line, solver, encoding, board))
+
+
+# ---------------------------------------------------------------------------------------
+# the stages
+
+
+def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
+    if isinstance(encoding, str):
+        built = _build(run, encoding)
+        if isinstance(built, InstanceOutcome):
+            return built
+        formula = built
+    else:
+        formula = encoding.formula
+        run.draft["encode_ms"] = encoding.encode_ms
+    run.draft.update(variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses)
+    if run.clock.deadline.expired():
+        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding",
+                           formula=formula)
+    deadline = run.clock.for_solver()
+    started = time.perf_counter()
+    prepared = None if isinstance(encoding, str) else encoding
+    loaded = None if prepared is None else prepared.loaded
+    if prepared is None or loaded is None:
+        result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
+                       **run.options)
+    else:
+        result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none())
+    run.draft["solve_ms"] = _ms_since(started)
+    run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    if loaded is None:  # a loaded solver's load happened before this call
+        run.draft.update({key: _optional_ms(result.stats.get(key)) for key in _SPLIT_COLUMNS})
+    return _conclude(run, formula, result, deadline)
+
+
+def _build(run: _Run, encoding: str) -> Any:
+    """The encoding of the board, or the TIMEOUT outcome when it cannot be built within T."""
+    started = time.perf_counter()
+    deadline = run.clock.deadline
+    if run.memory_guard:
+        limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
+        size = check_resources(run.board, encoding, limit)
+        too_slow = _cannot_encode_in_time(size, deadline)
+        if too_slow:
+            run.draft.update(variables=size["variables"], clauses=size["clauses"])
+            return run.outcome(Verdict.TIMEOUT, error=too_slow)
+    try:
+        encoded = encode(run.board, encoding, check=deadline.check)
+    except OutOfTime:
+        run.draft["encode_ms"] = _ms_since(started)
+        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
+    run.draft["encode_ms"] = _ms_since(started)
+    return encoded
+
+
+def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> InstanceOutcome:
+    """UNSAT, TIMEOUT, or the decoded board checked against the puzzle."""
+    verdict = Verdict.from_status(result.status)
+    if verdict is Verdict.UNSAT:
+        clash = run.board.first_conflict()
+        error = f"the givens clash: {clash}" if clash else None
+        return run.outcome(verdict, error=error, result=result, formula=formula)
+    if verdict is Verdict.TIMEOUT:
+        why = (
+            "the time limit ran out while solving"
+            if deadline.expired() or result.out_of_time
+            else "the solver stopped without a decision"
+        )
+        return run.outcome(verdict, error=why, result=result, formula=formula)
+    started = time.perf_counter()
+    solution = formula.decode(result.model or [])
+    decoded = time.perf_counter()
+    problem = check_solution(run.board, solution)
+    stage_ms = {"decode": (decoded - started) * 1000.0,
+                "check": (time.perf_counter() - decoded) * 1000.0}
+    run.draft["decode_ms"] = _ms_since(started)
+    if problem is not None:
+        run.draft["valid"] = False
+        outcome = failed_outcome(run.draft, f"the decoded board is not a solution: {problem}",
+                                 run.clock.elapsed_ms(), run.board)
+        outcome.result, outcome.formula, outcome.stage_ms = result, formula, stage_ms
+        return outcome
+    output = format_output(Verdict.SAT, solution=solution)
+    run.draft.update(status=Verdict.SAT, valid=True, total_ms=_round(run.clock.elapsed_ms()),
+                     output=output)
+    return InstanceOutcome(Row(**run.draft), solution, output, run.board, result, formula,
+                           stage_ms)
+
+
+def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
+    """The stages with the rules loaded once per process and the givens as assumptions.
+
+    ``encode_ms`` counts building the assumptions (and, for the first puzzle
+    of an order, building and loading the rules), ``clauses`` the rules plus
+    one per given. A puzzle whose givens clash is UNSAT, and the row's
+    ``error`` names the failed givens (the solver's core).
+    """
+    from sudosat.sudoku.incremental import givens_as_assumptions, loaded_rules, name_givens
+
+    started = time.perf_counter()
+    limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
+    try:
+        loaded, rules = loaded_rules(
+            run.board.order, encoding, solver=run.solver, max_bytes=limit,
+            deadline=run.clock.deadline, **run.options,
+        )
+    except OutOfTime:
+        run.draft["encode_ms"] = _ms_since(started)
+        return run.outcome(
+            Verdict.TIMEOUT, error="the time limit ran out while building and loading the rules"
+        )
+    assumptions = givens_as_assumptions(run.board)
+    run.draft["encode_ms"] = _ms_since(started)
+    run.draft.update(variables=rules.num_vars, clauses=rules.num_clauses + len(assumptions))
+    if run.clock.deadline.expired():
+        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
+    deadline = run.clock.for_solver()
+    started = time.perf_counter()
+    result = loaded.solve(assumptions, deadline.remaining_or_none())
+    run.draft["solve_ms"] = _ms_since(started)
+    run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    outcome = _conclude(run, rules, result, deadline)
+    if outcome.status is Verdict.UNSAT:
+        clash = outcome.row.error or "the givens admit no solution together"
+        core = name_givens(loaded.get_core() or [], run.board.order)
+        outcome.row = outcome.row.replace(error=f"{clash}; failed givens: {core}")
+    return outcome
+
+
+def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:
+    """Why the encoding cannot be built within what is left of T (None when it may be)."""
+    entries = size["literals"] + size["clauses"]
+    least_ms = entries / ENCODE_ENTRIES_PER_MS
+    left = deadline.remaining_ms()
+    if least_ms <= left:
+        return None
+    return (
+        f"the encoding ({size['clauses']:,} clauses) takes at least {least_ms:.0f} ms "
+        f"to build, more than the {left:.0f} ms left of the time limit"
+    )
+
+
+def _ms_since(started: float) -> float:
+    return _round((time.perf_counter() - started) * 1000.0)
+
+
+def _round(ms: float) -> float:
+    return round(ms, 3)
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _optional_ms(value: Any) -> float | None:
+    return None if value is None else _round(float(value))
+

@@ -1,0 +1,170 @@
+"""What the adapters to solvers we did not write share.
+
+Three adapters put other people's solvers behind our :class:`~sudosat.sat.result.Result`:
+:mod:`sudosat.sat.solvers.zchaff` (the course's reference), :mod:`sudosat.sat.solvers.competition`
+(``exec:PROGRAM``, any SAT-competition binary) and :mod:`sudosat.sat.solvers.pysat`
+(``pysat:NAME``). They finish a result the same way (:func:`finish`), answer the same
+trivial cases without asking the solver (:func:`unknown`, :func:`unsat_without_asking`),
+find programs (:func:`executable`), name a failed program's end (:func:`describe_exit`,
+:func:`last_words`) and write their input (:func:`write_dimacs`) through this module.
+
+Every adapter honours the wall-clock limit ``time_limit_ms`` itself, runs
+programs through :func:`sudosat.process.run_program` (process groups killed at
+the deadline, no file left behind) and checks every answer: a model must
+satisfy the formula, an exit code must agree with what the program printed,
+and any output we do not recognise is a :class:`~sudosat.errors.SolverError`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import signal
+import time
+from pathlib import Path
+from typing import BinaryIO
+
+from sudosat.errors import DimacsError, SolverNotFoundError
+from sudosat.sat.cnf import CNF
+from sudosat.sat.result import Result, Status
+from sudosat.sat.solvers.base import verify_result
+from sudosat.sat.solvers.budget import Deadline
+
+__all__ = [
+    "describe_exit",
+    "executable",
+    "finish",
+    "last_words",
+    "unknown",
+    "unsat_without_asking",
+    "whole_seconds",
+    "write_dimacs",
+]
+
+_WRITE_SLICE = 1 << 16  # literals written between two looks at the clock
+
+
+def write_dimacs(cnf: CNF, stream: BinaryIO, deadline: Deadline) -> bool:
+    """Write `cnf` as strict DIMACS to `stream` a slice at a time; False once T is out.
+
+    Strict: one ``p cnf V C`` header with the true counts, no comments, every
+    literal within 1..V, one clause a line ending in ``0``. Writing millions
+    of clauses takes a second or more: the deadline is read between slices, so
+    a program's time limit bounds its input's writing too.
+
+    Raises
+    ------
+    DimacsError
+        The formula has an empty clause, or a literal beyond its variables.
+    """
+    if cnf.has_empty_clause:
+        raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
+    flat = cnf.flat
+    stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
+    start, total = 0, len(flat)
+    while start < total:
+        if deadline.expired():
+            return False
+        stop = min(total, start + _WRITE_SLICE)
+        if stop < total:
+            stop = flat.index(0, stop - 1) + 1
+        part = flat[start:stop]
+        top = max(max(part), -min(part))
+        if top > cnf.num_vars:
+            raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
+        # No clause is empty, so " 0 " marks exactly the clause ends.
+        text = " ".join(map(str, part)).replace(" 0 ", " 0\n") + "\n"
+        stream.write(text.encode("ascii"))
+        start = stop
+    stream.flush()
+    return not deadline.expired()
+
+
+def whole_seconds(time_limit_ms: float | None) -> int | None:
+    """A solver's own limit in whole seconds: ceil(T / 1000), never 0.
+
+    Examples
+    --------
+    >>> whole_seconds(1), whole_seconds(2000), whole_seconds(None)
+    (1, 2, None)
+    """
+    if time_limit_ms is None:
+        return None
+    return max(1, math.ceil(time_limit_ms / 1000.0))
+
+
+def executable(name: str, label: str) -> str:
+    """The path of program `name` (a path, or a name looked up on PATH).
+
+    Raises
+    ------
+    SolverNotFoundError
+        No such program, a directory, or a file we may not execute; the
+        message starts with `label`.
+    """
+    if os.sep not in name:
+        found = shutil.which(name)
+        if found is None:
+            raise SolverNotFoundError(f"{label}: no program {name!r} on PATH")
+        return found
+    path = Path(name)
+    if not path.exists():
+        raise SolverNotFoundError(f"{label}: no such file: {name}")
+    if not path.is_file():
+        raise SolverNotFoundError(f"{label}: not a program but a directory: {name}")
+    if not os.access(path, os.X_OK):
+        raise SolverNotFoundError(f"{label}: {name} is not executable (chmod +x it?)")
+    return str(path)
+
+
+def describe_exit(code: int) -> str:
+    """An exit code in words: ``exit code 3`` or ``killed by signal SIGSEGV``.
+
+    Examples
+    --------
+    >>> describe_exit(-11), describe_exit(2)
+    ('killed by signal SIGSEGV', 'exit code 2')
+    """
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def last_words(*texts: str, limit: int = 160) -> str:
+    """The last non-blank line of the first text that has one (for error messages)."""
+    for text in texts:
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if lines:
+            line = lines[-1]
+            return line if len(line) <= limit else line[: limit - 3] + "..."
+    return "no output"
+
+
+def finish(result: Result, cnf: CNF, started: float, label: str, name: str) -> Result:
+    """Check `result` against `cnf`, name it `name`, time it from `started` (``perf_counter``).
+
+    Raises
+    ------
+    SolverError
+        A SAT answer whose model does not satisfy `cnf` (the message names `label`).
+    """
+    verify_result(cnf, result, label)
+    result.solver = name
+    result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+    return result
+
+
+def unknown(started: float, name: str, **stats: float) -> Result:
+    """UNKNOWN (the deadline passed), timed from `started`, with the given counters."""
+    return Result(Status.UNKNOWN, None, dict(stats), (time.perf_counter() - started) * 1000.0, name)
+
+
+def unsat_without_asking(started: float, name: str) -> Result:
+    """UNSAT for a formula with an empty clause (zChaff would ignore the clause and say SAT)."""
+    return Result(
+        Status.UNSAT, None, {"empty_clause": 1}, (time.perf_counter() - started) * 1000.0, name
+    )

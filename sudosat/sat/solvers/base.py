@@ -1,0 +1,119 @@
+"""What every solver shares: the model check, the result's clock, the compaction of lying headers.
+
+A solver is a function ``solve(cnf, *, time_limit_ms=None, seed=0, **options)
+-> Result``. It never raises for UNSAT or for a time-out (those are results);
+it raises :class:`~sudosat.errors.SolverError` when it cannot run at all.
+The registry of names (:mod:`sudosat.sat.solvers.registry`) sits above every
+solver; this module sits below them all and imports none.
+
+This layer knows nothing of Sudoku.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from array import array
+
+from sudosat.errors import SolverError
+from sudosat.sat.cnf import CNF, DimacsWarning
+from sudosat.sat.result import Result, Status
+
+__all__ = ["Compaction", "make_result", "verify_result"]
+
+# A formula is solved on its used variables only when its header declares far
+# more than its literals could use: then the solvers' per-variable arrays are
+# sized from what is there, not from a header that may lie by millions.
+_COMPACT_MIN_UNUSED = 100_000
+
+
+class Compaction:
+    """A formula renumbered onto the variables its clauses use, and the way back.
+
+    Attributes
+    ----------
+    cnf : CNF
+        The same clauses over variables 1..k, in the order of the originals.
+    origin : array
+        ``origin[i - 1]`` is the original number of compact variable ``i``.
+    num_vars : int
+        The original formula's variable count.
+    """
+
+    __slots__ = ("cnf", "origin", "num_vars")
+
+    def __init__(self, cnf: CNF, origin: array, num_vars: int) -> None:
+        self.cnf, self.origin, self.num_vars = cnf, origin, num_vars
+
+    @classmethod
+    def of(cls, cnf: CNF) -> Compaction | None:
+        """The compaction of `cnf` when its header is far larger than its clauses need, else None.
+
+        The test costs O(1): a formula with L literal occurrences uses at most L
+        variables, so only a header above ``2 L + 100,000`` is worth renumbering.
+        A :class:`~sudosat.sat.cnf.DimacsWarning` says what was done.
+        """
+        if cnf.num_vars <= 2 * cnf.num_literals + _COMPACT_MIN_UNUSED:
+            return None
+        used = sorted(set(map(abs, cnf.flat)) - {0})
+        number = {var: index for index, var in enumerate(used, start=1)}
+        flat = array(
+            "i", [number[lit] if lit > 0 else -number[-lit] if lit else 0 for lit in cnf.flat]
+        )
+        warnings.warn(
+            f"the formula declares {cnf.num_vars:,} variables but its clauses use "
+            f"{len(used):,}: the solver works on those, and the model sets the other "
+            f"{cnf.num_vars - len(used):,} false",
+            DimacsWarning,
+            stacklevel=3,
+        )
+        return cls(CNF.from_flat(flat, len(used)), array("q", used), cnf.num_vars)
+
+    def extend(self, model: list[int]) -> list[int]:
+        """A model of the compact formula as a model of the original (unused variables false)."""
+        full = list(range(-1, -self.num_vars - 1, -1))
+        origin = self.origin
+        for lit in model:
+            var = origin[abs(lit) - 1]
+            full[var - 1] = var if lit > 0 else -var
+        return full
+
+
+def verify_result(cnf: CNF, result: Result, who: str | None = None) -> None:
+    """Fail loudly when a SAT answer's model does not satisfy `cnf`; else mark it checked.
+
+    Every solver's answer goes through here once: a solver that checks its own
+    model calls it, and :func:`solve` calls it again, which then costs nothing
+    (``result.model_checked`` is set after the first successful check).
+
+    Parameters
+    ----------
+    who : str, optional
+        How the error names the solver (default: ``solver 'NAME'``).
+
+    Raises
+    ------
+    SolverError
+        An unknown status, or a model that is missing, incomplete, or falsifies a clause.
+    """
+    who = who or f"solver {result.solver!r}"
+    if result.status is not Status.SAT:
+        if result.status is Status.UNSAT or result.status is Status.UNKNOWN:
+            return
+        raise SolverError(f"{who} returned an unknown status {result.status!r}")
+    if result.model is None:
+        raise SolverError(f"{who} answered SAT without a model")
+    if result.model_checked:
+        return
+    try:
+        cnf.check_model(result.model)
+    except ValueError as exc:
+        raise SolverError(f"{who} returned a wrong model: {exc}") from None
+    result.model_checked = True
+
+
+def make_result(
+    status: Status, model: list[int] | None, stats: dict, started: float, solver: str
+) -> Result:
+    """Build a Result whose ``elapsed_ms`` runs from `started` (a ``time.perf_counter()``)."""
+    return Result(status, model, stats, (time.perf_counter() - started) * 1000.0, solver)

@@ -1,0 +1,334 @@
+"""PySAT's bundled solvers (``pysat:NAME``) behind our :class:`~sudosat.sat.result.Result`.
+
+Every solver PySAT bundles runs in process, its search cut into slices of a
+conflict budget so that the wall-clock limit holds even for back ends that
+ignore ``interrupt()`` (:func:`limited_search`). The back ends that cannot be
+stopped in process (Kissat is not incremental, Lingeling has no limited
+solve) run in a worker process killed at the deadline. The incremental layer
+(:mod:`sudosat.sudoku.incremental`) keeps PySAT solvers loaded and uses the same
+names, counters and model filling (:func:`canonical_backend`,
+:func:`solver_stats`, :func:`full_model`).
+
+Examples
+--------
+>>> from sudosat.sat.cnf import CNF
+>>> solve_pysat(CNF([[1, 2], [-1]]), backend="minisat22").model
+[-1, 2]
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Sequence
+from itertools import islice
+from typing import Any
+
+from sudosat.errors import SolverError, SolverNotFoundError
+from sudosat.process import die_with_parent
+from sudosat.sat.cnf import CNF
+from sudosat.sat.result import Result, Status
+from sudosat.sat.solvers.adapter import describe_exit, finish, unsat_without_asking
+from sudosat.sat.solvers.budget import Deadline
+
+__all__ = [
+    "ONE_SHOT_BACKENDS",
+    "availability",
+    "canonical_backend",
+    "full_model",
+    "limited_search",
+    "pysat_backends",
+    "solve_pysat",
+    "solver_stats",
+]
+
+# Back ends that cannot be stopped in process, so they run in a worker: Kissat is not
+# incremental (a second solve call aborts the whole process), Lingeling has no limited solve.
+ONE_SHOT_BACKENDS = frozenset({"kissat404", "lingeling"})
+_CHUNK = 20_000  # clauses handed to PySAT between two looks at the clock
+_FIRST_BUDGET = 100  # conflicts in the first slice of a limited search
+_SLICE_S = 0.04  # aim for slices of about this length, so T is overshot by about as much
+
+
+def _backend_names() -> dict[str, str]:
+    """Every name and alias PySAT knows -> its canonical name."""
+    from pysat.solvers import SolverNames
+
+    names = {}
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        names[canonical] = canonical
+        for alias in aliases:
+            names.setdefault(alias, canonical)
+    return names
+
+
+@functools.cache
+def _probe_backends() -> dict[str, str]:
+    """Canonical back-end name -> "" when it solves a tiny formula here, else why not."""
+    try:
+        from pysat.solvers import Solver
+
+        names = sorted(set(_backend_names().values()))
+    except ImportError as exc:
+        return {"*": f"cannot import PySAT: {exc}"}
+    verdicts = {}
+    for name in names:
+        try:
+            with Solver(name=name, bootstrap_with=[[1, 2], [-1]]) as solver:
+                fine = solver.solve() is True and solver.get_model()[:2] == [-1, 2]
+            verdicts[name] = "" if fine else "answers a tiny formula wrongly"
+        except Exception as exc:  # any failure means "not usable here", whatever its type
+            verdicts[name] = f"PySAT cannot run it here ({type(exc).__name__}: {exc})"
+    return verdicts
+
+
+def pysat_backends() -> list[str]:
+    """The canonical names of PySAT's back ends that work on this machine.
+
+    Examples
+    --------
+    >>> "minisat22" in pysat_backends()
+    True
+    """
+    return [name for name, why in _probe_backends().items() if not why and name != "*"]
+
+
+def canonical_backend(backend: str) -> str:
+    """PySAT's canonical name for `backend` (a name or alias), once it is known to work here.
+
+    Examples
+    --------
+    >>> canonical_backend("m22")
+    'minisat22'
+
+    Raises
+    ------
+    SolverNotFoundError
+        PySAT is missing, knows no such name, or its solver fails here.
+    """
+    label = f"pysat:{backend}"
+    verdicts = _probe_backends()
+    if "*" in verdicts:
+        raise SolverNotFoundError(f"{label}: {verdicts['*']}")
+    canonical = _backend_names().get(backend.lower())
+    if canonical is None:
+        working = ", ".join(pysat_backends())
+        raise SolverNotFoundError(f"{label}: PySAT has no solver of that name; working: {working}")
+    if verdicts.get(canonical):
+        raise SolverNotFoundError(f"{label}: {verdicts[canonical]}")
+    return canonical
+
+
+def solve_pysat(
+    cnf: CNF,
+    *,
+    backend: str,
+    time_limit_ms: float | None = None,
+    seed: int = 0,
+    worker: bool | None = None,
+) -> Result:
+    """Solve `cnf` with one of PySAT's bundled solvers.
+
+    Parameters
+    ----------
+    cnf : CNF
+    backend : str
+        A PySAT solver name or alias (``minisat22``, ``m22``, ``cadical195``,
+        ``kissat404`` ...); :func:`pysat_backends` lists those that work here.
+    time_limit_ms : float, optional
+        Wall-clock limit. In process, the search runs in slices of a conflict
+        budget (``conf_budget`` + ``solve_limited``) that adapt to last about
+        40 ms, and the clock is read between slices: PySAT's ``interrupt()``
+        never reaches CaDiCaL or Kissat. Kissat (not incremental) and
+        Lingeling (no limited solve) run in a worker process killed at the
+        deadline.
+    seed : int
+        Accepted for the common contract; PySAT exposes no seed.
+    worker : bool, optional
+        Force (True) or forbid (False) the worker process; by default only
+        the back ends that need one use it.
+
+    Raises
+    ------
+    SolverNotFoundError
+        PySAT is missing or has no working solver of that name.
+    SolverError
+        The back end crashed or returned a wrong model.
+    """
+    del seed  # PySAT's API takes no seed
+    started = time.perf_counter()
+    deadline = Deadline(time_limit_ms)
+    name, canonical = f"pysat:{backend}", canonical_backend(backend)
+    if cnf.has_empty_clause:
+        return unsat_without_asking(started, name)
+    if not cnf.num_clauses:  # PySAT's MapleSAT dies of a segmentation fault on it
+        return finish(Result(Status.SAT, full_model([], cnf.num_vars)), cnf, started, name, name)
+    in_worker = canonical in ONE_SHOT_BACKENDS if worker is None else worker
+    outcome = None
+    if not in_worker:
+        try:
+            outcome = _solve_in_process(cnf, canonical, deadline)
+        except NotImplementedError:
+            if worker is False:
+                raise SolverError(f"{name} cannot be stopped in process; allow a worker") from None
+    if outcome is None:  # a back end without limited solving, in a process we can kill
+        outcome = _solve_in_worker(cnf, canonical, deadline, name)
+    status, model, stats = outcome
+    return finish(Result(status, model, stats), cnf, started, name, name)
+
+
+_Outcome = tuple[Status, list[int] | None, dict[str, float]]
+
+
+def _solve_in_process(cnf: CNF, backend: str, deadline: Deadline | None) -> _Outcome:
+    from pysat.solvers import Solver
+
+    began = time.perf_counter()
+    with Solver(name=backend) as solver:
+        clauses = iter(cnf)
+        while chunk := list(islice(clauses, _CHUNK)):
+            if deadline is not None and deadline.expired():
+                return Status.UNKNOWN, None, {}
+            solver.append_formula(chunk)
+        loaded = time.perf_counter()  # copying the clauses into the C++ solver ends here
+        answer = limited_search(solver, deadline)
+        stats = solver_stats(solver)
+        stats.update(
+            load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
+        )
+        if answer is None:
+            return Status.UNKNOWN, None, stats
+        if not answer:
+            return Status.UNSAT, None, stats
+        return Status.SAT, full_model(solver.get_model() or [], cnf.num_vars), stats
+
+
+def solver_stats(solver: Any) -> dict[str, float]:
+    """The numeric counters a PySAT solver keeps (conflicts, decisions ...); {} for Kissat."""
+    try:
+        stats = solver.accum_stats() or {}
+    except NotImplementedError:  # Kissat keeps its counters to itself
+        return {}
+    return {key: value for key, value in stats.items() if isinstance(value, int | float)}
+
+
+def limited_search(
+    solver: Any, deadline: Deadline | None, assumptions: Sequence[int] = ()
+) -> bool | None:
+    """Solve under `assumptions` until an answer or the deadline; None at the deadline.
+
+    Without a limit this is PySAT's ``solve``. With one, the search runs in
+    slices of a conflict budget (``conf_budget`` + ``solve_limited``) and the
+    clock is read between slices, since PySAT's ``interrupt()`` never reaches
+    CaDiCaL or Kissat. The budget doubles while a slice is short and halves
+    when one runs long, so each slice lasts about ``_SLICE_S`` whatever a
+    conflict costs, and T is overshot by about as much.
+
+    Parameters
+    ----------
+    solver : pysat.solvers.Solver
+        A loaded solver whose back end has a limited solve (not Lingeling).
+    deadline : Deadline or None
+    assumptions : sequence of int
+        Literals assumed true for this call only.
+
+    Returns
+    -------
+    bool or None
+        True (SAT), False (UNSAT), None (the deadline passed first).
+    """
+    assumed = list(assumptions)
+    if deadline is None or not deadline.limited:
+        return solver.solve(assumptions=assumed)
+    budget = _FIRST_BUDGET
+    while not deadline.expired():
+        solver.conf_budget(budget)
+        began = time.monotonic()
+        answer = solver.solve_limited(assumptions=assumed)
+        if answer is not None:
+            return answer
+        took = time.monotonic() - began
+        target = min(_SLICE_S, deadline.remaining_ms() / 4000.0)
+        if took < target / 2:
+            budget *= 2
+        elif took > target:
+            budget = max(10, budget // 2)
+    return None
+
+
+def full_model(lits: list[int], num_vars: int) -> list[int]:
+    """One literal per variable 1..num_vars; variables the solver never saw are False."""
+    model = [-v for v in range(1, num_vars + 1)]
+    for lit in lits:
+        if 0 < abs(lit) <= num_vars:
+            model[abs(lit) - 1] = lit
+    return model
+
+
+def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> _Outcome:
+    """Solve in a child process (fork where available) killed at the deadline."""
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context: Any = multiprocessing.get_context(method)  # typeshed's BaseContext has no Process
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_worker_main,
+        args=(sender, backend, cnf.flat, cnf.num_vars, os.getpid()),
+        daemon=True,
+    )
+    process.start()
+    sender.close()
+    try:
+        remaining = deadline.remaining_or_none()
+        if not receiver.poll(None if remaining is None else remaining / 1000.0):
+            return Status.UNKNOWN, None, {}
+        try:
+            message = receiver.recv()
+        except EOFError:
+            message = None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+    if message is None:
+        raise SolverError(f"{label} crashed ({describe_exit(process.exitcode or 0)})")
+    if message[0] == "error":
+        raise SolverError(f"{label} failed: {message[1]}")
+    _, word, model, stats = message
+    return Status(word), model, stats
+
+
+def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None:
+    """The worker: solve without a limit (the parent kills it at the deadline), send the outcome.
+
+    It dies with its parent, whatever kills the parent (even SIGKILL).
+    """
+    die_with_parent(signal.SIGKILL, parent)
+    try:
+        status, model, stats = _solve_in_process(CNF.from_flat(flat, num_vars), backend, None)
+        sender.send(("ok", status.value, model, stats))
+    except Exception as exc:  # reported to the parent, which raises SolverError
+        sender.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        sender.close()
+
+
+def availability(name: str, **options: object) -> tuple[bool, str]:
+    """Whether ``pysat:NAME`` can run here, and if not, why (the reason is "" when it can).
+
+    Examples
+    --------
+    >>> availability("pysat:minisat22")
+    (True, '')
+    """
+    del options  # solver options do not decide whether the back end works
+    try:
+        canonical_backend(name.removeprefix("pysat:"))
+    except SolverError as exc:
+        return False, exc.reason
+    return True, ""
