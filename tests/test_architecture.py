@@ -1,4 +1,4 @@
-"""Guards that keep the package's shape (issue 15, item 6): imports point down, sizes stay small.
+"""Guards that keep the package's shape: imports point down, sizes stay small.
 
 Everything here reads the source with :mod:`ast`; nothing of sudosat is imported, so the
 checks take well under a second. Each check is a plain function over a package folder, run
@@ -469,7 +469,7 @@ def test_a_90_line_function_is_reported(tmp_path):
 
 def test_the_verdict_words_are_defined_once():
     # "TIMEOUT" and "ERROR" as values are sudosat.run.results.Verdict's; every other module
-    # compares with Verdict.TIMEOUT, so that the word cannot drift (issue 15, item 1).
+    # compares with Verdict.TIMEOUT, so that the word cannot drift.
     found = []
     for name, path in module_files(PACKAGE).items():
         if name == "run.results":

@@ -1,4 +1,4 @@
-"""The Dartmouth CNF format (issue 12): read, write, detect; its Sudoku files solve and decode."""
+"""The Dartmouth CNF format: read, write, detect; its Sudoku files solve and decode."""
 
 from __future__ import annotations
 

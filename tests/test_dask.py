@@ -1,4 +1,4 @@
-"""The batch on a Dask cluster: same outputs, results and resume (issue 5)."""
+"""The batch on a Dask cluster: same outputs, results and resume."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A decoder that checks what it is given (issue 12): wrong inputs are refused, never printed."""
+"""A decoder that checks what it is given: wrong inputs are refused, never printed."""
 
 from __future__ import annotations
 

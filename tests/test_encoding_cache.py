@@ -1,4 +1,4 @@
-"""The rules cache of the full encodings (issue 14): the CNF of a fresh build, byte for byte."""
+"""The rules cache of the full encodings: the CNF of a fresh build, byte for byte."""
 
 from __future__ import annotations
 

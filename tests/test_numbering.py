@@ -1,4 +1,4 @@
-"""Numberings as objects (issue 12): course and rcv, their inverses and variable sets."""
+"""Numberings as objects: course and rcv, their inverses and variable sets."""
 
 from __future__ import annotations
 

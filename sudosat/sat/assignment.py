@@ -1,4 +1,4 @@
-"""Truth assignments as solution files hold them, complete or not (issue 12).
+"""Truth assignments as solution files hold them, complete or not.
 
 :func:`sudosat.sat.cnf.parse_solution` reads the three solution formats as one
 solver's answer: a model over every variable 1..V. Files from other courses'

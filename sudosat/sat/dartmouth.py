@@ -1,6 +1,6 @@
 """The Dartmouth CNF format: one clause per line, no header, no closing ``0``.
 
-Dartmouth's logic assignment (SPEC §5) writes a formula as plain lines: each
+Dartmouth's logic assignment writes a formula as plain lines: each
 line is one clause, its literals are variable names separated by blanks, ``-``
 negates, and there is no ``p`` header, no terminating ``0`` and no comment.
 Its Sudoku files name variables by the digits row, column, value

@@ -241,7 +241,7 @@ def _find_header(text: str, source: str) -> tuple[int, int, int, int]:
 
 
 def _format_hint(text: str) -> str:
-    """'; looks like ...' when headerless text is in the Dartmouth format (issue 12)."""
+    """'; looks like ...' when headerless text is in the Dartmouth format."""
     return f"; {DARTMOUTH_HINT}" if looks_like_dartmouth(text) else ""
 
 

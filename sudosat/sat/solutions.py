@@ -50,7 +50,7 @@ def format_solution(
         One signed literal per variable 1..num_vars when SAT.
     num_vars : int
     style : {'course', 'competition', 'units'}
-        ``course``: ``s cnf R V`` then one ``v`` line per variable (SPEC 2.2).
+        ``course``: ``s cnf R V`` then one ``v`` line per variable.
         ``competition``: ``s SATISFIABLE`` and ``v ... 0`` lines.
         ``units``: the ``SAT -Sn`` ``.out`` file, a DIMACS formula with the
         model as unit clauses (no clause when not SAT).

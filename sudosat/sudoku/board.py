@@ -69,7 +69,7 @@ GRID_MAX_VALUE = 35
 COURSE_EXAMPLE = (
     "3 000400009020980030093000840000000000200008067160300002049000650600003000000059010"
 )
-"""The course's own example instance (SPEC §1.1), the one definition every module, test and
+"""The course's own example instance, the one definition every module, test and
 notebook uses; ``data/course-example.txt`` holds the same line for the command line."""
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ."

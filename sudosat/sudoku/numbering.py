@@ -6,9 +6,9 @@ map, its inverse and its variable set, so that encoders and decoders use the
 same one (rows and columns count from 0, symbols from 1, as in
 :mod:`sudosat.sudoku.encoding`):
 
-``course`` (the default, SPEC §3)
+``course`` (the default)
     ``i·N⁴ + j·N² + d``: a bijection onto 1..N⁶.
-``rcv`` (the "SAT -Sn" and Dartmouth assignments, SPEC §5)
+``rcv`` (the "SAT -Sn" and Dartmouth assignments)
     the digits row, column, value counted from 1: ``100·r + 10·c + v`` for
     orders up to 3 (111..999 for 9×9, 111..444 for 4×4), and for larger
     orders the VU 16×16 rule ``(N²+1)²·r + (N²+1)·c + v`` (289·r + 17·c + v

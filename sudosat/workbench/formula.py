@@ -116,7 +116,7 @@ def _course_meaning(var: int, order: int) -> tuple[int, int, int] | None:
 NUMBERINGS: dict[str, Numbering] = {
     "course": Numbering(
         "course",
-        "i·N⁴ + j·N² + d (SPEC 3): 1..N⁶",
+        "i·N⁴ + j·N² + d: 1..N⁶",
         variable,
         _course_meaning,
         lambda order: order**6,

@@ -1,7 +1,7 @@
 """Sudoku -> CNF: the course encoding, its relatives, and the variable numbering.
 
 Variable x(i, j, d) says "cell (i, j) holds d" (0 <= i, j < N², 1 <= d <= N²).
-The course encoding numbers it ``i·N⁴ + j·N² + d`` (SPEC §3), a bijection onto
+The course encoding numbers it ``i·N⁴ + j·N² + d``, a bijection onto
 1..N⁶; :func:`variable` and :func:`cell_of` are that numbering and its inverse.
 Every encoding is built by :func:`encode`, which returns an :class:`Encoded`
 holding the CNF and its decoder, so only this package knows the numbering.
