@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudosat.errors import DimacsError
@@ -257,3 +257,16 @@ def test_first_falsified_agrees_with_its_definition(case, rng):
 def test_check_model_rejects_models_that_do_not_assign_each_variable_once(model):
     with pytest.raises(ValueError, match="exactly once"):
         CNF([[1, 2, 3]]).check_model(model)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(-30, 30).filter(bool), max_size=5), max_size=8),
+    st.integers(0, 40),
+    st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10),
+             max_size=2),
+)
+def test_repr_rebuilds_the_formula(clauses, extra_vars, comments):
+    cnf = CNF(clauses, num_vars=extra_vars, comments=comments)
+    rebuilt = eval(repr(cnf), {"CNF": CNF})  # noqa: S307 - the repr's contract is to eval back
+    assert rebuilt == cnf and rebuilt.comments == cnf.comments

@@ -263,7 +263,20 @@ class CNF:
         return self.num_vars == other.num_vars and self._flat == other._flat
 
     def __repr__(self) -> str:
-        return f"CNF(num_vars={self.num_vars}, clauses={self._num_clauses})"
+        """An expression that rebuilds this formula: ``eval(repr(cnf)) == cnf``.
+
+        Like PySAT's, it lists every clause, so it grows with the formula; ``len(cnf)``
+        and :attr:`num_vars` give the size without it.
+
+        Examples
+        --------
+        >>> CNF([[1, -2], [2]], num_vars=3)
+        CNF([[1, -2], [2]], num_vars=3)
+        >>> CNF([[1]], comments=["from a test"])
+        CNF([[1]], num_vars=1, comments=['from a test'])
+        """
+        comments = f", comments={self.comments!r}" if self.comments else ""
+        return f"CNF({self.clauses!r}, num_vars={self.num_vars}{comments})"
 
     # -- models -----------------------------------------------------------------------
 
