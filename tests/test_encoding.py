@@ -28,7 +28,7 @@ from sudosat.sudoku.encoding import (
     get_encoding,
     variable,
 )
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, generated_lines, hard_puzzles
 
 SCALABLE = [name for name, spec in ENCODINGS.items() if spec.amo != "pairwise"]
 
@@ -487,15 +487,9 @@ def test_encodings_are_equisatisfiable_with_course_on_random_boards(encoding):
     assert outcomes == {True, False}  # both answers were exercised
 
 
-def _sdk_sample(name: str, count: int) -> list[Board]:
-    lines = [line.strip() for line in shared_file(name).read_text().splitlines() if line.strip()]
-    step = max(1, len(lines) // count)
-    return [Board.parse(line) for line in lines[::step][:count]]
-
-
 @pytest.mark.slow
-def test_every_encoding_solves_a_sample_of_top2365():
-    puzzles = _sdk_sample("top2365.sdk.txt", 500)
+def test_every_encoding_solves_a_sample_of_hard_9x9_puzzles():
+    puzzles = [Board.parse(line) for line in hard_puzzles(100)]
     for puzzle in puzzles:
         for encoding in ENCODINGS:
             assert solve_and_check(puzzle, encoding), (encoding, puzzle.to_grid())
@@ -503,7 +497,7 @@ def test_every_encoding_solves_a_sample_of_top2365():
 
 @pytest.mark.slow
 def test_every_encoding_solves_a_sample_of_16x16():
-    puzzles = _sdk_sample("16x16.txt", 40)
+    puzzles = [Board.parse(line) for line in generated_lines(4, 40)]
     for puzzle in puzzles:
         for encoding in ENCODINGS:
             assert solve_and_check(puzzle, encoding), (encoding, puzzle.to_grid())
