@@ -20,7 +20,7 @@ each (``PYTHONPATH``).
 Usage::
 
     PYTHONPATH=. .venv/bin/python benchmarks/instructions.py [--sets random100 top2365]
-    PYTHONPATH=. /work/benchvenv/bin/python benchmarks/instructions.py --peer cdclkit \\
+    PYTHONPATH=. ~/benchvenv/bin/python benchmarks/instructions.py --peer cdclkit \\
         --sets random50 random100 random150
 
 About a minute a set for cdcl (callgrind runs Python some 50 times slower),

@@ -1,4 +1,4 @@
-"""Scaling benchmark (issue 7): the N x alpha grid, orders 7 to 9, the largest quarter-filled N.
+"""Scaling benchmark: the N x alpha grid, orders 7 to 9, the largest quarter-filled N.
 
 Parts (each prints a table and writes a CSV under --out):
 

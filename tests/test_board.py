@@ -135,7 +135,7 @@ def test_course_example_solution_is_accepted() -> None:
 
 def test_the_course_example_file_holds_the_one_constant() -> None:
     # The README's commands read data/course-example.txt; the package, tests and notebooks
-    # use sudosat.sudoku.board.COURSE_EXAMPLE. They must not drift apart (issue 15).
+    # use sudosat.sudoku.board.COURSE_EXAMPLE. They must not drift apart.
     text = (ROOT / "data" / "course-example.txt").read_text(encoding="utf-8")
     assert text == COURSE_EXAMPLE + "\n"
 

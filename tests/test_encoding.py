@@ -1,4 +1,4 @@
-"""The reduction (issue 2) and the scalable encodings (issue 7): encoding.py and amo.py."""
+"""The reduction and the scalable encodings: encoding.py and amo.py."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def solution_literals(encoded, solution: Board) -> list[int]:
 
 
 def course_formula_counts(order: int, givens: int) -> dict[str, int]:
-    """SPEC §3's table."""
+    """The course encoding's family sizes: C = 2N⁸ - 2N⁶ + N⁴ + G clauses in all."""
     return {
         "completeness": order**4,
         "uniqueness": (order**8 - order**6) // 2,
@@ -114,7 +114,7 @@ def course_formula_counts(order: int, givens: int) -> dict[str, int]:
     }
 
 
-# -- the course encoding (SPEC §3) --------------------------------------------------------
+# -- the course encoding (variables, families, sizes) --------------------------------
 
 
 def test_course_example_has_the_spec_header():
@@ -137,7 +137,7 @@ def test_course_family_counts_follow_the_spec_formulas(order):
 
 @pytest.mark.parametrize("order", [1, 2, 3, 4])
 def test_course_clause_families_are_the_spec_clauses_in_order(order):
-    """Rebuild SPEC §3 literally (sets of clauses per family) and compare family by family."""
+    """Rebuild the course encoding from its definition, family by family, and compare."""
     size = order * order
     board = puzzle_from(random_solution(order, random.Random(7)), 0.4, random.Random(8))
     clauses = encode(board, "course").cnf.clauses

@@ -1,4 +1,4 @@
-"""The README's commands run as written (issue 10: "the README as the course's manual").
+"""The README's commands run as written: the README is the course's manual.
 
 Every fenced ``sh`` and ``python`` block of README.md is run in a scratch
 directory that looks like a fresh clone after ``make report``: copies of
@@ -296,7 +296,7 @@ def test_every_skipped_command_says_why():
     assert len(commands) - len(skipped) >= 25
 
 
-# -- encode --list without a file (issue 10) --------------------------------------------
+# -- encode --list without a file ----------------------------------------------------------
 
 
 def test_encode_list_needs_no_file(capsys):
