@@ -13,7 +13,7 @@ machine shows as wall >> CPU.
 
 Usage::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/local_search.py            # 35 puzzles, <= 18 min
+    PYTHONPATH=. .venv/bin/python benchmarks/local_search.py   # 35 puzzles, 30 s each at most
     PYTHONPATH=. .venv/bin/python benchmarks/local_search.py --limit 10 --solver gsat
 
 It prints one line per puzzle and a summary (solved, median and worst times)

@@ -22,7 +22,7 @@ sizes
 
 Usage::
 
-    python benchmarks/scaling.py                       # everything (about 20-40 min)
+    python benchmarks/scaling.py                       # every part
     python benchmarks/scaling.py --parts grid --boards 2
     python benchmarks/scaling.py --parts large quarter --out build/bench
 """

@@ -17,14 +17,13 @@ than any solved one. Times are measured inside the child:
   (random 3-SAT, ``--warmup-vars`` variables, default 80) ``--warmup`` times
   (default 1) with the same solver, untimed. A forked child's first call
   otherwise pays for its first writes to memory shared with the parent
-  (copy-on-write page faults, about 1 ms here for every solver alike) and
-  for CPython specialising the solver's code in place as it first runs,
-  which a process solving many formulas pays once; ``--warmup 0`` measures
-  that cold first call instead. The 80-variable formula takes every solver
-  through conflicts, restarts and level-0 simplification (cdcl: 230
-  conflicts, 2 restarts; cdclkit: 222 conflicts); the 20-variable one used
-  before 2026-11-25 (``--warmup-vars 20``: 5 conflicts, no restart) left the
-  timed call to warm conflict analysis and restarts up.
+  (copy-on-write page faults, alike for every solver) and for CPython
+  specialising the solver's code in place as it first runs, which a process
+  solving many formulas pays once; ``--warmup 0`` measures that cold first
+  call instead. The 80-variable formula takes every solver through
+  conflicts, restarts and level-0 simplification, so the timed call does not
+  warm conflict analysis and restarts up (a 20-variable one, ``--warmup-vars
+  20``, takes too few conflicts to restart).
 
 Peers are imported optionally and skipped when missing; install them outside
 the project, e.g. ``python3.11 -m venv ~/benchvenv && ~/benchvenv/bin/pip
