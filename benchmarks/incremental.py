@@ -1,4 +1,4 @@
-"""Incremental solving (issue 14): rules loaded once against a fresh CNF per instance.
+"""Incremental solving: rules loaded once against a fresh CNF per instance.
 
 For every 9×9 instance of each set, side by side in one process (CPU time,
 ``time.process_time``, the modes interleaved instance by instance, so a busy
@@ -84,12 +84,8 @@ RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / 
 
 
 def _shared_data() -> Path:
-    if "SUDOSAT_SHARED_DATA" in os.environ:
-        return Path(os.environ["SUDOSAT_SHARED_DATA"])
-    for candidate in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data"):
-        if candidate.is_dir():
-            return candidate
-    return ROOT.parent / "shared" / "data"
+    """The folder of public puzzle files SUDOSAT_SHARED_DATA names (unset: an absent path)."""
+    return Path(os.environ.get("SUDOSAT_SHARED_DATA") or "$SUDOSAT_SHARED_DATA")
 
 
 def instance_sets() -> dict[str, list[Board]]:

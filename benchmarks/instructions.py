@@ -20,11 +20,11 @@ each (``PYTHONPATH``).
 Usage::
 
     PYTHONPATH=. .venv/bin/python benchmarks/instructions.py [--sets random100 top2365]
-    PYTHONPATH=. /work/benchvenv/bin/python benchmarks/instructions.py --peer cdclkit \\
+    PYTHONPATH=. ~/benchvenv/bin/python benchmarks/instructions.py --peer cdclkit \\
         --sets random50 random100 random150
 
-About a minute a set for cdcl (callgrind runs Python some 50 times slower),
-two to three times that for cdclkit. Prints a table and writes
+Callgrind runs Python many times slower than usual, cdclkit slower still
+than cdcl. Prints a table and writes
 ``benchmarks/results/instructions.csv`` (one row per set and solver) and
 ``benchmarks/results/instructions-per-formula.csv``. Needs ``valgrind``
 (Debian package ``valgrind``); the Sudoku sets need the public data folder

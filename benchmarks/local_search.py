@@ -1,4 +1,4 @@
-"""WalkSAT (or GSAT) from the command line on hard 9x9 puzzles (issue 12).
+"""WalkSAT (or GSAT) from the command line on hard 9x9 puzzles.
 
 For each puzzle of an ``.sdk`` file (default: the 35 of ``damnhard.sdk.txt``)
 it writes the course encoding to a temporary DIMACS file, runs exactly what a
@@ -13,7 +13,7 @@ machine shows as wall >> CPU.
 
 Usage::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/local_search.py            # 35 puzzles, <= 18 min
+    PYTHONPATH=. .venv/bin/python benchmarks/local_search.py   # 35 puzzles, 30 s each at most
     PYTHONPATH=. .venv/bin/python benchmarks/local_search.py --limit 10 --solver gsat
 
 It prints one line per puzzle and a summary (solved, median and worst times)
@@ -40,7 +40,10 @@ from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import encode
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
+# Public puzzle files (top2365.sdk.txt, damnhard.sdk.txt, 16x16.txt) are read from the folder
+# SUDOSAT_SHARED_DATA names; unset, the path below does not exist and their sets are skipped,
+# the message naming the variable to set.
+DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA") or "$SUDOSAT_SHARED_DATA")
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
 # rerun leaves the committed runs (which the READMEs quote) as they are.
 RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")

@@ -1,4 +1,4 @@
-"""Benchmark of the instance pipeline and of the batch's parallel speed-up (issue 5).
+"""Benchmark of the instance pipeline and of the batch's parallel speed-up.
 
 Two measurements, each printed as a table and written as CSV:
 
@@ -17,8 +17,8 @@ parallel
     both give the same answers.
 
 Run: ``.venv/bin/python benchmarks/pipeline.py [--instances FILE] [--count K]``
-(``--help`` lists the rest). The shared file ``../shared/data/top2365.sdk.txt``
-is used when present, else the project's ``data/instances.txt``.
+(``--help`` lists the rest). ``top2365.sdk.txt`` in ``$SUDOSAT_SHARED_DATA`` (a folder of
+public puzzle files) is used when present, else the project's ``data/instances.txt``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
 # rerun leaves the committed runs (which the READMEs quote) as they are.
 RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
-TOP = ROOT.parent / "shared" / "data" / "top2365.sdk.txt"
+# The public top2365 file in the folder SUDOSAT_SHARED_DATA names (unset: absent).
+TOP = Path(os.environ.get("SUDOSAT_SHARED_DATA") or "$SUDOSAT_SHARED_DATA") / "top2365.sdk.txt"
 STAGES = ("encode_ms", "solve_ms", "decode_ms", "total_ms")
 
 

@@ -1,4 +1,4 @@
-"""Scaling benchmark (issue 7): the N x alpha grid, orders 7 to 9, the largest quarter-filled N.
+"""Scaling benchmark: the N x alpha grid, orders 7 to 9, the largest quarter-filled N.
 
 Parts (each prints a table and writes a CSV under --out):
 
@@ -22,7 +22,7 @@ sizes
 
 Usage::
 
-    python benchmarks/scaling.py                       # everything (about 20-40 min)
+    python benchmarks/scaling.py                       # every part
     python benchmarks/scaling.py --parts grid --boards 2
     python benchmarks/scaling.py --parts large quarter --out build/bench
 """

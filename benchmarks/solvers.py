@@ -17,23 +17,22 @@ than any solved one. Times are measured inside the child:
   (random 3-SAT, ``--warmup-vars`` variables, default 80) ``--warmup`` times
   (default 1) with the same solver, untimed. A forked child's first call
   otherwise pays for its first writes to memory shared with the parent
-  (copy-on-write page faults, about 1 ms here for every solver alike) and
-  for CPython specialising the solver's code in place as it first runs,
-  which a process solving many formulas pays once; ``--warmup 0`` measures
-  that cold first call instead. The 80-variable formula takes every solver
-  through conflicts, restarts and level-0 simplification (cdcl: 230
-  conflicts, 2 restarts; cdclkit: 222 conflicts); the 20-variable one used
-  before 2026-11-25 (``--warmup-vars 20``: 5 conflicts, no restart) left the
-  timed call to warm conflict analysis and restarts up.
+  (copy-on-write page faults, alike for every solver) and for CPython
+  specialising the solver's code in place as it first runs, which a process
+  solving many formulas pays once; ``--warmup 0`` measures that cold first
+  call instead. The 80-variable formula takes every solver through
+  conflicts, restarts and level-0 simplification, so the timed call does not
+  warm conflict analysis and restarts up (a 20-variable one, ``--warmup-vars
+  20``, takes too few conflicts to restart).
 
 Peers are imported optionally and skipped when missing; install them outside
-the project, e.g. ``python3.11 -m venv /work/benchvenv && /work/benchvenv/bin/pip
+the project, e.g. ``python3.11 -m venv ~/benchvenv && ~/benchvenv/bin/pip
 install cdclkit simplesat python-sat==1.9.dev17`` and run this script with that
 interpreter and ``PYTHONPATH=.``.
 
 Usage::
 
-    PYTHONPATH=. /work/benchvenv/bin/python benchmarks/solvers.py [--quick]
+    PYTHONPATH=. ~/benchvenv/bin/python benchmarks/solvers.py [--quick]
 
 It prints a table (medians, ratios to cdcl, conflicts and propagations per
 second) and writes one CSV row per run to ``benchmarks/results/solvers.csv``.
@@ -58,7 +57,10 @@ from sudosat.sat.cnf import CNF, parse_dimacs
 from sudosat.sat.solvers import cdcl
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
+# Public puzzle files (top2365.sdk.txt, damnhard.sdk.txt, 16x16.txt) are read from the folder
+# SUDOSAT_SHARED_DATA names; unset, the path below does not exist and their sets are skipped,
+# the message naming the variable to set.
+DATA = Path(os.environ.get("SUDOSAT_SHARED_DATA") or "$SUDOSAT_SHARED_DATA")
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
 # rerun leaves the committed runs (which the READMEs quote) as they are.
 RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")

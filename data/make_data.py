@@ -9,7 +9,7 @@ below; nothing is copied from elsewhere. Run it from the project root:
 
 Contents, one board per line in the course format ``N T``:
 
-1. the course's own example (SPEC §1.1);
+1. the course's own example;
 2. 48 order-3 minimal puzzles with exactly one solution, chosen by grade.
    :data:`CANDIDATES` minimal puzzles are generated (``generate(3, 0.0,
    unique=True)``: cells are emptied in a seeded order while the solution

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sudosat.errors import InstanceError, SudosatError
 from sudosat.sudoku.board import Board, check_solution, units
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, ROOT, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, ROOT, generated_lines, hard_puzzles
 
 SOLVED_4X4 = "2 1234341221434321"
 
@@ -135,7 +135,7 @@ def test_course_example_solution_is_accepted() -> None:
 
 def test_the_course_example_file_holds_the_one_constant() -> None:
     # The README's commands read data/course-example.txt; the package, tests and notebooks
-    # use sudosat.sudoku.board.COURSE_EXAMPLE. They must not drift apart (issue 15).
+    # use sudosat.sudoku.board.COURSE_EXAMPLE. They must not drift apart.
     text = (ROOT / "data" / "course-example.txt").read_text(encoding="utf-8")
     assert text == COURSE_EXAMPLE + "\n"
 
@@ -388,23 +388,27 @@ def test_units_cover_each_cell_three_times(order: int) -> None:
     assert units(order) is table  # cached
 
 
-# -- public data files -------------------------------------------------------------------
+# -- grid files (.sdk and 16x16 collections) -------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("name", "order", "count"),
-    [("top2365.sdk.txt", 3, 2365), ("damnhard.sdk.txt", 3, 35), ("16x16.txt", 4, 1000)],
+    ("make", "order"),
+    [(lambda: hard_puzzles(60), 3), (lambda: generated_lines(4, 20), 4)],
+    ids=["hard-9x9", "generated-16x16"],
 )
-def test_public_files_parse(name: str, order: int, count: int) -> None:
-    path = shared_file(name)
+def test_grid_files_parse(tmp_path, make, order: int) -> None:
+    # One puzzle a line as the public .sdk and 16x16 collections write them: '.' or '0' empty,
+    # letters for 10 and above in either case.
+    path = tmp_path / "puzzles.sdk"
+    written = [line.lower() if k % 2 else line.replace(".", "0") for k, line in enumerate(make())]
+    path.write_text("\n".join(written) + "\n")
     lines = path.read_text().splitlines()
-    boards_read = [Board.parse(text, source=name, line=k) for k, text in enumerate(lines, 1)]
-    assert len(boards_read) == count
+    boards_read = [Board.parse(text, source=path.name, line=k) for k, text in enumerate(lines, 1)]
+    assert len(boards_read) == len(written)
     assert {b.order for b in boards_read} == {order}
     assert all(b.is_consistent() for b in boards_read)
     for board, text in zip(boards_read, lines, strict=True):
         assert board.to_grid() == text.strip().upper().replace("0", ".")
-
 
 
 def test_a_clash_names_every_cell_holding_the_repeated_symbol():

@@ -19,7 +19,7 @@ from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl, registry
 from sudosat.sat.solvers.budget import settings_from
 from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
-from tests.conftest import shared_file
+from tests.conftest import generated_lines, hard_puzzles, vu_rules_file
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
 
@@ -352,12 +352,12 @@ def _rules_plus_givens(rules: CNF, line: str) -> CNF:
 def _read_rules() -> CNF:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its header overstates the clause count
-        return parse_dimacs(shared_file("sudoku-rules-9x9.txt").read_text(), "sudoku-rules-9x9.txt")
+        return parse_dimacs(vu_rules_file().read_text(), "sudoku-rules-9x9.txt")
 
 
 def test_solves_hard_sudokus_from_the_rules_file():
     rules = _read_rules()
-    lines = shared_file("damnhard.sdk.txt").read_text().split()[:8]
+    lines = hard_puzzles(8)
     for line in lines:
         result = registry.solve(_rules_plus_givens(rules, line), "cdcl")
         assert result.status is Status.SAT
@@ -375,7 +375,7 @@ def test_contradictory_givens_are_unsat():
 def test_solves_the_course_encoding():
     encoding = pytest.importorskip("sudosat.sudoku.encoding")
     board_module = pytest.importorskip("sudosat.sudoku.board")
-    lines = shared_file("top2365.sdk.txt").read_text().split()[:10]
+    lines = hard_puzzles(10)
     for line in lines:
         board = board_module.Board.parse(line)
         encoded = encoding.encode(board, "course")
@@ -387,7 +387,7 @@ def test_solves_the_course_encoding():
 def test_solves_a_16x16_course_encoding():
     encoding = pytest.importorskip("sudosat.sudoku.encoding")
     board_module = pytest.importorskip("sudosat.sudoku.board")
-    line = shared_file("16x16.txt").read_text().split()[0]
+    line = generated_lines(4, 1)[0]
     board = board_module.Board.parse(line)
     encoded = encoding.encode(board, "course")
     result = registry.solve(encoded.cnf, "cdcl")

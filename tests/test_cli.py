@@ -11,7 +11,7 @@ from sudosat.cli import main, sat_sn_main
 from sudosat.sat.assignment import read_assignment
 from sudosat.sat.cnf import parse_dimacs
 from sudosat.sat.result import Status
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, vu_rules_file
 
 
 @pytest.fixture
@@ -198,7 +198,7 @@ def test_solvers_lists_every_builtin_and_says_why_zchaff_is_absent(capsys, monke
 
 @pytest.mark.parametrize("strategy", [1, 2, 3])
 def test_sat_sn_on_the_rules_file_and_a_puzzle(tmp_path, capsys, strategy):
-    rules = shared_file("sudoku-rules-9x9.txt").read_text()
+    rules = vu_rules_file().read_text()
     givens = [
         f"{r + 1}{c + 1}{value} 0"
         for k, value in enumerate(COURSE_EXAMPLE[2:])

@@ -18,7 +18,7 @@ from sudosat.sat.cnf import (
     read_dimacs,
 )
 from sudosat.sat.result import Status
-from tests.conftest import shared_file
+from tests.conftest import vu_rules_file
 
 COURSE_CNF = "c Example formula in CNF\nc\np cnf 4 3\n1 3 -4 0\n4 0 2\n"
 
@@ -54,8 +54,8 @@ def test_wrong_clause_count_is_a_warning_not_an_error():
     assert cnf.warnings == ["f.cnf:1: header declares 3 clauses but the file holds 1"]
 
 
-def test_public_rules_file_reads_with_a_count_warning():
-    path = shared_file("sudoku-rules-9x9.txt")
+def test_the_assignment_rules_file_reads_with_a_count_warning():
+    path = vu_rules_file()  # our rules under the assignment file's header, which overstates
     with pytest.warns(DimacsWarning, match="12016 clauses but the file holds 11988"):
         cnf = read_dimacs(path)
     assert (cnf.num_vars, cnf.num_clauses) == (999, 11988)

@@ -23,7 +23,7 @@ from sudosat.sat.solvers.competition import (
     solve_exec,
 )
 from sudosat.sat.solvers.pysat import solve_pysat
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, vu_rules_file
 from tests.fake_solvers.support import (
     TINY_SAT,
     TINY_UNSAT,
@@ -303,7 +303,7 @@ def test_real_program_agrees_with_pysat(program):
 def test_real_program_solves_the_course_sudoku(program):
     if shutil.which(program) is None:
         pytest.skip(f"{program} is not on PATH (apt-get install -y {program}, where Debian has it)")
-    rules = shared_file("sudoku-rules-9x9.txt")
+    rules = vu_rules_file()
     puzzle = COURSE_EXAMPLE.split()[1]
     result = solve(sudoku_rules_with_givens(rules, puzzle), f"exec:{program}", time_limit_ms=30_000)
     assert decode_rcv(result.model) == COURSE_SOLUTION.split()[1]

@@ -16,7 +16,7 @@ from sudosat.sat.formulas import random_kcnf
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import solve
 from sudosat.sat.solvers.dpll import HEURISTICS, simplify, solve_dp, solve_dpll
-from tests.conftest import COURSE_EXAMPLE, shared_file
+from tests.conftest import COURSE_EXAMPLE, hard_puzzles, vu_rules_file
 
 # Every (registered name, options) pair this file checks.
 VARIANTS = [("dp", {})] + [("dpll", {"heuristic": h}) for h in HEURISTICS]
@@ -47,7 +47,7 @@ def sudoku_units(puzzle: str) -> list[list[int]]:
 def rules_cnf() -> CNF:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its header lies about the clause count
-        return read_dimacs(shared_file("sudoku-rules-9x9.txt"))
+        return read_dimacs(vu_rules_file())
 
 
 def check_sudoku_model(model: list[int], puzzle: str) -> None:
@@ -215,7 +215,7 @@ def test_solves_the_course_example(name: str, options: dict) -> None:
 @pytest.mark.parametrize("name", ["dp", "dpll"])
 def test_sat_sn_input_rules_file_plus_units(name: str) -> None:
     # The "SAT -Sn" assignment's input: the rules file (999 variables, many unused) + units.
-    puzzle = shared_file("top2365.sdk.txt").read_text().split()[0]
+    puzzle = hard_puzzles(1)[0]
     cnf = rules_cnf()
     cnf.extend(sudoku_units(puzzle))
     result = solve(cnf, name)
@@ -224,7 +224,7 @@ def test_sat_sn_input_rules_file_plus_units(name: str) -> None:
 
 
 def top_puzzles(count: int) -> list[str]:
-    return shared_file("top2365.sdk.txt").read_text().split()[:count]
+    return hard_puzzles(count)
 
 
 @pytest.mark.parametrize("name", ["dp", "dpll"])

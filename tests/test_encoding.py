@@ -1,4 +1,4 @@
-"""The reduction (issue 2) and the scalable encodings (issue 7): encoding.py and amo.py."""
+"""The reduction and the scalable encodings: encoding.py and amo.py."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from sudosat.sudoku.encoding import (
     get_encoding,
     variable,
 )
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, generated_lines, hard_puzzles
 
 SCALABLE = [name for name, spec in ENCODINGS.items() if spec.amo != "pairwise"]
 
@@ -105,7 +105,7 @@ def solution_literals(encoded, solution: Board) -> list[int]:
 
 
 def course_formula_counts(order: int, givens: int) -> dict[str, int]:
-    """SPEC §3's table."""
+    """The course encoding's family sizes: C = 2N⁸ - 2N⁶ + N⁴ + G clauses in all."""
     return {
         "completeness": order**4,
         "uniqueness": (order**8 - order**6) // 2,
@@ -114,7 +114,7 @@ def course_formula_counts(order: int, givens: int) -> dict[str, int]:
     }
 
 
-# -- the course encoding (SPEC §3) --------------------------------------------------------
+# -- the course encoding (variables, families, sizes) --------------------------------
 
 
 def test_course_example_has_the_spec_header():
@@ -137,7 +137,7 @@ def test_course_family_counts_follow_the_spec_formulas(order):
 
 @pytest.mark.parametrize("order", [1, 2, 3, 4])
 def test_course_clause_families_are_the_spec_clauses_in_order(order):
-    """Rebuild SPEC §3 literally (sets of clauses per family) and compare family by family."""
+    """Rebuild the course encoding from its definition, family by family, and compare."""
     size = order * order
     board = puzzle_from(random_solution(order, random.Random(7)), 0.4, random.Random(8))
     clauses = encode(board, "course").cnf.clauses
@@ -487,15 +487,9 @@ def test_encodings_are_equisatisfiable_with_course_on_random_boards(encoding):
     assert outcomes == {True, False}  # both answers were exercised
 
 
-def _sdk_sample(name: str, count: int) -> list[Board]:
-    lines = [line.strip() for line in shared_file(name).read_text().splitlines() if line.strip()]
-    step = max(1, len(lines) // count)
-    return [Board.parse(line) for line in lines[::step][:count]]
-
-
 @pytest.mark.slow
-def test_every_encoding_solves_a_sample_of_top2365():
-    puzzles = _sdk_sample("top2365.sdk.txt", 500)
+def test_every_encoding_solves_a_sample_of_hard_9x9_puzzles():
+    puzzles = [Board.parse(line) for line in hard_puzzles(100)]
     for puzzle in puzzles:
         for encoding in ENCODINGS:
             assert solve_and_check(puzzle, encoding), (encoding, puzzle.to_grid())
@@ -503,7 +497,7 @@ def test_every_encoding_solves_a_sample_of_top2365():
 
 @pytest.mark.slow
 def test_every_encoding_solves_a_sample_of_16x16():
-    puzzles = _sdk_sample("16x16.txt", 40)
+    puzzles = [Board.parse(line) for line in generated_lines(4, 40)]
     for puzzle in puzzles:
         for encoding in ENCODINGS:
             assert solve_and_check(puzzle, encoding), (encoding, puzzle.to_grid())

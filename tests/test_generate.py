@@ -1,4 +1,4 @@
-"""Tests of the puzzle generator (issue 7): feasible, unique, naive, deterministic."""
+"""Tests of the puzzle generator: feasible, unique, naive, deterministic."""
 
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ def test_unique_order_four_board_has_one_solution():
 
 
 # ---------------------------------------------------------------------------------------
-# minimal puzzles (issue 14): unique, and no given can go
+# minimal puzzles: unique, and no given can go
 
 
 @pytest.mark.parametrize("order, seed", [(2, 3), (3, 5), (3, 6)])

@@ -22,21 +22,17 @@ from sudosat.run.pipeline import (
 )
 from sudosat.run.results import read_rows
 from sudosat.sudoku.board import Board, check_solution
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, SHARED_DATA
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 CLASHING = "3 11" + COURSE_EXAMPLE[4:]  # row 1 holds 1 twice: unsatisfiable givens
 
 
 def puzzle_lines(count: int, seed: int = 0) -> list[str]:
-    """`count` solvable 9×9 lines: top2365 when present, else relabelled course examples.
+    """`count` solvable 9×9 lines: the course example with its symbols relabelled.
 
     Relabelling the symbols of a puzzle (a permutation of 1..9) keeps it
-    solvable, so the fallback needs no data file.
+    solvable, so any number of distinct lines needs no data file.
     """
-    top = SHARED_DATA / "top2365.sdk.txt"
-    if top.is_file():
-        lines = top.read_text().split()
-        return [lines[k % len(lines)] for k in range(count)]
     rng = random.Random(seed)
     result = []
     for _ in range(count):

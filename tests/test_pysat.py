@@ -11,7 +11,7 @@ from sudosat.sat.result import Status
 from sudosat.sat.solvers import pysat as pysat_adapter
 from sudosat.sat.solvers import solve
 from sudosat.sat.solvers.pysat import pysat_backends, solve_pysat
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, vu_rules_file
 from tests.fake_solvers.support import (
     TINY_SAT,
     TINY_UNSAT,
@@ -80,7 +80,7 @@ def test_pysat_worker_can_be_forced_and_forbidden():
 
 
 def test_pysat_course_sudoku():
-    rules = shared_file("sudoku-rules-9x9.txt")
+    rules = vu_rules_file()
     cnf = sudoku_rules_with_givens(rules, COURSE_EXAMPLE.split()[1])
     for backend in QUICK_BACKENDS:
         result = solve(cnf, f"pysat:{backend}", time_limit_ms=30_000)

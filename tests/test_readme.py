@@ -1,6 +1,6 @@
-"""The README's commands run as written (issue 10: "the README as the course's manual").
+"""The README's commands run as written: the README is the course's manual.
 
-Every fenced ``sh`` and ``python`` block of README.md is run in a scratch
+Every fenced ``sh`` and ``python`` block of README.md (then of docs/analysis.md) is run in a scratch
 directory that looks like a fresh clone after ``make report``: copies of
 ``data/``, ``scripts/`` and ``notebooks/``, and ``.venv`` as a symlink to the
 venv running the tests, active (its ``bin`` first on PATH, as
@@ -30,6 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+ANALYSIS = ROOT / "docs" / "analysis.md"
 VENV = Path(sys.prefix)
 COPIED = ("data", "scripts", "notebooks", "runs")
 WATCHED = ("data", "scripts", "notebooks", "reports", "figures", "sudosat")
@@ -73,14 +74,15 @@ class Block:
     line: int
     body: str
     commands: list[Command] = field(default_factory=list)
+    source: str = "README.md"
 
     @property
     def slow(self) -> bool:
         return any(SLOW_MARK.search(c.code) for c in self.commands if not c.skipped)
 
 
-def parse_blocks(text: str) -> list[Block]:
-    """Every fenced block of `text` whose language is sh or python."""
+def parse_blocks(text: str, source: str = "README.md") -> list[Block]:
+    """Every fenced block of `text` (the file `source`) whose language is sh or python."""
     blocks: list[Block] = []
     lines = text.splitlines()
     index = 0
@@ -95,7 +97,7 @@ def parse_blocks(text: str) -> list[Block]:
             end += 1
         lang = opening.group(1)
         if lang in ("sh", "python"):
-            block = Block(lang, start + 1, "\n".join(lines[start:end]) + "\n")
+            block = Block(lang, start + 1, "\n".join(lines[start:end]) + "\n", source=source)
             if lang == "sh":
                 block.commands = split_commands(lines[start:end], first_line=start + 1)
             blocks.append(block)
@@ -185,7 +187,7 @@ def run_block(block: Block, work: Path, env: dict[str, str]) -> None:
         done = subprocess.run(  # once more; the second run must print no traceback at all
             argv, cwd=work, env=env, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_S
         )
-    where = f"README.md:{block.line} ({block.lang} block)"
+    where = f"{block.source}:{block.line} ({block.lang} block)"
     assert done.returncode == 0, f"{where} failed:\n{done.stderr[-3000:]}\n{done.stdout[-1000:]}"
     assert "Traceback" not in done.stderr, f"{where} printed a traceback:\n{done.stderr[-3000:]}"
 
@@ -218,7 +220,8 @@ def _needs_venv() -> None:
 def run_readme(tmp_path: Path, include_slow: bool) -> int:
     """Run the README's blocks (all, or those not slow); return how many commands ran."""
     _needs_venv()
-    blocks = parse_blocks(README.read_text(encoding="utf-8"))
+    blocks = [*parse_blocks(README.read_text(encoding="utf-8")),
+              *parse_blocks(ANALYSIS.read_text(encoding="utf-8"), "docs/analysis.md")]
     before = snapshot(ROOT)
     work, env = scratch_clone(tmp_path)
     ran = 0
@@ -271,22 +274,43 @@ def test_a_wrong_exit_status_fails_the_block(tmp_path):
         run_block(block, tmp_path, dict(os.environ))
 
 
-def test_the_readme_has_the_manual_and_the_implementation_sections():
+def headings(path: Path) -> list[str]:
+    return re.findall(r"^#{2,3} (.+)$", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+
+
+def test_the_readme_is_the_manual_and_docs_hold_the_analysis():
     text = README.read_text(encoding="utf-8")
-    headings = re.findall(r"^#{2,3} (.+)$", text, flags=re.MULTILINE)
+    assert len(text.splitlines()) <= 400, "the README is the manual: keep it to 400 lines"
     for needed in (
-        "Quick start", "Manual of use", "Formats and numberings", "Exit codes",
-        "Incremental solving", "The report", "Explore encodings in JupyterLab", "How it works",
-        "The encoder", "The DIMACS reader and writer", "DP and DPLL", "CDCL", "GSAT and WalkSAT",
-        "The decoder and the checker",
+        "Quick start", "Manual", "Commands", "Solvers", "Encodings", "The results table",
+        "Formats and numberings", "Exit codes", "Incremental solving",
+        "The report and its notebooks", "Explore encodings in JupyterLab", "The Python API",
     ):
-        assert needed in headings, needed
+        assert needed in headings(README), needed
+    for needed in (
+        "The encoder", "The DIMACS reader and writer", "DP and DPLL", "CDCL", "GSAT and WalkSAT",
+        "The decoder and the checker", "Costs at a glance",
+    ):
+        assert needed in headings(ANALYSIS), needed
     quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    assert ". .venv/bin/activate" in quick
+    for step in ("make report", "make test", ". .venv/bin/activate", "reports/index.html"):
+        assert step in quick, step
+
+
+def test_every_command_of_the_cli_is_in_the_manual():
+    from sudosat.cli.entry import build_parser
+
+    text = README.read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.choices).choices
+    missing = [name for name in commands if f"sudosat {name}" not in text]
+    assert not missing, f"commands the README's manual does not show: {missing}"
+    assert "SAT -Sn" in text and "--max-conflicts" in text and "--max-propagations" in text
 
 
 def test_every_skipped_command_says_why():
-    blocks = parse_blocks(README.read_text(encoding="utf-8"))
+    blocks = [*parse_blocks(README.read_text(encoding="utf-8")),
+              *parse_blocks(ANALYSIS.read_text(encoding="utf-8"), "docs/analysis.md")]
     commands = [c for b in blocks for c in b.commands]
     skipped = [c for c in commands if c.skipped]
     # Only the slow builds, zChaff, a cluster and a browser are left to the reader.
@@ -296,7 +320,7 @@ def test_every_skipped_command_says_why():
     assert len(commands) - len(skipped) >= 25
 
 
-# -- encode --list without a file (issue 10) --------------------------------------------
+# -- encode --list without a file ----------------------------------------------------------
 
 
 def test_encode_list_needs_no_file(capsys):

@@ -1,11 +1,13 @@
-"""The README's measured figures are the ones its cited benchmark CSVs hold.
+"""The measured figures of the documentation are the ones its cited benchmark CSVs hold.
 
 A benchmark run recorded under ``benchmarks/results/`` (a script run with its
 defaults, or ``make bench BENCH_OUT=benchmarks/results``) rewrites its CSV
-there; the README's prose quotes a few of its medians. Each test below recomputes those medians
-from the CSV the README names and compares them with the quoted text at the
-precision it is written in, so a stale sentence fails here instead of telling
-a reader a number the data no longer shows.
+there; ``docs/performance.md`` quotes a few of its medians, each with the CSV
+and the command. Each test below recomputes those figures from the CSV the
+page names and compares them with the quoted text at the precision it is
+written in, so a stale sentence fails here instead of telling a reader a
+number the data no longer shows. The README and ``docs/analysis.md`` quote no
+measurement; every CSV any of them names must exist.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ("README.md", "docs/analysis.md", "docs/performance.md", "benchmarks/README.md")
+PERFORMANCE = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
 
 
 def rows(name: str) -> list[dict[str, str]]:
@@ -27,12 +30,12 @@ def rows(name: str) -> list[dict[str, str]]:
 
 
 def quoted(pattern: str) -> list[str]:
-    """The numbers the README's sentence matching `pattern` states, as written.
+    """The numbers the sentence of docs/performance.md matching `pattern` states, as written.
 
     A space in `pattern` matches any run of white space: rewrapping a paragraph keeps it.
     """
-    found = re.search(pattern.replace(" ", r"\s+"), README, re.DOTALL)
-    assert found, f"README.md no longer has a sentence matching {pattern!r}"
+    found = re.search(pattern.replace(" ", r"\s+"), PERFORMANCE, re.DOTALL)
+    assert found, f"docs/performance.md no longer has a sentence matching {pattern!r}"
     return list(found.groups())
 
 
@@ -43,7 +46,7 @@ def agrees(stated: str, measured: float) -> bool:
 
 
 def assert_all_agree(stated: list[str], measured: list[float], what: list[str]) -> None:
-    wrong = [f"{name}: README says {text}, the CSV gives {value:.4g}"
+    wrong = [f"{name}: the page says {text}, the CSV gives {value:.4g}"
              for name, text, value in zip(what, stated, measured, strict=True)
              if not agrees(text, value)]
     assert not wrong, "; ".join(wrong)
@@ -157,3 +160,78 @@ def test_the_lateness_past_t_is_that_of_time_limits_csv():
                     r"\(`benchmarks/results/time_limits\.csv`\)")
     solvers = ["cdcl", "dpll", "walksat"]
     assert_all_agree(stated, [late[name] for name in solvers], solvers)
+
+
+def test_the_order_6_encoding_figures_are_those_of_encoding_csv():
+    sections = {row["section"]: row for row in rows("encoding.csv")}
+    build = sections["build course, order 6 (empty)"]
+    write = sections["write order-6 course CNF as DIMACS (to_dimacs)"]
+    read = sections["read it back (parse_dimacs)"]
+    stated = quoted(r"empty board \(([\d,]+) clauses, ([\d.]+) M literals\) took ([\d.]+) ms CPU "
+                    r"and ([\d.]+) MB peak; writing it as DIMACS took ([\d.]+) s and reading it "
+                    r"back ([\d.]+) s")
+    stated[0] = stated[0].replace(",", "")
+    measured = [float(build["clauses"]), float(build["literals"]) / 1e6, float(build["build_ms"]),
+                float(build["peak_mb"]), float(write["build_ms"]) / 1000,
+                float(read["build_ms"]) / 1000]
+    assert_all_agree(stated, measured, ["clauses", "literals", "build", "peak", "write", "read"])
+
+
+def test_the_local_search_figures_are_those_of_local_search_csv():
+    runs = rows("local_search.csv")
+    solved = [row for row in runs if row["status"] == "SAT" and row["valid"] == "True"]
+    assert all(row["status"] in ("SAT", "UNKNOWN") for row in runs)  # "none wrong"
+    stated = quoted(r"WalkSAT solved (\d+) of (\d+) within 30 s of wall time, .*?the solved ones "
+                    r"took a median ([\d.]+) s of wall time and ([\d.]+) s of CPU")
+    measured = [len(solved), len(runs),
+                statistics.median(float(row["wall_ms"]) for row in solved) / 1000,
+                statistics.median(float(row["cpu_ms"]) for row in solved) / 1000]
+    assert_all_agree(stated, measured, ["solved", "puzzles", "median wall", "median CPU"])
+
+
+def test_the_parallel_speed_up_is_that_of_pipeline_parallel_csv():
+    (run,) = rows("pipeline_parallel.csv")
+    stated = quoted(r"`run_batch` over (\d+) lines with `cdcl` took ([\d.]+) s of wall time with "
+                    r"`-j 1` and ([\d.]+) s with `-j 2`, a ([\d.]+)× speed-up")
+    assert run["same_answers"] == "True"
+    measured = [float(run["instances"]), float(run["j1_s"]), float(run["j2_s"]),
+                float(run["speedup"])]
+    assert_all_agree(stated, measured, ["lines", "-j 1", "-j 2", "speed-up"])
+
+
+def test_the_large_orders_are_those_of_the_scaling_csvs():
+    large = {(row["order"], row["alpha"]): row for row in rows("scaling-large.csv")}
+    quarter = {row["order"]: row for row in rows("scaling-quarter.csv")}
+    stated = quoted(r"orders 7, 8 and 9 took ([\d.]+), ([\d.]+) and ([\d.]+) s; with half given, "
+                    r"all three ran past 300 s\. With a quarter given, the largest order solved "
+                    r"is (\d) \(([\d.]+) s, ([\d,]+) clauses, (\d+) MB peak\); order (\d) ran "
+                    r"past 300 s")
+    stated[5] = stated[5].replace(",", "")
+    assert all(large[order, "0.5"]["status"] == "TIMEOUT" for order in ("7", "8", "9"))
+    solved = [int(order) for order, row in quarter.items()
+              if row["status"] == "SAT" and row["valid"] == "True"]
+    best = quarter[str(max(solved))]
+    unsolved = min(int(order) for order, row in quarter.items() if row["status"] != "SAT")
+    measured = [*(float(large[order, "0.75"]["total_ms"]) / 1000 for order in ("7", "8", "9")),
+                max(solved), float(best["total_ms"]) / 1000, float(best["clauses"]),
+                float(best["peak_rss_mb"]), unsolved]
+    assert_all_agree(stated, measured, ["order 7", "order 8", "order 9", "largest solved",
+                                        "its time", "its clauses", "its peak", "first unsolved"])
+
+
+def test_every_csv_the_documentation_names_is_committed():
+    named = set()
+    for name in DOCS:
+        named |= set(re.findall(r"benchmarks/results/([\w.-]+\.csv)",
+                                (ROOT / name).read_text(encoding="utf-8")))
+    assert named, "the documentation names no committed CSV"
+    missing = sorted(name for name in named if not (RESULTS / name).is_file())
+    assert not missing, f"named but not committed: {missing}"
+
+
+def test_the_readme_and_the_analysis_quote_no_measured_time():
+    # Measurements live in docs/performance.md, beside their CSV and command.
+    for name in ("README.md", "docs/analysis.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        times = re.findall(r"\b\d[\d.,]* ?(?:ms|µs|ns)\b|\b\d+\.\d+ ?s\b", text)
+        assert not times, f"{name} quotes {times}: move them to docs/performance.md with their CSV"

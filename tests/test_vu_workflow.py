@@ -1,7 +1,8 @@
-"""The VU "SAT -Sn" assignment end to end (issue 12): its rules, our rcv units, .out, decode."""
+"""The VU "SAT -Sn" assignment end to end: its rules, our rcv units, .out, decode."""
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import pytest
@@ -13,7 +14,7 @@ from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import encode_numbered
-from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, shared_file
+from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, hard_puzzles, vu_rules_file
 
 
 def run(argv, capsys):
@@ -24,6 +25,31 @@ def run(argv, capsys):
 
 def clause_set(cnf) -> set[frozenset[int]]:
     return {frozenset(clause) for clause in cnf}
+
+
+def assignment_rules() -> list[list[int]]:
+    """The assignment's 9x9 rules from their definition, in its rcv names 100r + 10c + v.
+
+    Every cell holds a value and no two; every row, column and box holds every value, and
+    none twice. Its ``sudoku-rules-9x9.txt`` lists these clauses (11,988 of them, a pair of
+    cells in one row and one box written twice) under the header ``p cnf 999 12016``.
+    """
+    digits = range(1, 10)
+    rows = [[(r, c) for c in digits] for r in digits]
+    columns = [[(r, c) for r in digits] for c in digits]
+    boxes = [[(3 * (b // 3) + i // 3 + 1, 3 * (b % 3) + i % 3 + 1) for i in range(9)]
+             for b in range(9)]
+    clauses = []
+    for r, c in (cell for row in rows for cell in row):
+        clauses.append([100 * r + 10 * c + v for v in digits])
+        clauses += [[-(100 * r + 10 * c + v), -(100 * r + 10 * c + w)]
+                    for v, w in itertools.combinations(digits, 2)]
+    for unit in rows + columns + boxes:
+        for v in digits:
+            clauses.append([100 * r + 10 * c + v for r, c in unit])
+            clauses += [[-(100 * r + 10 * c + v), -(100 * s + 10 * d + v)]
+                        for (r, c), (s, d) in itertools.combinations(unit, 2)]
+    return clauses
 
 
 @pytest.fixture
@@ -46,7 +72,7 @@ def test_vu_units_are_the_givens_in_rcv_without_header(example_file, capsys):
 @pytest.mark.parametrize("strategy", [1, 2, 3])
 def test_assignment_rules_plus_our_units_solve_and_decode(example_file, tmp_path, capsys,
                                                           strategy):
-    rules = shared_file("sudoku-rules-9x9.txt").read_text()
+    rules = vu_rules_file().read_text()
     code, units, err = run(["encode", "--format", "vu", example_file], capsys)
     assert code == 0, err
     formula = tmp_path / "sudoku.cnf"
@@ -64,22 +90,24 @@ def test_assignment_rules_plus_our_units_solve_and_decode(example_file, tmp_path
 
 
 def test_our_rcv_rules_equal_the_assignment_rules_as_a_set(example_file, capsys):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # its header lies: 12016 clauses declared, 11988 held
-        theirs = parse_dimacs(shared_file("sudoku-rules-9x9.txt").read_text())
+    defined = assignment_rules()
+    theirs = {frozenset(clause) for clause in defined}
     ours = encode_numbered(Board.empty(3), "extended", "rcv")
-    assert ours.num_vars == theirs.num_vars == 999
-    assert clause_set(ours) == clause_set(theirs)
+    assert ours.num_vars == 999 and ours.num_clauses == len(defined) == 11988
+    assert clause_set(ours) == theirs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the assignment's header: 12016 clauses declared
+        assert clause_set(parse_dimacs(vu_rules_file().read_text())) == theirs
     # The CLI's --with-rules is the same rules plus the givens' units.
     code, out, err = run(["encode", "--format", "vu", "--with-rules", example_file], capsys)
     assert code == 0, err
     written = parse_dimacs(out)
     units = {frozenset([lit]) for lit in (144, 199, 222)}
-    assert clause_set(written) - clause_set(theirs) >= units
-    assert clause_set(written) - clause_set(theirs) == {
+    assert clause_set(written) - theirs >= units
+    assert clause_set(written) - theirs == {
         clause for clause in clause_set(written) if len(clause) == 1
     }
-    assert len(clause_set(written)) == len(clause_set(theirs)) + 27
+    assert len(clause_set(written)) == len(theirs) + 27
 
 
 def test_with_rules_alone_solves_with_sat_sn(example_file, tmp_path, capsys):
@@ -116,7 +144,7 @@ def test_unsat_still_writes_an_empty_assignment(tmp_path, capsys):
 
 
 def test_an_sdk_file_of_many_lines_gives_one_cnf_per_puzzle(tmp_path, capsys):
-    puzzles = [line for line in shared_file("top2365.sdk.txt").read_text().splitlines()[:4]]
+    puzzles = hard_puzzles(4)
     source = tmp_path / "four.sdk"
     source.write_text("\n".join(puzzles[:2] + ["not a puzzle"] + puzzles[2:]) + "\n")
     out_dir = tmp_path / "cnfs"
