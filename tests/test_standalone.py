@@ -1,8 +1,8 @@
 """The repository stands alone: nothing in it points at a tracker or a document it lacks.
 
-Code, tests, notebooks, benchmarks and docs state what they rely on; a reader of a clone
-cannot follow "see issue 12" or "SPEC §3". The patterns are built from pieces so that this
-file does not match itself.
+Code, tests, notebooks, benchmarks and docs state what they rely on: a reader of a clone
+cannot follow a tracker's number or a course document the repository does not hold. The
+patterns are built from pieces so that this file does not match itself.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ OUTSIDE_REFERENCES = re.compile(
             "DES" + r"IGN\.md",
             r"(?i:review " + "finding)",
             r"\.\./" + "shared",
+            r"\b" + "shared/" + r"(?:data|zchaff|hooks)\b",  # the course's folder beside the clone
         )
     )
 )
@@ -50,6 +51,7 @@ def test_the_pattern_finds_what_it_is_for():
     assert outside_references("see iss" + "ue 12, and SP" + "EC §3") == ["iss" + "ue 12"]
     assert outside_references("x\nread DES" + "IGN.md\n") == ["DES" + "IGN.md"]
     assert outside_references("../sha" + "red/data/top.txt") == ["../sha" + "red"]
+    assert outside_references("see sha" + "red/zchaff/README.md") == ["sha" + "red/zchaff"]
     assert outside_references("SPECIAL_KINDS, special, 12 issues were fixed") == []
 
 
