@@ -220,7 +220,7 @@ def test_index_links_every_page_and_states_the_run(built):
 
 
 def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
-    """The issue's own command: plain papermill, -p instances and -p time_limit_ms."""
+    """The command the README gives: plain papermill, -p instances and -p time_limit_ms."""
     import sys
 
     from sudosat.process import run_program
@@ -258,7 +258,7 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
 
 
 def test_rerun_command_shown_on_the_index_leaves_git_status_clean():
-    """Issue 10: the re-run command, as the index page prints it, writes only into runs/."""
+    """The re-run command, as the index page prints it, writes only into runs/."""
     import shlex
     import subprocess
 
