@@ -13,9 +13,9 @@ decisions.
 
 A run that reaches T enters with the decisions it had made by then, a lower
 bound of what it needed that depends on the machine's speed (it is not treated
-as censored; :func:`sudosat.report.heuristics_page.timeout_facts` counts such runs):
-where only the rival of MOMS timed out, the comparison can only understate how
-many more decisions the rival needs.
+as censored; the heuristics page counts such runs): where only the rival of MOMS
+timed out, the comparison can only understate how many more decisions the rival
+needs.
 """
 
 from __future__ import annotations
