@@ -364,7 +364,7 @@ def test_spread_takes_first_and_last():
     assert reduction.spread([1, 2], 5) == [1, 2]
 
 
-def test_run_experiment_writes_table_outputs_and_manifest(tmp_path):
+def test_run_timed_experiment_writes_table_outputs_and_manifest(tmp_path):
     instances = tmp_path / "in.txt"
     instances.write_text("2 1000002000300004\n2 1100000000000000\n")
     table = run.run_timed_experiment(
