@@ -12,11 +12,14 @@ import matplotlib
 import nbformat
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sudosat import report
 from sudosat.errors import InstanceError
 from sudosat.report import (
     comparison,
+    formats,
     io,
     modes,
     plots,
@@ -457,3 +460,34 @@ def test_the_package_exports_exactly_what_the_notebooks_call_through_it():
             if cell.cell_type == "code":
                 called |= set(re.findall(r"(?<![\w.])report\.(\w+)", cell.source))
     assert called == set(report.__all__)
+
+
+@given(st.sets(st.integers(1, 200), min_size=1))
+def test_line_ranges_name_every_line_once(lines):
+    """The words expand back to exactly the lines given (``lines 2–4 and 57``)."""
+    words = formats.line_ranges(sorted(lines))
+    assert words.startswith("line " if len(lines) == 1 else "lines ")
+    named: set[int] = set()
+    for span in re.split(r", | and ", words.split(" ", 1)[1]):
+        first, _, last = span.partition("–")
+        named |= set(range(int(first), int(last or first) + 1))
+    assert named == lines
+
+
+_MODE_ANSWER = st.sampled_from([("SAT", "3 1"), ("SAT", "3 2"), ("UNSAT", "3 UNSAT"),
+                                ("TIMEOUT", "3 TIMEOUT"), ("ERROR", "ERROR x")])
+
+
+@given(st.lists(st.tuples(_MODE_ANSWER, _MODE_ANSWER), min_size=1, max_size=12),
+       st.lists(st.floats(0.1, 100.0), min_size=2, max_size=2))
+def test_mode_facts_count_every_instance_under_exactly_one_reason(pairs, times):
+    rows = [
+        {"line": line, "mode": mode, "encoding": "course", "status": status, "output": output,
+         "encode_ms": 0.1, "solve_ms": ms, "total_ms": ms}
+        for line, answers in enumerate(pairs, 1)
+        for mode, (status, output), ms in zip(modes.MODES, answers, times, strict=True)
+    ]
+    facts = modes.mode_facts(pd.DataFrame(rows))
+    reasons = facts.no_answer + facts.several_solutions + facts.sat_and_unsat
+    assert facts.instances == len(pairs) and facts.same_output + reasons == len(pairs)
+    assert facts.factor >= 1.0 and facts.loaded_faster == (times[0] >= times[1])
