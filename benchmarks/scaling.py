@@ -145,7 +145,7 @@ def plot_sizes(sizes: pd.DataFrame, figures: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sudosat.report import save_figure
+    from sudosat.report.plots import save_figure
 
     boards = list(dict.fromkeys(sizes.index.get_level_values("board")))
     for measure_name, label in (("clauses", "clauses"), ("build_ms", "build time (ms)")):

@@ -1,4 +1,4 @@
-"""The rendered report as a reader and a printer meet it, in headless Chromium (issue 10).
+"""The rendered report as a reader and a printer meet it, in headless Chromium.
 
 A small report is built in a temporary folder (every notebook on tiny
 parameters, the PDFs printed as ``make report`` prints them), so the tests do

@@ -1,6 +1,6 @@
-"""Tests of the report's studies (issue 11): the cache, the grid's conclusions, the heuristics
-experiment, and both notebooks re-executed on tiny parameters with their prose checked
-against their data."""
+"""The report's studies: the cache, the grid's conclusions and the facts the scaling page
+states, the heuristics experiment, and both notebooks re-executed on tiny parameters with
+the facts behind their sentences found in what they print."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from sudosat.report import studies
-from sudosat.report.studies import grid_sentence, plot_pairs
+from sudosat.report import formats
+from sudosat.report import scaling_page as page
+from sudosat.report.heuristics_page import grade_medians, hypothesis_facts, plot_pairs
 from sudosat.studies import grid as gridstudy
 from sudosat.studies import heuristics
 from sudosat.studies.cache import cache_key, code_version, load_or_compute
@@ -77,7 +79,7 @@ def test_every_module_but_the_presentation_is_measured(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------
-# the grid's summary and sentences, on a known table
+# the grid's summary and the page's facts, on a known table
 
 
 def _row(order, alpha, encoding, solver, board, status, ms, clauses, conflicts):
@@ -134,38 +136,45 @@ def test_grid_table_prints_percentages_and_timeouts(known_table):
     assert "0.000000" not in table.to_string()
 
 
-def test_conclusion_sentences_on_the_known_table(known_table):
+def test_conclusion_facts_on_the_known_table(known_table):
     summary = gridstudy.summarise(known_table, T)
-    assert gridstudy.peak_sentences(summary, "s", T) == [
-        "With the course encoding, the hardest fill for s: N = 2: 0 % and 50 % tie (median 2 "
-        "conflicts each); N = 3: 0 % and 50 % tie (median 2 conflicts each); N = 4: 0 % (median "
-        ">= T: 2 of 2 timed out).",
-        "With the optimised encoding, the hardest fill for s: N = 2: no fill's median board met "
-        "a conflict; N = 3: no fill's median board met a conflict; N = 4: no fill's median "
-        "board met a conflict.",
-    ]
-    assert gridstudy.usability_sentence(summary, "course", "s", T) == (
-        "With s, the course encoding stops being usable at N = 4: within T = 1 s, half or more "
-        "of the boards timed out at 0 %, 50 % given (3 of 4 runs of that order)."
-    )
-    assert gridstudy.usability_sentence(summary, "optimised", "s", T) == (
-        "With s, the optimised encoding stayed usable up to N = 4: no cell had half or more "
-        "of its boards time out within T = 1 s."
-    )
-    assert gridstudy.savings_sentences(summary, "s") == [
-        "Per order (the median over its cells of each cell's median clause count), the "
-        "optimised encoding removes this share of the course encoding's clauses: N = 2: 90 %; "
-        "N = 3: 90 %; N = 4: 90 %.",
-        "With s, the course encoding timed out on 3 of 12 runs of the grid, the optimised "
-        "encoding on 0 of the same 12 runs.",
-    ]
-    assert gridstudy.cell_sentence(summary, 4, 0.0, T, "s") == (
-        "At N = 4 with 0 % given, T = 1 s: course with s: 0 of 2 solved, 2 timed out; "
-        "optimised with s: 2 of 2 solved (median of the solved 4 ms). Same boards, same "
-        "solver (s), same T: with the optimised encoding it decided 2 of 2 boards, with the "
-        "course encoding 0 of 2: here the encoding decides whether the board is solved at all."
-    )
-    assert gridstudy.cell_sentence(summary, 6, 0.4, T).startswith("The grid has no cell N = 6")
+    peaks = page.peak_facts(summary, "s")
+    assert list(peaks) == ["course", "optimised"]
+    course = {p.order: p for p in peaks["course"]}
+    assert course[2].alphas == (0.0, 0.5) and course[2].tied and course[2].by == "conflicts"
+    assert course[2].median_conflicts == (2.0, 2.0)
+    assert (course[4].alphas, course[4].by, course[4].timeouts, course[4].boards) == (
+        (0.0,), "timeouts", 2, 2)
+    assert all(p.median_conflicts[0] == 0 for p in peaks["optimised"])  # no conflict anywhere
+    spec = gridstudy.GridSpec(orders=(2, 3, 4), alphas=(0.0, 0.5), solver="s",
+                              encodings=("course", "optimised"), reference=None)
+    usable = {u.encoding: u for u in page.usability_facts(summary, spec)}
+    assert usable["course"] == page.UsabilityFacts("course", "s", 4, 4, (0.0, 0.5), 3, 4, ())
+    assert usable["optimised"] == page.UsabilityFacts("optimised", "s", 4, None)
+    saved = page.savings_facts(summary, "s")
+    assert [n for n, _ in saved.removed] == [2, 3, 4]
+    assert all(share == pytest.approx(0.9) for _, share in saved.removed)
+    assert (saved.base_timeouts, saved.better_timeouts, saved.runs) == (3, 0, 12)
+    cell = page.cell_facts(summary, 4, 0.0, "s")
+    assert cell.found and [(r.encoding, r.solved, r.boards, r.timeouts) for r in cell.runs] == [
+        ("course", 0, 2, 2), ("optimised", 2, 2, 0)]
+    assert cell.runs[0].median_solved_ms is None and cell.runs[1].median_solved_ms == 4.0
+    assert (cell.base_solved, cell.base_boards, cell.better_solved, cell.better_boards) == (
+        0, 2, 2, 2)
+    assert not page.cell_facts(summary, 6, 0.4).found
+    missing = page.reference_facts(summary, "s", "ref")
+    assert not missing.ran and missing.runs == 0
+
+
+def test_reference_facts_compare_the_same_cells():
+    rows = [_row(3, a, "optimised", s, b, "SAT", ms, 100, 1)
+            for a in (0.0, 0.5) for b in (0, 1)
+            for s, ms in (("s", 10.0 if a == 0.0 else 50.0), ("ref", 20.0))]
+    rows.append(_row(4, 0.0, "optimised", "s", 0, "TIMEOUT", T + 1, 100, 1))  # ours alone
+    summary = gridstudy.summarise(pd.DataFrame(rows), T)
+    facts = page.reference_facts(summary, "s", "ref")
+    assert facts.ran and (facts.cells, facts.runs) == (2, 4)
+    assert (facts.solver_decided, facts.reference_decided, facts.solver_lower) == (4, 4, 1)
 
 
 def _cells(order, cells, boards=3):
@@ -187,11 +196,11 @@ def test_hardest_fill_is_ranked_by_conflicts_and_time_out_ties_are_named_togethe
     # three fills time out on every board: a tie, whatever their conflicts at T
     assert peaks.loc[6, "alphas"] == (0.0, 0.2, 0.4) and peaks.loc[6, "by"] == "timeouts"
     assert peaks.loc[5, "alphas"] == (0.4,)
-    assert gridstudy.peak_sentences(summary, "s", T) == [
-        "With the course encoding, the hardest fill for s: N = 4: 20 % (median 59 conflicts, "
-        "34 ms); N = 5: 40 % (median >= T: 3 of 3 timed out); N = 6: 0 %, 20 % and 40 % tie "
-        "(median >= T: 3 of 3 timed out in each)."
-    ]
+    facts = {p.order: p for p in page.peak_facts(summary, "s")["course"]}
+    assert (facts[4].alphas, facts[4].median_conflicts, facts[4].median_ms) == (
+        (0.2,), (59.0,), (34.0,))
+    assert not facts[4].tied and not facts[5].tied
+    assert facts[6].tied and (facts[6].timeouts, facts[6].boards) == (3, 3)
 
 
 def test_more_time_outs_outrank_fewer_and_conflict_ties_are_named():
@@ -203,8 +212,8 @@ def test_more_time_outs_outrank_fewer_and_conflict_ties_are_named():
     assert summary.set_index(["order", "alpha"]).loc[(6, 0.4), "censored"]
     assert peaks.loc[6, "alphas"] == (0.0,) and peaks.loc[6, "timeouts"] == 3
     assert peaks.loc[3, "alphas"] == (0.0, 0.2) and peaks.loc[3, "by"] == "conflicts"
-    assert "N = 3: 0 % and 20 % tie (median 2 conflicts each)" in (
-        gridstudy.peak_sentences(summary, "s", T)[0])
+    tie = {p.order: p for p in page.peak_facts(summary, "s")["course"]}[3]
+    assert tie.tied and tie.alphas == (0.0, 0.2) and tie.median_conflicts == (2.0, 2.0)
 
 
 def test_conflict_growth_with_time_outs_is_a_lower_bound(known_table):
@@ -214,10 +223,6 @@ def test_conflict_growth_with_time_outs_is_a_lower_bound(known_table):
     assert conflicts["course"].censored and conflicts["course"].lower_bound
     assert conflicts["course"].affected == (4,)
     assert not conflicts["optimised"].censored
-    text = gridstudy.growth_sentences([conflicts["course"], conflicts["optimised"]], "s")
-    assert text[0].endswith("(a lower bound: at N = 4 some runs timed out, and a time-out's "
-                            "conflicts stop counting at T).")
-    assert "lower bound" not in text[1]
     timing = {f.encoding: f for f in gridstudy.fit_growth(summary, "s", "median_ms", T)}
     assert timing["course"].lower_bound and timing["course"].affected == (4,)
     # time-outs at the smallest order only: the slope may move either way
@@ -226,7 +231,7 @@ def test_conflict_growth_with_time_outs_is_a_lower_bound(known_table):
     low = gridstudy.fit_growth(gridstudy.summarise(early, T), "s", "median_conflicts", T)
     low = next(f for f in low if f.encoding == "optimised")
     assert low.censored and not low.lower_bound
-    assert "not a bound either way" in gridstudy.growth_sentences([low], "s")[0]
+    assert low.affected == (2,)
 
 
 def test_savings_table_prints_whole_clauses_and_percent_shares(known_table):
@@ -241,23 +246,19 @@ def test_savings_table_prints_whole_clauses_and_percent_shares(known_table):
     assert gridstudy.savings_table(halves, "s").loc[3, "course clauses"] == 401  # 400.5 up
 
 
-def test_empty_boards_repeat_in_every_seed_and_the_page_says_so():
+def test_empty_boards_repeat_in_every_seed_and_the_facts_say_so():
     spec = gridstudy.GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3)
     distinct = gridstudy.distinct_boards(spec)
     assert distinct["distinct"].to_dict() == {(2, 0.0): 1, (2, 0.5): 3, (3, 0.0): 1,
                                              (3, 0.5): 3}
-    sentence = gridstudy.boards_sentence(distinct)
-    assert sentence.startswith("The 3 seeds give 3 different boards in 2 of 4 cells; at 0 % "
-                               "given (N = 2 and 3) they give 1 distinct board, since with no "
-                               "givens every seed leaves the same empty board")
-    assert gridstudy.boards_sentence(distinct.drop(index=[(2, 0.0), (3, 0.0)])) == (
-        "In every cell the 3 seeds give 3 different boards.")
+    facts = page.board_facts(distinct)
+    assert (facts.seeds, facts.cells, facts.distinct_cells) == (3, 4, 2)
+    assert facts.repeats == ((0.0, 1, (2, 3)),) and facts.repeats_are_empty
+    every = page.board_facts(distinct.drop(index=[(2, 0.0), (3, 0.0)]))
+    assert every.repeats == () and every.distinct_cells == every.cells == 2
+    assert not every.repeats_are_empty
     one = gridstudy.distinct_boards(gridstudy.GridSpec(orders=(2,), alphas=(0.0,), boards=1))
-    assert gridstudy.boards_sentence(one) == ""
-    text = grid_sentence(spec, distinct)
-    assert "3 boards per cell (generator seeds 7..9)" in text and sentence in text
-    assert "1 board per cell (generator seed 7);" in grid_sentence(
-        gridstudy.GridSpec(orders=(2,), alphas=(0.0,), boards=1))
+    assert page.board_facts(one).seeds == 1 and page.board_facts(one).repeats == ()
 
 
 def test_grid_table_shows_the_distinct_boards(known_table):
@@ -270,15 +271,11 @@ def test_grid_table_shows_the_distinct_boards(known_table):
     assert pd.isna(table.loc[(3, "0 %"), "distinct boards"])
 
 
-def test_large_orders_sentence_counts_the_course_clauses_like_the_size_table():
-    text = studies.large_intro_sentence([7, 8, 9], [0.75, 0.7], [3, 4, 5, 6], "s")
-    assert ("11,296,705 clauses at N = 7, 33,034,240 at N = 8 and 85,037,121 at N = 9 (about 85 "
-            "million)") in text
-    assert text.startswith("At N = 7, 8 and 9 (the grid stops at N = 6)")
-    assert "one board per fill from 75 % given down (75 %, 70 %)" in text
-    assert studies.large_intro_sentence([4], [0.75], [2, 3], "s").endswith(
-        "One board per order, at 75 % given.")
-    assert "million" not in studies.large_intro_sentence([4], [0.75], [2, 3], "s")
+def test_large_orders_facts_count_the_course_clauses_like_the_size_table():
+    intro = page.large_intro_facts([9, 7, 8], [3, 4, 5, 6])
+    assert intro.sizes == ((7, 11_296_705), (8, 33_034_240), (9, 85_037_121))
+    assert intro.grid_largest == 6 and intro.base == "course"
+    assert intro.sizes[0][1] == gridstudy.course_clauses(7)
 
 
 def test_growth_fit_recovers_a_power_law(known_table):
@@ -293,16 +290,18 @@ def test_growth_fit_recovers_a_power_law(known_table):
     exact["clauses"] = exact["order"] ** 3 - 1  # +1 before the logarithm: exactly N**3
     fit = gridstudy.fit_growth(gridstudy.summarise(exact, T), "s", "clauses", T)[0]
     assert fit.exponent == pytest.approx(3.0) and fit.r_squared == pytest.approx(1.0)
-    assert gridstudy.growth_sentences([], "s") == [
-        "The grid has fewer than three orders: no growth is fitted."]
-    sentence = gridstudy.growth_sentences([fit], "s")[0]
-    assert sentence.startswith("With the optimised encoding, the clauses grow like N^3.0 (95 % CI")
+    assert fit.encoding == "optimised" and fit.low == pytest.approx(fit.high)
+    two_orders = gridstudy.summarise(known_table[known_table["order"] < 4], T)
+    assert page.growth_fits(two_orders, "s", T) == []  # fewer than three orders: no fit
 
 
 def test_closed_form_exponent_of_the_course_encoding():
     assert gridstudy.course_clauses(3) == 11745
-    text = gridstudy.closed_form_sentence([3, 4, 5, 6], [])
-    assert "gives an exponent of 8.1" in text
+    facts = page.closed_form_facts([6, 3, 4, 5], [])
+    assert facts.orders == (3, 4, 5, 6) and f"{facts.theory:.1f}" == "8.1"
+    assert facts.measured is None
+    fit = gridstudy.Fit("course", "clauses", 7.9, 7.8, 8.0, 0.0, 1.0, 4, False)
+    assert page.closed_form_facts([3, 4, 5, 6], [fit]).measured == 7.9
 
 
 def test_formatting_never_prints_long_zeros():
@@ -310,21 +309,22 @@ def test_formatting_never_prints_long_zeros():
     assert gridstudy.percent(0.35) == "35 %"
     assert gridstudy.milliseconds(0.0) == "0" and gridstudy.milliseconds(0.123) == "0.12"
     assert gridstudy.milliseconds(5000.0, 5000.0) == ">= 5,000"
-    assert heuristics.p_text(0.0000001234) == "1.2e-07" and heuristics.p_text(0.04) == "0.040"
-    assert heuristics.ratio_text(1.0017) == "1.002" and heuristics.ratio_text(1.0) == "1.00"
-    assert heuristics.ratio_text(10.094) == "10.09"
+    assert formats.p_value(0.0000001234) == "1.2e-07" and formats.p_value(0.04) == "0.040"
+    assert formats.ratio(1.0017) == "1.002" and formats.ratio(1.0) == "1.00"
+    assert formats.ratio(10.094) == "10.09" and formats.count(2.5) == "2.5"
+    assert formats.line_ranges([2, 3, 4, 57]) == "lines 2–4 and 57"
 
 
 def test_plots_show_zero_counts_and_fits(known_table):
     summary = gridstudy.summarise(known_table, T)
-    figure = studies.plot_grid_cells(summary, "s", T, "median_conflicts")
+    figure = page.plot_grid_cells(summary, "s", T, "median_conflicts")
     assert figure.axes[0].get_yscale() == "symlog"
     drawn = [y for line in figure.axes[1].lines for y in line.get_ydata()]
     assert 0 in drawn  # the optimised encoding's zero conflicts stay on the plot
     fits = gridstudy.fit_growth(summary, "s", "clauses", T)
-    growth = studies.plot_grid_growth(summary, fits, "s")
+    growth = page.plot_grid_growth(summary, fits, "s")
     assert any("fit N^" in text.get_text() for text in growth.axes[0].get_legend().get_texts())
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
 def test_grid_runs_caches_and_checks_every_answer(tmp_path):
@@ -350,10 +350,9 @@ def test_large_orders_stop_at_the_first_timeout(tmp_path, monkeypatch):
     monkeypatch.setattr(gridstudy, "measure", fake_measure)
     large = gridstudy.run_large([3], [0.75, 0.7, 0.5, 0.4], cache_dir=str(tmp_path))
     assert large["alpha"].tolist() == [0.75, 0.7, 0.5]
-    assert studies.large_sentences(large, "s", T) == [
-        "N = 3: down to 70 % given, s decided the board within T (9 clauses, 2 ms); at 50 % it "
-        "timed out."
-    ]
+    assert page.large_facts(large) == [page.LargeFacts(3, 0.7, 9, 2.0, 0.5, "TIMEOUT")]
+    nothing = large[large["status"] != "SAT"].assign(order=4)
+    assert page.large_facts(nothing) == [page.LargeFacts(4, None)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -385,29 +384,22 @@ def test_comparison_on_known_pairs():
     assert (dlis.fewer, dlis.more, dlis.ties, dlis.rival_timeouts) == (20, 0, 0, 1)
     assert dlis.rank_biserial == 1.0 and dlis.p_value < 1e-5 and dlis.ratio_low > 1
     assert (dp.fewer, dp.ties, dp.ratio) == (0, 20, 1.0)
-    sentences = heuristics.hypothesis_sentences(list(by_rival.values()))
-    assert sentences[0].startswith("Against dlis: MOMS made fewer decisions on 20 of 20 puzzles, "
-                                   "more on 0, as many on 0;")
-    assert "the interval excludes 1; time-outs: MOMS 0, dlis 1." in sentences[0]
-    assert sentences[2].startswith("The hypothesis does not hold at the 0.05 level")
-    assert sentences[2].endswith("fewer decisions than dp.")
-    assert len(sentences) == 3  # dp's ratio interval includes 1: no "leaning" sentence
-    assert heuristics.grade_sentences(results) == [
-        "g: median decisions moms 10.5, dlis 45, dp 10.5."]
+    assert dlis.interval_favours == dlis.counts_favour == 1 and dlis.subject_timeouts == 0
+    assert dp.interval_favours == 0 and dp.counts_favour == 0  # every puzzle a tie
+    verdict = hypothesis_facts(list(by_rival.values()))
+    assert not verdict.holds and verdict.failed == ("dp",)
+    assert grade_medians(results) == [("g", {"moms": 10.5, "dlis": 45.0, "dp": 10.5})]
 
 
 def test_hypothesis_holds_when_both_rivals_need_more():
     moms = list(range(1, 16))
     results = _results({"moms": moms, "dlis": [m + 5 for m in moms], "dp": [2 * m for m in moms]})
     comparisons = heuristics.compare(results)
-    assert heuristics.hypothesis_sentences(comparisons)[-1] == (
-        "The hypothesis holds at the 0.05 level (Holm-adjusted): MOMS needs fewer decisions "
-        "than dlis and than dp on these puzzles."
-    )
+    verdict = hypothesis_facts(comparisons)
+    assert verdict.holds and [c.rival for c in verdict.comparisons] == ["dlis", "dp"]
     statistic, p, solvers, puzzles = heuristics.friedman(results)
     assert (solvers, puzzles) == (3, 15) and p < 0.001
-    assert heuristics.friedman_sentence(statistic, p, solvers, puzzles).endswith(
-        "the solvers do differ in decisions beyond chance.")
+    assert statistic > 0
 
 
 def test_experiment_runs_every_solver_on_the_same_puzzles(tmp_path):
@@ -415,22 +407,22 @@ def test_experiment_runs_every_solver_on_the_same_puzzles(tmp_path):
         grades=(heuristics.Grade("easy", 0.6, False, 2), heuristics.Grade("unique", 0.4, True, 1)),
         time_limit_ms=20_000,
     )
-    results = heuristics.run_experiment(spec, cache_dir=str(tmp_path))
+    results = heuristics.run_heuristics_experiment(spec, cache_dir=str(tmp_path))
     assert len(results) == 3 * len(heuristics.SOLVERS)
     assert set(results["status"]) == {"SAT"} and results["valid"].all()
     assert results.groupby("solver")["puzzle"].apply(tuple).nunique() == 1
-    again = heuristics.run_experiment(spec, cache_dir=str(tmp_path))
+    again = heuristics.run_heuristics_experiment(spec, cache_dir=str(tmp_path))
     assert (again["computed_at"] != "").all()
     assert again["decisions"].tolist() == results["decisions"].tolist()
     table = heuristics.grade_table(results)
     assert list(table.index) == ["easy", "unique"]
     figure = plot_pairs(results)
     assert len(figure.axes) == 2
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
 # ---------------------------------------------------------------------------------------
-# the notebooks, re-executed on tiny parameters: their prose must come from their data
+# the notebooks, re-executed on tiny parameters: they state the facts of their data
 
 
 def _markdown_outputs(path: Path) -> str:
@@ -468,14 +460,25 @@ def test_scaling_notebook_prose_comes_from_its_table(tmp_path):
     table = gridstudy.run_grid(spec, cache_dir=str(cache))  # the notebook's rows, from the cache
     assert (table["computed_at"] != "").all()
     summary = gridstudy.summarise(table, 5000.0)
-    expected = gridstudy.peak_sentences(summary, "cdcl", 5000.0)
-    expected += gridstudy.savings_sentences(summary, "cdcl")
-    expected.append(gridstudy.usability_sentence(summary, "course", "cdcl", 5000.0))
-    expected.append(gridstudy.cell_sentence(summary, 3, 0.5, 5000.0))
-    fits = gridstudy.fit_growth(summary, "cdcl", "clauses", 5000.0)
-    expected += gridstudy.growth_sentences(fits, "cdcl")
-    for sentence in expected:
-        assert sentence in prose
+    saved = page.savings_facts(summary, "cdcl")
+    for order, share in saved.removed:
+        assert f"N = {order}: {share * 100:.0f} %" in prose
+    assert f"timed out on {saved.base_timeouts} of {saved.runs} runs of the grid" in prose
+    for peaks in page.peak_facts(summary, "cdcl").values():
+        for peak in peaks:
+            assert f"N = {peak.order}: " in prose
+    spec_runs = gridstudy.GridSpec(orders=(2, 3, 4), alphas=(0.0, 0.5), boards=1,
+                                   time_limit_ms=5000.0, reference="pysat:minisat22")
+    for usable in page.usability_facts(summary, spec_runs):
+        said = ("stayed usable up to" if usable.order is None else
+                f"stops being usable at N = {usable.order}")
+        assert f"With {usable.solver}, the {usable.encoding} encoding {said}" in prose
+    cell = page.cell_facts(summary, 3, 0.5, "cdcl")
+    for run in cell.runs:
+        assert f"{run.encoding} with {run.solver}: {run.solved} of {run.boards} solved" in prose
+    for fit in gridstudy.fit_growth(summary, "cdcl", "clauses", 5000.0):
+        assert f"With the {fit.encoding} encoding, the clauses grow like N^{fit.exponent:.1f}" in (
+            prose)
     assert "0.000000" not in executed.read_text(encoding="utf-8")
     names = {path.name for path in figures.iterdir()}
     assert {"scaling-time-per-cell.png", "scaling-growth.svg"} <= names
@@ -489,22 +492,25 @@ def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
     executed = _execute("heuristics", tmp_path, parameters)
     prose = _markdown_outputs(executed)
     spec = heuristics.ExperimentSpec(time_limit_ms=200.0).shrunk(1)
-    results = heuristics.run_experiment(spec, cache_dir=str(cache))
+    results = heuristics.run_heuristics_experiment(spec, cache_dir=str(cache))
     assert (results["computed_at"] != "").all()
-    for sentence in heuristics.hypothesis_sentences(heuristics.compare(results)):
-        assert sentence in prose
-    for sentence in heuristics.grade_sentences(results):
-        assert sentence in prose
-    assert heuristics.friedman_sentence(*heuristics.friedman(results)) in prose
+    verdict = hypothesis_facts(heuristics.compare(results))
+    for c in verdict.comparisons:
+        assert (f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} "
+                f"puzzles, more on {c.more}, as many on {c.ties};") in prose
+    assert ("The hypothesis holds" if verdict.holds else "The hypothesis does not hold") in prose
+    for grade, medians in grade_medians(results):
+        assert f"{grade}: median decisions moms {medians['moms']:g}," in prose
+    statistic, _, solvers, puzzles = heuristics.friedman(results)
+    assert (f"Friedman's test over the {solvers} solvers on the same {puzzles} puzzles: "
+            f"chi² = {statistic:,.1f}") in prose
     assert prose.index("Friedman") < prose.index("The hypothesis")
 
 
-def test_focus_tables_name_the_cell_the_parameters_chose():
-    # The page's heading used to say "N = 6, 40 % given" whatever focus_order and focus_alpha were.
+def test_focus_tables_show_the_cell_the_parameters_chose():
     rows = pd.DataFrame({"order": [4, 4], "alpha": [0.2, 0.2], "seed": [7, 8], "givens": [51, 51],
                          "encoding": ["course", "course"], "solver": ["cdcl", "cdcl"],
                          "status": ["SAT", "TIMEOUT"], "solve_ms": [12.0, 5000.0]})
-    shown = str(studies.focus_tables(rows, 4, 0.2))
-    assert "N = 4, 20 % given: the status of every run" in shown
-    assert "N = 4, 20 % given: solve time (ms)" in shown and "TIMEOUT" in shown
-    assert "The grid has no cell N = 6, 40 % given" in str(studies.focus_tables(rows, 6, 0.4))
+    status, times = page.focus_tables(rows, 4, 0.2)
+    assert "TIMEOUT" in str(status) and "5,000" in str(times)
+    assert page.focus_tables(rows, 6, 0.4) is None

@@ -157,6 +157,33 @@ def test_pages_load_nothing_from_the_network(built, name):
         assert not fetched, (path.name, fetched)
 
 
+@pytest.mark.parametrize("name", [*OURS, "scaling", "heuristics"])
+def test_a_built_page_states_no_sentence_twice(built, name):
+    """The page's prose (its Markdown cells and the Markdown its code cells printed), sentence
+    by sentence: a sentence said twice is a sign of two cells wording one fact."""
+    executed = nbformat.read(built / "executed" / f"{name}.ipynb", as_version=4)
+    prose = []
+    for cell in executed.cells:
+        if cell.cell_type == "markdown":
+            prose.append(cell.source)
+        for output in cell.get("outputs", []):
+            prose.append("".join(output.get("data", {}).get("text/markdown", "")))
+    sentences = [" ".join(s.split()) for s in re.split(r"(?<=[.!?])\s+", "\n".join(prose))]
+    long = [s for s in sentences if len(s.split()) >= 8]
+    repeated = sorted({s for s in long if long.count(s) > 1})
+    assert repeated == []
+
+
+@pytest.mark.parametrize("name", [*OURS, "scaling", "heuristics"])
+def test_a_notebook_cites_no_document_outside_the_repository(name):
+    """A reader has the repository: no issue numbers, review notes or files beside it."""
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    text = "\n".join(cell.source for cell in notebook.cells)
+    assert not re.search(
+        r"(?i:\b(issue|finding)s? #?\d|DESIGN\.md|review finding)|\bSPEC\b|\.\./", text
+    )
+
+
 def _text(page: str) -> str:
     """Visible-ish text: without <style> and <script> blocks and without embedded images."""
     page = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", page, flags=re.S)
@@ -220,7 +247,7 @@ def test_index_links_every_page_and_states_the_run(built):
 
 
 def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
-    """The issue's own command: plain papermill, -p instances and -p time_limit_ms."""
+    """The command the README gives: plain papermill, -p instances and -p time_limit_ms."""
     import sys
 
     from sudosat.process import run_program
@@ -258,7 +285,7 @@ def test_papermill_command_line_runs_the_experiment_on_a_users_file(tmp_path):
 
 
 def test_rerun_command_shown_on_the_index_leaves_git_status_clean():
-    """Issue 10: the re-run command, as the index page prints it, writes only into runs/."""
+    """The re-run command, as the index page prints it, writes only into runs/."""
     import shlex
     import subprocess
 

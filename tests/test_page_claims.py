@@ -1,8 +1,8 @@
-"""The solvers and heuristics pages say only what their data show (review findings 1-6).
+"""The solvers and heuristics pages' facts are what their data show.
 
-Each prose helper is fed the numbers the reviewer read off the rendered pages, and the
-sentence it writes must agree with them; the slow tests execute both notebooks on tiny
-parameters and look at what the pages print.
+Each fact is computed from tables like those a rendered page showed (the numbers below), and
+must agree with them; the slow tests execute both notebooks on tiny parameters and look for
+those facts in what the pages print.
 """
 
 from __future__ import annotations
@@ -15,17 +15,20 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
+from sudosat.report import heuristics_page
 from sudosat.report.solvers_page import (
-    components_comment,
+    ComponentFit,
+    SolverCounters,
+    component_growth,
     growth_exponents,
-    harder_sentence,
-    rerun_caption,
+    harder_facts,
+    rerun_facts,
 )
 from sudosat.studies import heuristics
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# the component table of reports/solvers.html the reviewer read (ms)
+# a component table of the solvers page (ms)
 COSTS = pd.DataFrame(
     {
         "order": [1, 2, 3, 4],
@@ -39,7 +42,7 @@ COSTS = pd.DataFrame(
     }
 ).set_index("order")
 
-# the search table of reports/solvers.html
+# a search table of the solvers page
 COMPARISON = pd.DataFrame(
     {
         "puzzle": ["course example"] * 3 + ["traced puzzle"] * 3,
@@ -53,7 +56,7 @@ COMPARISON = pd.DataFrame(
 ).set_index(["puzzle", "solver"])
 
 
-# -- finding 2: growth exponents over the largest orders ------------------------------------
+# -- growth exponents over the largest orders ------------------------------------
 
 
 def test_growth_exponents_use_the_largest_orders_not_order_one():
@@ -66,60 +69,72 @@ def test_growth_exponents_use_the_largest_orders_not_order_one():
     assert "check" not in fits.index  # 0 ms at order 4: below the clock's resolution
 
 
-def test_components_comment_names_the_fitted_orders_and_not_the_old_exponents():
-    text = components_comment(COSTS)
-    assert "orders 3 and 4, the 2 largest measured (24,098 and 249,984 literals)" in text
-    assert "Orders 1 and 2 are left out of the fit" in text
-    assert "encoder 2.82 → 24.73 ms (k ≈ 0.93)" in text
-    assert "solver 5.40 → 52.53 ms (k ≈ 0.97)" in text
-    assert "k ≈ 0.5)" not in text and "From order 1" not in text
-    assert "No exponent for check" in text
+def test_component_growth_names_the_fitted_orders_and_leaves_out_the_small_ones():
+    growth = component_growth(COSTS)
+    assert growth.orders == (3, 4) and growth.literals == (24_098, 249_984)
+    assert growth.left_out == (1, 2) and growth.unfitted == ("check",)
+    fits = {fit.component: fit for fit in growth.fits}
+    assert fits["encoder"] == ComponentFit("encoder", pytest.approx(0.93, abs=0.005), 2, 3, 4,
+                                           2.819, 24.733)
+    assert fits["solver"].k == pytest.approx(0.97, abs=0.005)
+    assert (fits["solver"].first_ms, fits["solver"].last_ms) == (5.397, 52.527)
 
 
-def test_components_comment_with_three_orders_and_with_one():
+def test_component_growth_with_three_orders_and_with_one():
     three = growth_exponents(COSTS, 3)
     assert set(three["first order"]) == {2} and three.loc["check", "last order"] == 3
-    assert "orders 2, 3 and 4, the 3 largest measured" in components_comment(COSTS, 3)
-    assert "Order 1 is left out" in components_comment(COSTS, 3)
-    assert components_comment(COSTS.loc[[2]]) == (
-        "Only order 2 was measured: no growth exponent can be fitted."
-    )
-    assert "left out" not in components_comment(COSTS.loc[[1, 2]])
+    growth = component_growth(COSTS, 3)
+    assert growth.orders == (2, 3, 4) and growth.left_out == (1,)
+    check = {fit.component: fit for fit in growth.fits}["check"]
+    assert check.orders == 2 and (check.first_order, check.last_order) == (2, 3)
+    one = component_growth(COSTS.loc[[2]])
+    assert one.orders == (2,) and one.fits == () and one.unfitted == () and one.left_out == ()
+    assert component_growth(COSTS.loc[[1, 2]]).left_out == ()
     with pytest.raises(ValueError):
         growth_exponents(COSTS, 1)
 
 
-# -- finding 1: which solvers find the traced puzzle harder ---------------------------------
+# -- which solvers find the traced puzzle harder ---------------------------------
 
 
-def test_harder_sentence_reads_which_solvers_needed_more_from_the_table():
+def test_harder_facts_read_which_solvers_needed_more_from_the_table():
     givens = {"course example": 27, "traced puzzle": 24}
-    text = harder_sentence(COMPARISON, givens, "traced puzzle", "course example")
-    assert text.startswith("The traced puzzle has 24 givens, the course example 27.")
-    assert "dp needed fewer decisions (69 against 209) and fewer conflicts (66 against 200)" in text
-    assert "dpll needed more decisions (20 against 5) and more conflicts (15 against 0)" in text
-    assert "cdcl needed more decisions (24 against 20) and fewer conflicts (16 against 19)" in text
-    assert text.endswith("harder than the course example for dpll only.")
-    back = harder_sentence(COMPARISON, givens, "course example", "traced puzzle")
-    assert back.endswith("harder than the traced puzzle for dp only.")
+    facts = harder_facts(COMPARISON, givens, "traced puzzle", "course example")
+    assert (facts.puzzle_givens, facts.against_givens) == (24, 27)
+    assert facts.solvers == (
+        SolverCounters("dp", (("decisions", 69, 209), ("conflicts", 66, 200))),
+        SolverCounters("dpll", (("decisions", 20, 5), ("conflicts", 15, 0))),
+        SolverCounters("cdcl", (("decisions", 24, 20), ("conflicts", 16, 19))),
+    )
+    assert facts.harder == ("dpll",) and not facts.harder_for_every_solver
+    back = harder_facts(COMPARISON, givens, "course example", "traced puzzle")
+    assert back.harder == ("dp",)
+    alone = harder_facts(COMPARISON.loc[(slice(None), ["dpll"]), :], givens, "traced puzzle",
+                         "course example")
+    assert alone.harder == ("dpll",) and alone.harder_for_every_solver
+    unknown = COMPARISON.astype({"conflicts": "Int64", "decisions": "Int64"})
+    unknown.loc[("traced puzzle", "dp"), ["decisions", "conflicts"]] = pd.NA
+    assert [s.solver for s in harder_facts(unknown, givens, "traced puzzle",
+                                           "course example").solvers] == ["dpll", "cdcl"]
 
 
-# -- finding 3: the caption's time against the table's ----------------------------------------
+# -- the rerun's time against the table's ----------------------------------------
 
 
-def test_rerun_caption_gives_both_times_and_whether_the_counters_agree():
+def test_rerun_facts_give_both_times_and_whether_the_counters_agree():
     stats = {"decisions": 24, "propagations": 1491, "conflicts": 16}
     result = SimpleNamespace(elapsed_ms=4.04, stats=stats)
-    text = rerun_caption(result, COMPARISON, "traced puzzle", "cdcl")
-    assert "4.0 ms here, 6.3 ms for the same solver and puzzle in the table above" in text
-    assert "the same 24 decisions and 16 conflicts as the table's run" in text
-    assert "without the trace's observer" in text
-    assert text.endswith("24 decisions, 1,491 propagations, 16 conflicts")
+    facts = rerun_facts(result, COMPARISON, "traced puzzle", "cdcl")
+    assert (facts.elapsed_ms, facts.table_ms) == (4.04, 6.3)
+    assert facts.table_counters == (("decisions", 24), ("conflicts", 16)) and facts.same_counters
+    assert facts.stats == stats
     other = SimpleNamespace(elapsed_ms=9.0, stats={**stats, "conflicts": 3})
-    assert "the runs took different paths" in rerun_caption(other, COMPARISON, "traced puzzle")
+    assert not rerun_facts(other, COMPARISON, "traced puzzle").same_counters
+    silent = SimpleNamespace(elapsed_ms=9.0, stats={"decisions": 24})
+    assert not rerun_facts(silent, COMPARISON, "traced puzzle").same_counters
 
 
-# -- findings 4 and 5: the heuristics page's verdicts and time-outs ---------------------------
+# -- the heuristics page's verdicts and time-outs ---------------------------
 
 
 def _runs(counts: dict[str, list[int]], grades: list[str], timeouts: dict[str, set[int]]):
@@ -142,30 +157,51 @@ def test_verdict_against_dp_is_mixed_when_counts_and_ratio_disagree():
     by_rival = {c.rival: c for c in heuristics.compare(results)}
     dp_cmp = by_rival["dp"]
     assert (dp_cmp.fewer, dp_cmp.more) == (4, 6) and dp_cmp.ratio_low > 1
-    sentence = heuristics.hypothesis_sentences(list(by_rival.values()))[1]
-    assert sentence.startswith("Against dp:")
-    assert "MOMS needed fewer" not in sentence
-    assert ("mixed: the interval excludes 1 in MOMS's favour, but MOMS needed more decisions "
-            "on more puzzles (6) than it needed fewer (4)") in sentence
-    assert ("MOMS's median decisions per grade, against dp's: lower in “hard” (10 vs 400); "
-            "higher in “easy” (12 vs 10);") in sentence
+    # the ratio's interval favours MOMS, the counts favour dp: a mixed verdict, not a win
+    assert dp_cmp.interval_favours == 1 and dp_cmp.counts_favour == -1
+    assert dp_cmp.grade_medians == (("hard", 10.0, 400.0), ("easy", 12.0, 10.0))
+    verdict = heuristics_page.hypothesis_facts(list(by_rival.values()))
+    assert [c.rival for c in verdict.comparisons] == ["dlis", "dp"]
+    assert verdict.holds == (not verdict.failed)
+    assert ("dp" in verdict.failed) == (not dp_cmp.significant(verdict.level))
 
 
-def test_timeout_sentences_count_the_cut_runs_and_say_they_are_not_censored():
+def test_timeout_facts_count_the_cut_runs_and_where_they_are():
     grades = ["g1", "g1", "g2", "g2"]
     counts = {"moms": [5, 5, 5, 5], "dlis": [90, 90, 40, 40], "dp": [7, 7, 7, 7]}
     results = _runs(counts, grades, {"dlis": {0, 1, 2}, "moms": {3}})
-    sentences = heuristics.timeout_sentences(results, 300.0)
-    assert sentences[0].startswith("4 of the 12 runs reached T = 300 ms (wall clock).")
-    assert "depend on the machine's speed" in sentences[0]
-    assert sentences[1] == "Time-outs are most of a solver's runs in “g1” (dlis 2 of 2)."
-    assert "do not treat time-outs as censored values" in sentences[2]
-    assert "against dlis, 3 puzzles on which only dlis timed out and 1 on which MOMS did" in (
-        sentences[2])
-    none = heuristics.timeout_sentences(_runs(counts, grades, {}), 200.0)
-    assert none == ["None of the 12 runs reached T = 200 ms (wall clock): every decision count "
-                    "here is the one the search needed to finish, which does not depend on the "
-                    "machine's speed."]
+    facts = heuristics_page.timeout_facts(results, 300.0)
+    assert (facts.timeouts, facts.runs, facts.time_limit_ms) == (4, 12, 300.0)
+    assert facts.majority == (("g1", (("dlis", 2),), 2),)
+    assert facts.subject == "moms" and facts.pairs == (("dlis", 3, 1), ("dp", 0, 1))
+    none = heuristics_page.timeout_facts(_runs(counts, grades, {}), 200.0)
+    assert none.timeouts == 0 and none.majority == () and none.pairs == (("dlis", 0, 0),
+                                                                        ("dp", 0, 0))
+
+
+def test_hypothesis_holds_only_when_every_named_rival_is_beaten_significantly():
+    def comparison(rival, p_holm, effect):
+        return heuristics.Comparison(rival, 10, 8, 1, 1, 1.0, p_holm, p_holm, effect, 2.0, 1.5,
+                                     2.5, 0, 0)
+
+    both = [comparison("dlis", 0.01, 0.8), comparison("dp", 0.02, 0.5), comparison("jw", 0.9, 0)]
+    verdict = heuristics_page.hypothesis_facts(both)
+    assert verdict.holds and verdict.failed == () and len(verdict.comparisons) == 2
+    weak = heuristics_page.hypothesis_facts([comparison("dlis", 0.01, 0.8),
+                                             comparison("dp", 0.2, 0.5)])
+    assert not weak.holds and weak.failed == ("dp",)
+    backwards = heuristics_page.hypothesis_facts([comparison("dlis", 0.01, -0.3)])
+    assert not backwards.holds and backwards.failed == ("dlis",)
+    assert not heuristics_page.hypothesis_facts([]).holds
+
+
+def test_friedman_and_grade_medians_read_the_results():
+    results = _runs({"moms": [1, 2, 3], "dlis": [3, 4, 9], "dp": [5, 6, 7]}, ["a", "a", "b"], {})
+    assert heuristics_page.grade_medians(results) == [
+        ("a", {"moms": 1.5, "dlis": 3.5, "dp": 5.5}), ("b", {"moms": 3.0, "dlis": 9.0, "dp": 7.0})]
+    omnibus = heuristics_page.friedman_facts(heuristics.friedman(results))
+    assert (omnibus.solvers, omnibus.puzzles) == (3, 3)
+    assert omnibus.differ == (omnibus.p < 0.05)
 
 
 def test_grade_table_splits_into_narrow_tables_of_one_column_per_solver():
@@ -203,7 +239,7 @@ def _execute(name: str, tmp_path: Path, parameters: dict) -> Path:
 
 
 @pytest.mark.slow
-def test_solvers_page_prose_matches_its_tables(tmp_path):
+def test_solvers_page_states_the_facts_of_its_tables(tmp_path):
     executed = _execute("solvers", tmp_path, {"max_order": 2, "trace_limit": 10})
     prose, _ = _outputs(executed)
     page = executed.read_text(encoding="utf-8")
@@ -221,11 +257,13 @@ def test_heuristics_page_states_time_outs_and_keeps_its_tables_narrow(tmp_path):
         "heuristics", tmp_path, {"per_grade": 1, "time_limit_ms": 200.0, "cache_dir": str(cache)}
     )
     prose, tables = _outputs(executed)
-    results = heuristics.run_experiment(
+    results = heuristics.run_heuristics_experiment(
         heuristics.ExperimentSpec(time_limit_ms=200.0).shrunk(1), cache_dir=str(cache)
     )
-    for sentence in heuristics.timeout_sentences(results, 200.0):
-        assert sentence in prose
+    cut = heuristics_page.timeout_facts(results, 200.0)
+    said = (f"{cut.timeouts} of the {cut.runs} runs reached T = 200 ms" if cut.timeouts else
+            f"None of the {cut.runs} runs reached T = 200 ms")
+    assert said in prose
     assert "whatever the speed of the machine or\nthe language. Time" not in executed.read_text()
     widest = max(table.split("</tr>")[0].count("<th>") for table in tables)
     assert widest <= 12, "a table wider than an A4 page holds"

@@ -6,13 +6,29 @@ import inspect
 import math
 import os
 import re
+from pathlib import Path
 
 import matplotlib
+import nbformat
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sudosat import report
 from sudosat.errors import InstanceError
+from sudosat.report import (
+    comparison,
+    formats,
+    io,
+    modes,
+    plots,
+    reduction,
+    results_page,
+    run,
+    solvers_page,
+    tables,
+)
 from sudosat.sat.solvers import cdcl
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 from sudosat.sudoku.encoding import encode
@@ -58,14 +74,14 @@ def results() -> pd.DataFrame:
         _row(4, "cdcl", "ERROR", math.nan),
         _row(4, "ref", "ERROR", math.nan),
     ]
-    return report.normalise_results(pd.DataFrame(rows))
+    return io.normalise_results(pd.DataFrame(rows))
 
 
 def test_load_results_reads_csv_and_fills_missing_columns(tmp_path, results):
     path = tmp_path / "results.csv"
     results.drop(columns=["propagations"]).to_csv(path, index=False)
-    loaded = report.load_results(path)
-    assert set(report.RESULT_COLUMNS) <= set(loaded.columns)
+    loaded = io.load_results(path)
+    assert set(io.RESULT_COLUMNS) <= set(loaded.columns)
     assert loaded["valid"].dtype == bool
     assert loaded["propagations"].isna().all()
     assert list(loaded["status"]) == list(results["status"])
@@ -73,7 +89,7 @@ def test_load_results_reads_csv_and_fills_missing_columns(tmp_path, results):
 
 def test_load_results_names_the_file_when_unreadable(tmp_path):
     with pytest.raises(InstanceError, match="nothing.csv"):
-        report.load_results(tmp_path / "nothing.csv")
+        io.load_results(tmp_path / "nothing.csv")
 
 
 def test_summary_counts_each_status_and_times_only_answers(results):
@@ -91,7 +107,7 @@ def test_times_table_has_one_row_per_line_and_a_column_per_solver(results):
     assert list(table.index) == [1, 2, 3, 4]
     assert table.loc[2, "ref status"] == "TIMEOUT"
     assert table.loc[1, "cdcl ms"] == 40.0
-    html = report.style_times(table).to_html()
+    html = tables.style_times(table).to_html()
     assert "TIMEOUT" in html and "background: #fed" in html
 
 
@@ -101,23 +117,26 @@ def test_plots_are_labelled_in_milliseconds_and_save_png_and_svg(tmp_path, resul
         "per_instance": lambda: report.plot_per_instance(results, 1000),
         "scatter": lambda: report.plot_scatter(results, "cdcl", "ref", 1000),
         "cactus": lambda: report.plot_cactus(results, 1000),
-        "stages": lambda: report.plot_time_split(results),
+        "stages": lambda: results_page.plot_time_split(results),
     }[plot]()
     ax = figure.axes[0]
     assert "ms" in ax.get_ylabel()
     assert ax.get_xlabel() and ax.get_title()
-    paths = report.save_figure(figure, f"t-{plot}", tmp_path)
+    paths = plots.save_figure(figure, f"t-{plot}", tmp_path)
     assert [p.suffix for p in paths] == [".png", ".svg"]
     assert all(p.stat().st_size > 1000 for p in paths)
     assert figure._repr_png_().startswith(b"\x89PNG")
 
 
-def test_scatter_marks_the_diagonal_and_comment_counts_wins(results):
+def test_scatter_marks_the_diagonal_and_its_facts_count_wins(results):
     figure = report.plot_scatter(results, "cdcl", "ref")
     labels = [line.get_label() for line in figure.axes[0].get_lines()]
     assert "equal time" in labels
-    comment = report.scatter_comment(results, "cdcl", "ref")
-    assert "decided 2 instances" in comment and "cdcl was faster on 1" in comment
+    facts = comparison.scatter_facts(results, "cdcl", "ref")
+    # line 1: cdcl 40 ms against ref 20 ms; line 3: 10 against 12; line 2: ref timed out
+    assert (facts.both, facts.own_faster, facts.reference_faster, facts.ties) == (2, 1, 1, 0)
+    assert facts.median_ratio == pytest.approx((40 / 20 + 10 / 12) / 2)
+    assert comparison.scatter_facts(results.iloc[:0], "cdcl", "ref").median_ratio is None
 
 
 def test_solved_boards_show_input_and_solution_with_givens_marked(results):
@@ -137,47 +156,47 @@ def test_solved_boards_show_input_and_solution_with_givens_marked(results):
 def test_unsolved_lists_unsat_with_the_clash():
     clash = Board.parse("2 1100000000000000")
     rows = pd.DataFrame([_row(5, "cdcl", "UNSAT", 3.0, order=2)])
-    html = str(report.unsolved_html(report.normalise_results(rows), {5: clash}, {}))
+    html = str(report.unsolved_html(io.normalise_results(rows), {5: clash}, {}))
     assert "cdcl: UNSAT" in html and "row 1 holds 1 twice" in html
 
 
 @pytest.mark.parametrize("order", [1, 2, 3])
 def test_built_family_counts_match_the_formulas(order):
-    expected = report.formula_counts(order)
-    for counts in (report.built_family_counts(order), report.classified_family_counts(order)):
+    expected = reduction.formula_counts(order)
+    for counts in (reduction.built_family_counts(order), reduction.classified_family_counts(order)):
         for family in ("completeness", "uniqueness", "validity"):
             assert counts[family] == expected[family]
 
 
 def test_family_table_and_its_plot():
-    table = report.family_table(range(1, 5), build_up_to=3)
-    assert report.family_mismatches(table) == []
+    table = reduction.family_table(range(1, 5), build_up_to=3)
+    assert reduction.family_mismatches(table) == []
     assert table.loc[3, "validity (formula)"] == 8748
     assert pd.isna(table.loc[4, "validity (built)"])
     assert table.loc[3, "total (formula)"] == 11745
     assert (table["total (formula)"] == table["total (estimate)"]).all()
-    figure = report.plot_family_counts(table)
+    figure = reduction.plot_family_counts(table)
     assert figure.axes[0].get_yscale() == "log"
 
 
 def test_family_mismatches_reports_a_wrong_count():
-    table = report.family_table(range(2, 3), build_up_to=2)
+    table = reduction.family_table(range(2, 3), build_up_to=2)
     table.loc[2, "validity (built)"] = 7
-    assert report.family_mismatches(table) == ["order 2 validity: built 7, formula 288"]
+    assert reduction.family_mismatches(table) == ["order 2 validity: built 7, formula 288"]
 
 
 def test_classify_clause_by_shape():
-    assert report.classify_clause([5], 2) == "givens"
-    assert report.classify_clause([1, 2, 3, 4], 2) == "completeness"
-    assert report.classify_clause([-1, -2], 2) == "uniqueness"  # cell (0,0), symbols 1 and 2
-    assert report.classify_clause([-1, -5], 2) == "validity"  # symbol 1 in cells (0,0), (0,1)
-    assert report.classify_clause([-1, 2], 2) == "other"
+    assert reduction.classify_clause([5], 2) == "givens"
+    assert reduction.classify_clause([1, 2, 3, 4], 2) == "completeness"
+    assert reduction.classify_clause([-1, -2], 2) == "uniqueness"  # cell (0,0), symbols 1 and 2
+    assert reduction.classify_clause([-1, -5], 2) == "validity"  # symbol 1 in cells (0,0), (0,1)
+    assert reduction.classify_clause([-1, 2], 2) == "other"
 
 
 def test_cnf_listing_shows_an_excerpt_per_family_and_counts_the_rest():
     board = Board.parse("2 1000002000300004")
     encoded = encode(board, "course")
-    html = str(report.cnf_listing(encoded.cnf, 2, shown=3))
+    html = str(reduction.cnf_listing(encoded.cnf, 2, shown=3))
     assert f"p cnf 64 {encoded.num_clauses}" in html
     counts = encoded.family_counts
     shown = sum(min(3, n) for n in counts.values())
@@ -200,7 +219,7 @@ def test_table_has_no_index_column_no_na_and_one_header_row():
 
 
 def test_numbering_table_counts_rows_and_columns_from_one():
-    numbering = report.numbering_table(3, limit=10)
+    numbering = reduction.numbering_table(3, limit=10)
     assert numbering["row r"].min() == 1 and numbering["column c"].min() == 1
     assert numbering.iloc[9]["name"] == "x(r1,c2,1)"
 
@@ -208,31 +227,36 @@ def test_numbering_table_counts_rows_and_columns_from_one():
 def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
     instances = tmp_path / "in.txt"
     instances.write_text(EXAMPLE + "\n")
-    table = report.run_experiment(
+    table = run.run_timed_experiment(
         instances, 10_000, ["cdcl", "pysat:minisat22"], "course", tmp_path / "out"
     )
     assert table["load_ms"].notna().all() and table["search_ms"].notna().all()
     assert ((table["load_ms"] + table["search_ms"]) <= table["solve_ms"] + 0.01).all()
-    text = report.comparison_text(table, "cdcl", "pysat:minisat22")
-    assert "Total time" in text and "search time" in text and "Loading" in text
-    manifest = report.read_manifest(tmp_path / "out" / "results.csv")
-    assert manifest["jobs"] == 1 and manifest["machine"]["cores"] >= 1
-    assert "cores" in report.method_text(manifest) and "interleaved" in report.method_text(manifest)
+    versus = comparison.comparison_facts(table, "cdcl", "pysat:minisat22")
+    assert versus.total.column == "total_ms" and versus.procedure.column == "search_ms"
+    assert versus.total.both == versus.procedure.both == 1
+    assert versus.loading is not None and versus.loading.order == 3
+    assert 0 < versus.loading.share < 1 and versus.loading.clauses == table["clauses"].iloc[0]
+    manifest = io.read_manifest(tmp_path / "out" / "results.csv")
+    facts = run.run_facts(manifest, ["cdcl", "pysat:minisat22"])
+    assert facts.workers == 1 and facts.cores is not None and facts.cores >= 1
+    assert facts.time_limit_ms == 10_000 and facts.encoding == "course" and facts.notes == ()
 
 
 def test_timing_workers_leave_one_core_free(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    assert report.timing_workers() == 1 and report.timing_workers(4) == 1
+    assert run.timing_workers() == 1 and run.timing_workers(4) == 1
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
-    assert report.timing_workers() == 7 and report.timing_workers(3) == 3
-    assert report.timing_workers(0) == 1
+    assert run.timing_workers() == 7 and run.timing_workers(3) == 3
+    assert run.timing_workers(0) == 1
 
 
 def test_saved_figures_are_byte_identical_when_drawn_twice(tmp_path):
-    """Issue 10: an unchanged figure must not change on a rebuild (no date, fixed SVG ids)."""
-    table = report.family_table(range(1, 5), build_up_to=3)
-    first = report.save_figure(report.plot_family_counts(table), "f", tmp_path / "one")
-    second = report.save_figure(report.plot_family_counts(table), "f", tmp_path / "two")
+    """An unchanged figure must not change on a rebuild (no date, fixed SVG ids), so a rebuilt
+    report leaves the committed figures alone."""
+    table = reduction.family_table(range(1, 5), build_up_to=3)
+    first = plots.save_figure(reduction.plot_family_counts(table), "f", tmp_path / "one")
+    second = plots.save_figure(reduction.plot_family_counts(table), "f", tmp_path / "two")
     for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     svg = first[1].read_text()
@@ -241,28 +265,36 @@ def test_saved_figures_are_byte_identical_when_drawn_twice(tmp_path):
         {"literals": [10, 100], "givens": [1, 2], "decoder ms": [0.0, 0.5]},
         index=pd.Index([1, 2], name="order"),
     )
-    drawn = report.plot_component_costs(costs)  # a 0 ms time is said, not drawn at the axis
+    drawn = solvers_page.plot_component_costs(costs)  # a 0 ms time is said, not drawn at the axis
     assert any("0 ms" in t.get_text() for t in drawn.axes[0].texts)
 
 
 def test_unit_propagation_decides_an_easy_board_but_not_an_empty_one():
     easy = Board.parse(SOLUTION[:-1] + "0")  # one empty cell
-    assert report.decided_by_propagation(encode(easy).cnf)
-    assert not report.decided_by_propagation(encode(Board.empty(2)).cnf)
-    assert report.decided_by_propagation(encode(Board.parse("2 1100000000000000")).cnf)
+    assert reduction.decided_by_propagation(encode(easy).cnf)
+    assert not reduction.decided_by_propagation(encode(Board.empty(2)).cnf)
+    assert reduction.decided_by_propagation(encode(Board.parse("2 1100000000000000")).cnf)
 
 
 def test_encodings_table_compares_sizes_and_propagation():
     boards = [Board.parse(EXAMPLE), Board.parse(SOLUTION[:-1] + "0")]
-    table = report.encodings_table(boards, ["course", "optimised"])
+    table = reduction.encodings_table(boards, ["course", "optimised"])
     assert table.loc["course", "variables"] == 729
     assert table.loc["optimised", "clauses"] < table.loc["course", "clauses"]
-    assert table.loc["course", "decided by propagation"].startswith("1/2")
+    assert table.loc["course", "decided by propagation"] == 1 and table["boards"].eq(2).all()
+    ratios = reduction.encoding_ratios(table, "course")
+    assert [r.encoding for r in ratios] == ["course", "optimised"]
+    assert ratios[0].clauses == ratios[0].variables == 1.0
+    assert ratios[1].clauses == pytest.approx(
+        table.loc["optimised", "clauses"] / table.loc["course", "clauses"])
+    decided = table.loc["optimised", "decided by propagation"]
+    assert (ratios[1].decided, ratios[1].boards) == (decided, 2)
+    assert reduction.encoding_ratios(table, "minimal") == []
 
 
 def test_trace_records_decisions_and_conflicts():
     line = "3 000060500087000000000140000060000020001300000743200060000520780004009003000003005"
-    status, events = report.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)
+    status, events = solvers_page.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)
     assert status == "SAT"
     assert set(events["event"]) == {"decide", "conflict"}
     assert len(events) == 40
@@ -270,7 +302,7 @@ def test_trace_records_decisions_and_conflicts():
 
 
 def test_solvers_page_shows_the_engines_own_propagate_and_analyze():
-    html = str(report.engine_source())
+    html = str(solvers_page.engine_source())
     for method in ("propagate", "analyze"):
         source = inspect.getsource(getattr(cdcl.Engine, method))
         first = source.strip().splitlines()[0]
@@ -282,62 +314,63 @@ def test_solvers_page_shows_the_engines_own_propagate_and_analyze():
 def test_experiment_rechecks_every_sat_row_against_its_input(tmp_path, results):
     instances = tmp_path / "in.txt"
     instances.write_text(f"{EXAMPLE}\n{EXAMPLE}\n")
-    assert report.invalid_sat_rows(results, instances) == []
+    assert run.invalid_sat_rows(results, instances) == []
     wrong = results.copy()
     wrong.loc[0, "output"] = SOLUTION[:-2] + "41"  # two cells swapped: a row repeats
-    problems = report.invalid_sat_rows(wrong, instances)
+    problems = run.invalid_sat_rows(wrong, instances)
     assert len(problems) == 1 and problems[0].startswith("line 1, cdcl:")
 
 
 def test_component_costs_time_every_component():
-    costs = report.component_costs((1, 2))
+    costs = solvers_page.component_costs((1, 2))
     assert list(costs.index) == [1, 2]
     for name in ("encoder", "DIMACS writer", "parser", "solver", "decoder", "check"):
         assert (costs[f"{name} ms"] >= 0).all()
-    assert report.plot_component_costs(costs).axes[0].get_xscale() == "log"
+    assert solvers_page.plot_component_costs(costs).axes[0].get_xscale() == "log"
 
 
 def test_read_instances_and_solutions_keep_line_numbers(tmp_path):
     path = tmp_path / "in.txt"
     path.write_text(f"{EXAMPLE}\n\nnot a board\n2 1000000000000000\n")
-    boards = report.read_instances(path)
+    boards = io.read_instances(path)
     assert sorted(boards) == [1, 4]
     out = tmp_path / "out.txt"
     out.write_text(f"{SOLUTION}\n3 UNSAT\nERROR bad\n3 TIMEOUT\n")
-    assert sorted(report.read_solutions(out)) == [1]
+    assert sorted(io.read_solutions(out)) == [1]
 
 
 def test_choose_solvers_replaces_a_missing_zchaff(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.delenv("ZCHAFF", raising=False)
-    chosen, notes = report.choose_solvers("cdcl, zchaff")
-    assert chosen == ["cdcl", report.REFERENCE_FALLBACK]
-    assert len(notes) == 1 and "zChaff" in notes[0] and "pysat:minisat22" in notes[0]
+    choice = run.choose_solvers("cdcl, zchaff")
+    assert choice.solvers == ("cdcl", run.REFERENCE_FALLBACK)
+    assert choice.stand_ins == (("zchaff", "pysat:minisat22"),) and choice.dropped == ()
 
 
 def test_choose_solvers_drops_an_unknown_solver_with_a_note():
-    chosen, notes = report.choose_solvers(["cdcl", "no-such"])
-    assert chosen == ["cdcl"] and "no-such" in notes[0]
+    choice = run.choose_solvers(["cdcl", "no-such"])
+    assert choice.solvers == ("cdcl",) and choice.stand_ins == ()
+    assert [name for name, _ in choice.dropped] == ["no-such"] and choice.dropped[0][1]
 
 
 def test_own_and_reference():
-    assert report.own_and_reference(["cdcl", "zchaff"]) == ("cdcl", "zchaff")
-    assert report.own_and_reference(["dpll", "cdcl", "pysat:minisat22"]) == (
+    assert comparison.own_and_reference(["cdcl", "zchaff"]) == ("cdcl", "zchaff")
+    assert comparison.own_and_reference(["dpll", "cdcl", "pysat:minisat22"]) == (
         "cdcl",
         "pysat:minisat22",
     )
-    assert report.own_and_reference(["cdcl"]) == ("cdcl", None)
+    assert comparison.own_and_reference(["cdcl"]) == ("cdcl", None)
 
 
 def test_spread_takes_first_and_last():
-    assert report.spread(list(range(10)), 3) == [0, 4, 9]
-    assert report.spread([1, 2], 5) == [1, 2]
+    assert reduction.spread(list(range(10)), 3) == [0, 4, 9]
+    assert reduction.spread([1, 2], 5) == [1, 2]
 
 
-def test_run_experiment_writes_table_outputs_and_manifest(tmp_path):
+def test_run_timed_experiment_writes_table_outputs_and_manifest(tmp_path):
     instances = tmp_path / "in.txt"
     instances.write_text("2 1000002000300004\n2 1100000000000000\n")
-    table = report.run_experiment(
+    table = run.run_timed_experiment(
         instances,
         5000,
         ["cdcl", "dpll"],
@@ -353,43 +386,45 @@ def test_run_experiment_writes_table_outputs_and_manifest(tmp_path):
         (2, "cdcl", "UNSAT"),
         (2, "dpll", "UNSAT"),
     ]
-    manifest = report.read_manifest(tmp_path / "out" / "results.csv")
+    manifest = io.read_manifest(tmp_path / "out" / "results.csv")
     assert manifest["solvers"] == ["cdcl", "dpll"] and manifest["notes"] == ["a note"]
     assert (tmp_path / "out" / "solutions.cdcl.txt").read_text().splitlines()[1] == "2 UNSAT"
     assert sorted(report.solutions_from_results(table)) == [1]
 
 
 def test_resolve_reads_project_paths_from_the_notebooks_folder(monkeypatch):
-    root = report.project_root()
+    root = io.project_root()
     if root is None:
         pytest.skip("not running from a source checkout")
     monkeypatch.chdir(root / "notebooks")
-    assert report.resolve("pyproject.toml") == root / "pyproject.toml"
-    assert report.resolve("/abs/path").is_absolute()
+    assert io.resolve("pyproject.toml") == root / "pyproject.toml"
+    assert io.resolve("/abs/path").is_absolute()
 
 
-def test_the_two_modes_run_every_instance_and_the_sentence_reads_the_table(tmp_path):
+def test_the_two_modes_run_every_instance_and_their_facts_read_the_table(tmp_path):
     from sudosat.sudoku.board import COURSE_EXAMPLE
 
     instances = tmp_path / "in.txt"
     # Puzzles of one solution (or none): on a puzzle of many, each mode may find another one.
     instances.write_text(f"{COURSE_EXAMPLE}\n2 1030000200000320\n2 1100000000000000\n")
-    modes = report.mode_comparison(instances, 10_000, "optimised")
-    assert len(modes) == 6 and set(modes["encoding"]) == {"course"}
-    table = report.mode_table(modes)
-    assert list(table.index) == list(report.MODES)
+    runs = modes.mode_comparison(instances, 10_000, "optimised")
+    assert len(runs) == 6 and set(runs["encoding"]) == {"course"}
+    table = modes.mode_table(runs)
+    assert list(table.index) == list(modes.MODES)
     assert table["instances"].tolist() == [3, 3] and table["decided"].tolist() == [3, 3]
-    answers = modes.pivot(index="line", columns="mode", values="output")
-    assert (answers[report.MODES[0]] == answers[report.MODES[1]]).all()
-    assert answers.loc[3, report.MODES[0]] == "2 UNSAT"
-    text = report.modes_text(modes)
-    assert "same output line on every instance (the course encoding)" in text
+    answers = runs.pivot(index="line", columns="mode", values="output")
+    assert (answers[modes.MODES[0]] == answers[modes.MODES[1]]).all()
+    assert answers.loc[3, modes.MODES[0]] == "2 UNSAT"
+    facts = modes.mode_facts(runs)
+    assert facts.encoding == "course" and facts.instances == facts.same_output == 3
+    assert facts.no_answer == facts.several_solutions == facts.sat_and_unsat == 0
     fresh, loaded = table["median total ms"]
-    assert f"{fresh:.1f} ms with a fresh CNF" in text
-    assert f"{loaded:.1f} ms with the rules loaded once" in text
+    assert (facts.fresh_ms, facts.loaded_ms) == (fresh, loaded)
+    assert facts.loaded_faster == (loaded > 0 and fresh >= loaded)
+    assert facts.factor == pytest.approx(fresh / loaded if facts.loaded_faster else loaded / fresh)
 
 
-def test_the_modes_sentence_says_why_lines_differ():
+def test_the_modes_facts_say_why_lines_differ():
     """A line the modes print differently is counted under its reason, never hidden."""
     import pandas as pd
 
@@ -401,11 +436,58 @@ def test_the_modes_sentence_says_why_lines_differ():
         (("SAT", "3 1"), ("SAT", "3 3")),
         (("SAT", "3 1"), ("UNSAT", "3 UNSAT")),
     ], start=1):
-        for mode, (status, output) in zip(report.MODES, (first, second), strict=True):
+        for mode, (status, output) in zip(modes.MODES, (first, second), strict=True):
             rows.append({"line": line, "mode": mode, "encoding": "course", "status": status,
                          "output": output, "encode_ms": 0.1, "solve_ms": 1.0, "total_ms": 1.1})
-    text = report.modes_text(pd.DataFrame(rows))
-    assert text.startswith("The modes gave the same output line on 1 of 5 instances (")
-    assert "1 instance with no answer in one mode (a time-out or an error)" in text
-    assert "2 instances with several solutions, each mode printing a checked one" in text
-    assert "1 instance with SAT in one mode and UNSAT in the other" in text
+    facts = modes.mode_facts(pd.DataFrame(rows))
+    assert (facts.instances, facts.same_output) == (5, 1)
+    assert (facts.no_answer, facts.several_solutions, facts.sat_and_unsat) == (1, 2, 1)
+    assert facts.loaded_faster and facts.factor == 1.0  # equal medians: as fast
+
+
+def test_run_facts_of_a_manifest_without_a_machine_leave_the_unknown_unset():
+    facts = run.run_facts({"instances": "in.txt", "jobs": 2}, ["cdcl"])
+    assert (facts.instances, facts.workers, facts.solvers) == ("in.txt", 2, ("cdcl",))
+    assert facts.time_limit_ms is None and facts.cores is None and facts.load_average is None
+    assert facts.encoding == "?" and facts.notes == ()
+
+
+def test_the_package_exports_exactly_what_the_notebooks_call_through_it():
+    """Pages import their own facts from their modules; the package exports what they share."""
+    called: set[str] = set()
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                called |= set(re.findall(r"(?<![\w.])report\.(\w+)", cell.source))
+    assert called == set(report.__all__)
+
+
+@given(st.sets(st.integers(1, 200), min_size=1))
+def test_line_ranges_name_every_line_once(lines):
+    """The words expand back to exactly the lines given (``lines 2–4 and 57``)."""
+    words = formats.line_ranges(sorted(lines))
+    assert words.startswith("line " if len(lines) == 1 else "lines ")
+    named: set[int] = set()
+    for span in re.split(r", | and ", words.split(" ", 1)[1]):
+        first, _, last = span.partition("–")
+        named |= set(range(int(first), int(last or first) + 1))
+    assert named == lines
+
+
+_MODE_ANSWER = st.sampled_from([("SAT", "3 1"), ("SAT", "3 2"), ("UNSAT", "3 UNSAT"),
+                                ("TIMEOUT", "3 TIMEOUT"), ("ERROR", "ERROR x")])
+
+
+@given(st.lists(st.tuples(_MODE_ANSWER, _MODE_ANSWER), min_size=1, max_size=12),
+       st.lists(st.floats(0.1, 100.0), min_size=2, max_size=2))
+def test_mode_facts_count_every_instance_under_exactly_one_reason(pairs, times):
+    rows = [
+        {"line": line, "mode": mode, "encoding": "course", "status": status, "output": output,
+         "encode_ms": 0.1, "solve_ms": ms, "total_ms": ms}
+        for line, answers in enumerate(pairs, 1)
+        for mode, (status, output), ms in zip(modes.MODES, answers, times, strict=True)
+    ]
+    facts = modes.mode_facts(pd.DataFrame(rows))
+    reasons = facts.no_answer + facts.several_solutions + facts.sat_and_unsat
+    assert facts.instances == len(pairs) and facts.same_output + reasons == len(pairs)
+    assert facts.factor >= 1.0 and facts.loaded_faster == (times[0] >= times[1])

@@ -1,10 +1,9 @@
-"""The results page states only what its data shows: clashes named from the board, conflict
+"""The results page's facts are what its data shows: clashes named from the board, conflict
 figures as the difficulty table gives them, the time split the stage plot draws, and an
 instance file that ``data/make_data.py --check`` still rebuilds."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,14 @@ import pandas as pd
 import pytest
 
 from sudosat import report
-from sudosat.report.experiment import TIME_PARTS, instances_text, plot_time_split
+from sudosat.report import io, plots, run
+from sudosat.report.results_page import (
+    TIME_PARTS,
+    ConflictFacts,
+    instance_facts,
+    plot_time_split,
+    stage_facts,
+)
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
 matplotlib.use("Agg")
@@ -76,7 +82,7 @@ def test_unsolved_caption_names_every_clash_instead_of_the_runner_s_first_one():
     board = Board.parse(INSTANCES.read_text().splitlines()[56])
     runner_note = f"the givens clash: {board.first_conflict()}"
     rows = pd.DataFrame([_row(57, s, "UNSAT", 0, error=runner_note) for s in ("cdcl", "ref")])
-    html = str(report.unsolved_html(report.normalise_results(rows), {57: board}, {}))
+    html = str(report.unsolved_html(io.normalise_results(rows), {57: board}, {}))
     assert "cdcl: UNSAT; ref: UNSAT." in html and runner_note not in html
     assert html.count("row 1 holds 5 three times, in cells (1, 1), (1, 4) and (1, 6)") == 1
     assert "box 2 holds 5 twice, in cells (1, 4) and (1, 6)" in html
@@ -85,7 +91,7 @@ def test_unsolved_caption_names_every_clash_instead_of_the_runner_s_first_one():
 
 def test_unsolved_caption_keeps_the_error_of_a_time_out():
     rows = pd.DataFrame([_row(2, "cdcl", "TIMEOUT", 5, error="the time limit ran out")])
-    html = str(report.unsolved_html(report.normalise_results(rows), {2: Board.empty(3)}, {}))
+    html = str(report.unsolved_html(io.normalise_results(rows), {2: Board.empty(3)}, {}))
     assert "cdcl: TIMEOUT (the time limit ran out)." in html and "clash" not in html
 
 
@@ -99,72 +105,76 @@ def graded_run() -> tuple[pd.DataFrame, dict[int, Board]]:
     rows = [_row(1, "cdcl", "SAT", 40)]
     rows += [_row(k, "cdcl", "SAT", [3, 12, 31, 40][k % 4]) for k in range(2, 50)]
     rows += [_row(57, "cdcl", "UNSAT", 1)]
-    return report.normalise_results(pd.DataFrame(rows)), boards
+    return io.normalise_results(pd.DataFrame(rows)), boards
 
 
-def test_instances_text_quotes_the_difficulty_table_and_scopes_the_file_s_lines(graded_run):
+def test_instance_facts_quote_the_difficulty_table_and_scope_the_file_s_lines(graded_run):
     results, boards = graded_run
-    text = instances_text(results, "data/instances.txt", boards=boards)
+    facts = instance_facts(results, "data/instances.txt", boards=boards)
     row = report.difficulty_table(results).iloc[0]
-    assert row["median conflicts"] == 21.5  # a half: the text must not round it away
-    assert (
-        f"from {row['least conflicts']} to {row['most conflicts']} conflicts on the "
-        f"{row['instances']} instances of order 3 it decided (median 21.5); "
-        f"{row['more than 30']} of them needed more than 30." in text
-    )
-    assert "order-3 puzzles on lines 2–49 of" in text and "Line 57 holds a board" in text
-    assert "on the 48 graded puzzles it decided (median 21.5); 24 of them" in text
-    assert "do not keep that order" in text
+    assert row["median conflicts"] == 21.5  # a half: the facts keep it
+    assert facts.order3 == ConflictFacts(row["instances"], row["least conflicts"],
+                                         row["most conflicts"], 21.5, row["more than 30"], 30)
+    assert facts.own_file and facts.graded_lines == tuple(range(2, 50))
+    assert facts.clashing_lines == (57,)
+    assert facts.graded == ConflictFacts(48, 3, 40, 21.5, 24, 30)
+    assert facts.graded_order_kept is False  # 12, 31, 40, 3, ... is not easiest first
 
 
-def test_instances_text_without_the_file_or_order_3_states_nothing_about_it():
+def test_instance_facts_without_the_file_or_order_3_state_nothing_about_it():
     rows = [_row(2, "cdcl", "SAT", 4, order=2), _row(3, "cdcl", "UNSAT", 0, order=2)]
-    results = report.normalise_results(pd.DataFrame(rows))
-    text = instances_text(results, "/tmp/tiny.txt", boards={2: Board.empty(2)})
-    assert text == "No order-3 instance was decided by cdcl in this run."
-    one = report.normalise_results(pd.DataFrame([_row(1, "cdcl", "SAT", 19)]))
-    text = instances_text(one, "/tmp/tiny.txt", boards={1: Board.parse(COURSE_EXAMPLE)})
-    assert text == "In this run cdcl needed 19 conflicts on the one instance of order 3 it decided."
+    results = io.normalise_results(pd.DataFrame(rows))
+    facts = instance_facts(results, "/tmp/tiny.txt", boards={2: Board.empty(2)})
+    assert facts.order3 is None and facts.graded is None and not facts.own_file
+    assert facts.graded_lines == facts.clashing_lines == () and facts.graded_order_kept is None
+    one = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "SAT", 19)]))
+    facts = instance_facts(one, "/tmp/tiny.txt", boards={1: Board.parse(COURSE_EXAMPLE)})
+    assert facts.order3 == ConflictFacts(1, 19, 19, 19.0, 0, 30) and facts.graded is None
+    # the own file named but no boards read: nothing is said about its lines
+    facts = instance_facts(one, "data/instances.txt", boards={})
+    assert not facts.own_file and facts.graded_lines == ()
 
 
-def test_instances_text_page_claims_match_the_rendered_run_when_there_is_one():
+def test_instance_facts_match_the_rendered_run_when_there_is_one():
     """On the last full run (reports/data), if present: the median as the table shows it."""
     results_csv = ROOT / "reports" / "data" / "results.csv"
     if not results_csv.is_file():
         pytest.skip("no full run in reports/data")
-    table, manifest, boards = report.read_run(results_csv)
-    text = instances_text(table, manifest.get("instances"), boards=boards)
+    table, manifest, boards = run.read_run(results_csv)
+    facts = instance_facts(table, manifest.get("instances"), boards=boards)
     row = report.difficulty_table(table)
     row = row[(row["solver"] == "cdcl") & (row["order"] == 3)].iloc[0]
-    assert f"(median {row['median conflicts']:,.1f})" in text
-    assert "exactly one solution" not in text.split("Line")[-1]
+    assert facts.order3 is not None and facts.order3.median == row["median conflicts"]
+    assert not set(facts.graded_lines) & set(facts.clashing_lines)
 
 
 # -- where the time goes ------------------------------------------------------------------
 
 
-def test_time_split_plot_draws_the_parts_the_comment_names_with_one_panel_per_order(tmp_path):
+def test_time_split_plot_draws_the_parts_the_facts_name_with_one_panel_per_order(tmp_path):
     rows = [_row(1, "cdcl", "SAT", 3, order=3), _row(2, "cdcl", "SAT", 9, order=5)]
     rows += [_row(1, "ext", "SAT", 3, order=3, split=False)]
-    results = report.normalise_results(pd.DataFrame(rows))
+    results = io.normalise_results(pd.DataFrame(rows))
     figure = plot_time_split(results)
     assert [ax.get_title() for ax in figure.axes] == ["order 3", "order 5"]
     assert "ms" in figure.axes[0].get_ylabel() and all(ax.get_xlabel() for ax in figure.axes)
     labels = {text.get_text() for text in figure.legends[0].get_texts()}
     assert {"load into the solver", "search", "solve (not split)", "median total"} <= labels
-    comment = report.stage_comment(results)
-    named = re.findall(r": (the rest of the solve|\w+) \(", comment)
-    assert named and set(named) <= set(TIME_PARTS.values())
-    assert "cdcl, order 3: search (50% of the median total of 30.0 ms)" in comment
-    assert "ext, order 3: solving (80%" in comment
-    paths = report.save_figure(figure, "report-stages", tmp_path)
+    stages = {(s.solver, s.order): s for s in stage_facts(results)}
+    assert {s.part for s in stages.values()} <= set(TIME_PARTS)
+    assert sorted(stages) == [("cdcl", 3), ("cdcl", 5), ("ext", 3)]
+    cdcl = stages[("cdcl", 3)]
+    assert (cdcl.part, cdcl.share, cdcl.total_ms) == ("search", pytest.approx(0.5), 30.0)
+    ext = stages[("ext", 3)]
+    assert (ext.part, ext.share) == ("solve", pytest.approx(0.8))
+    paths = plots.save_figure(figure, "report-stages", tmp_path)
     assert all(p.stat().st_size > 1000 for p in paths)
 
 
 def test_time_split_plot_with_nothing_decided_is_one_empty_panel():
-    results = report.normalise_results(pd.DataFrame([_row(1, "cdcl", "TIMEOUT", 0)]))
+    results = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "TIMEOUT", 0)]))
     assert len(plot_time_split(results).axes) == 1
-    assert report.stage_comment(results).startswith("No instance was decided")
+    assert stage_facts(results) == []
 
 
 # -- the instance file --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Verdicts, results rows, output lines and results tables (sudosat.run.results, issue 15)."""
+"""Verdicts, results rows, output lines and results tables (sudosat.run.results)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat import report
 from sudosat.errors import InstanceError
+from sudosat.report import io
 from sudosat.run.pipeline import run_batch
 from sudosat.run.results import (
     COLUMNS,
@@ -76,20 +76,20 @@ def test_rows_written_in_each_suffix_read_back_equal(tmp_path, suffix):
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".json", ".ndjson"])
-def test_issue15_run_batch_then_load_results_in_each_suffix(tmp_path, suffix):
+def test_run_batch_then_load_results_in_each_suffix(tmp_path, suffix):
     """The bug: results="res.json" was written as JSON lines, then read as CSV (TypeError)."""
     instances = tmp_path / "in.txt"
     instances.write_text(COURSE_EXAMPLE + "\n3 12\n")
     results = tmp_path / f"res{suffix}"
     run_batch(instances, tmp_path / "out.txt", results=results, progress=False)
-    table = report.load_results(results)
+    table = io.load_results(results)
     assert list(table["status"]) == ["SAT", "ERROR"]
     assert table["output"].iloc[0] == COURSE_SOLUTION and bool(table["valid"].iloc[0])
     reference = tmp_path / "ref.csv"
     run_batch(instances, tmp_path / "out2.txt", results=reference, progress=False)
     untimed = [c for c in COLUMNS if not c.endswith("_ms")]
     pd.testing.assert_frame_equal(
-        table[untimed], report.load_results(reference)[untimed], check_dtype=False
+        table[untimed], io.load_results(reference)[untimed], check_dtype=False
     )
 
 
@@ -165,7 +165,7 @@ def test_format_output_needs_what_each_verdict_prints():
         format_output(Verdict.UNSAT)
 
 
-def test_issue15_an_unwritable_output_is_an_output_error_naming_it(tmp_path, capsys):
+def test_an_unwritable_output_is_an_output_error_naming_it(tmp_path, capsys):
     from sudosat.cli import main
     from sudosat.errors import InstanceError, OutputError
 

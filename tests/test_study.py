@@ -1,4 +1,4 @@
-"""Tests of the scaling study's logic (issue 7): the grid, its summaries, its figures."""
+"""Tests of the scaling study's logic: the grid, its summaries, its figures."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import matplotlib.pyplot
 import pandas as pd
 import pytest
 
-from sudosat.report.studies import (
+from sudosat.report.study_command import main
+from sudosat.report.study_plots import (
     plot_size_against_alpha,
     plot_size_against_order,
     plot_time_against_alpha,
     plot_time_against_order,
     save_study_figures,
 )
-from sudosat.report.study_command import main
 from sudosat.studies.scaling import (
     COLUMNS,
     StudySettings,
@@ -117,7 +117,7 @@ def test_timeout_and_refused_encoding_become_rows(monkeypatch):
 
 
 def test_the_study_limit_is_the_solvers_alone_and_the_guard_applies():
-    """Issue 15: T bounds the solver call in the study; the memory guard runs there too."""
+    """T bounds the solver call in the study, as in every run; the memory guard runs there too."""
     board = Board.empty(3)
     row = measure(board, "cdcl", "course", time_limit_ms=60_000, max_bytes=1000)
     assert row["status"] == "ERROR" and "limit" in row["error"]

@@ -241,7 +241,7 @@ def test_editing_a_cell_rewrites_the_line_and_solves_again(bench):
 
 
 def test_typing_givens_reuses_one_loaded_solver(bench, monkeypatch):
-    """Issue 14 (5): while only the givens change, the rules are neither rebuilt nor reloaded."""
+    """While only the givens change, the rules are neither rebuilt nor reloaded."""
     builds = []
 
     def counted_build(*args, **kwargs):

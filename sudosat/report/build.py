@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import SudosatError
-from sudosat.report.experiment import timing_workers
 from sudosat.report.export import export, find_chromium, print_pdf
 from sudosat.report.io import project_root
 from sudosat.report.pages import (
@@ -59,6 +58,7 @@ from sudosat.report.pages import (
     value_problems,
 )
 from sudosat.report.plots import MATPLOTLIBRC
+from sudosat.report.run import timing_workers
 
 __all__ = [
     "PAGES",

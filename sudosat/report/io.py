@@ -3,7 +3,7 @@ results table and the manifest written beside it.
 
 Every page reads through here, so that ``data/instances.txt`` means the same
 file from the project root and from ``notebooks/``, and every table carries
-DESIGN.md's columns with their types.
+the results table's columns (:data:`RESULT_COLUMNS`) with their types.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from sudosat.run.results import Verdict, parse_output, read_table, typed_frame
 from sudosat.sudoku.board import Board
 
 RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
-"""The results table's columns (DESIGN.md), in order."""
+"""The results table's columns (:data:`sudosat.run.results.COLUMNS` but the output line), in
+order."""
 
 STAGES = ("encode_ms", "solve_ms", "decode_ms")
 """The timed stages of one instance, in the order they run."""
@@ -124,7 +125,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     Numeric columns become numbers (missing ones NaN), ``valid`` a boolean,
     ``error`` a string; columns the table lacks are added empty, so every
-    function of this module can rely on DESIGN.md's columns.
+    function of this module can rely on :data:`RESULT_COLUMNS`.
 
     Raises
     ------
@@ -135,7 +136,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def normalise_results(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `frame` with DESIGN.md's columns present and typed (:func:`typed_frame`)."""
+    """A copy of `frame` with :data:`RESULT_COLUMNS` present and typed (:func:`typed_frame`)."""
     return typed_frame(frame)
 
 

@@ -9,7 +9,8 @@ encodings with, and their total is checked against :func:`sudosat.sudoku.encodin
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from sudosat.sat.cnf import CNF
 
 COURSE_FAMILIES = ENCODINGS["course"].families
-"""The course encoding's clause families (SPEC §3), in the order it writes them.
+"""The course encoding's clause families, in the order it writes them.
 
 :data:`sudosat.sudoku.encoding.FAMILIES` holds every family any encoding writes
 (coverage too); this page is about the course encoding's four."""
@@ -37,7 +38,7 @@ RULE_FAMILIES = tuple(family for family in COURSE_FAMILIES if family != "givens"
 
 
 def formula_counts(order: int, givens: int = 0) -> dict[str, int]:
-    """The clause count of each family of the course encoding, by SPEC §3's formulas.
+    """The clause count of each family of the course encoding, by the encoding's formulas.
 
     N⁴ cells each get one completeness clause and one at-most-one group
     (uniqueness); the 3·N² units each get one group per symbol (validity); a
@@ -285,17 +286,29 @@ def cnf_listing(cnf: CNF, order: int, shown: int = 3) -> HTML:
     return HTML(header + str(table(pd.DataFrame(rows))))
 
 
-def family_sentence(counts: Mapping[str, int]) -> str:
-    """The clauses of each family in words: ``64 completeness, 96 uniqueness, ...``."""
-    return ", ".join(f"{count:,} {family}" for family, count in counts.items())
+@dataclass(frozen=True)
+class ModelFacts:
+    """What a model makes true: how many of its variables, the first of them named.
+
+    Attributes
+    ----------
+    true : int
+        Variables the model sets true.
+    variables : int
+        Variables in the model.
+    named : tuple of str
+        The first true variables as ``x(r,c,d)`` (rows and columns from 1).
+    """
+
+    true: int
+    variables: int
+    named: tuple[str, ...]
 
 
-def model_sentence(model: Sequence[int], order: int, shown: int = 6) -> str:
-    """How many variables a model makes true, the first `shown` of them named ``x(r,c,d)``."""
+def model_facts(model: Sequence[int], order: int, shown: int = 6) -> ModelFacts:
+    """The :class:`ModelFacts` of `model` (a course-numbered Sudoku), naming `shown` variables."""
     true = [lit for lit in model if lit > 0]
-    named = ", ".join(variable_name(v, order) for v in true[:shown])
-    rest = f" and {len(true) - shown} more" if len(true) > shown else ""
-    return f"{len(true)} of {len(model)} variables are true: {named}{rest}"
+    return ModelFacts(len(true), len(model), tuple(variable_name(v, order) for v in true[:shown]))
 
 
 def decided_by_propagation(cnf: CNF) -> bool:
@@ -315,7 +328,7 @@ def encodings_table(boards: Sequence[Board], encodings: Sequence[str]) -> pd.Dat
     -------
     DataFrame
         Index ``encoding``; median variables, clauses and literals per board,
-        median milliseconds to build, and the share of boards that unit
+        median milliseconds to build, the boards, and how many of them unit
         propagation decides without search.
     """
 
@@ -337,7 +350,8 @@ def encodings_table(boards: Sequence[Board], encodings: Sequence[str]) -> pd.Dat
                 "encoding": name,
                 **frame.median().round().astype(int).to_dict(),
                 "build ms (median)": round(float(pd.Series(build_ms).median()), 2),
-                "decided by propagation": _share(decided, len(boards)),
+                "boards": len(boards),
+                "decided by propagation": decided,
             }
         )
     return pd.DataFrame(rows).set_index("encoding")
@@ -384,49 +398,35 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     return figure
 
 
-def encodings_comment(comparison: pd.DataFrame, reference: str = "course") -> str:
-    """The encodings compared with `reference` in sizes and propagation, from the table."""
+@dataclass(frozen=True)
+class EncodingRatio:
+    """One encoding against the reference encoding over the same boards (:func:`encodings_table`).
+
+    ``clauses`` and ``variables`` are ratios of the medians (1.0: as many);
+    ``decided`` of ``boards`` are decided by propagation alone.
+    """
+
+    encoding: str
+    clauses: float
+    variables: float
+    decided: int
+    boards: int
+
+
+def encoding_ratios(comparison: pd.DataFrame, reference: str = "course") -> list[EncodingRatio]:
+    """Every encoding of :func:`encodings_table` against `reference`, `reference` first
+    (empty when `reference` is not in the table)."""
     if reference not in comparison.index:
-        return ""
+        return []
     base = comparison.loc[reference]
-    sentences = []
-    for name, row in comparison.iterrows():
-        if name == reference:
-            continue
-        sentences.append(
-            f"{name} has {row['clauses'] / base['clauses']:.2f} times the clauses and "
-            f"{row['variables'] / base['variables']:.2f} times the variables of {reference}; "
-            f"propagation alone decides {row['decided by propagation']} of its boards"
+    order = [reference, *(name for name in comparison.index if name != reference)]
+    return [
+        EncodingRatio(
+            str(name),
+            float(comparison.loc[name, "clauses"] / base["clauses"]),
+            float(comparison.loc[name, "variables"] / base["variables"]),
+            int(comparison.loc[name, "decided by propagation"]),
+            int(comparison.loc[name, "boards"]),
         )
-    return (
-        f"Against the {reference} encoding (propagation alone decides "
-        f"{base['decided by propagation']} of its boards): " + "; ".join(sentences) + "."
-    )
-
-
-def encoding_descriptions(names: Sequence[str]) -> str:
-    """One line per encoding: its name and what it writes (Markdown list)."""
-    return "\n".join(f"* **{name}**: {ENCODINGS[name].description}" for name in names)
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{part}/{whole} ({100 * part / max(1, whole):.0f}%)"
-
-
-def example_html(board: Board, encoded: Any) -> HTML:
-    """A small board and the size of its encoding, family by family."""
-    return HTML(
-        board.to_html()
-        + f"<p>{encoded.num_vars} variables, {encoded.num_clauses} clauses: "
-        + f"{family_sentence(encoded.family_counts)}</p>"
-    )
-
-
-def solved_example_html(board: Board, encoded: Any, result: Any, caption: str) -> HTML:
-    """A solver's answer on `board`: its status, the true variables named, the decoded board."""
-    from sudosat.report.boards import board_pair_html
-
-    words = f"{result.status}: {model_sentence(result.model, board.order)}."
-    return HTML(
-        f"<p>{words}</p>" + board_pair_html(board, encoded.decode(result.model), caption)
-    )
+        for name in order
+    ]

@@ -1,5 +1,5 @@
-"""The solvers page: the measured cost of each component, our CDCL solver's source, and a
-traced run of it.
+"""The solvers page: the measured cost of each component, the solvers' counters on two
+puzzles, our CDCL solver's source, and a traced run of it.
 
 The trace watches the real solver through its public observer hook
 (``cdcl.Solver(cnf, observer=...)``): the solver calls ``decided`` on every
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import html
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +23,7 @@ from matplotlib.figure import Figure
 from sudosat.report.plots import COLOURS, MARKERS, new_figure, note_zeros, styled
 from sudosat.report.reduction import variable_name
 from sudosat.report.tables import HTML
-from sudosat.words import and_join
+from sudosat.sudoku.board import Board
 
 if TYPE_CHECKING:
     from sudosat.sat.cnf import CNF
@@ -31,6 +33,94 @@ TRACE_COLUMNS = ("step", "event", "level", "literals", "meaning")
 
 ENGINE_METHODS = ("propagate", "analyze")
 """The methods of :class:`sudosat.sat.solvers.cdcl.Engine` the page shows in full."""
+
+
+def solver_comparison(
+    puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
+) -> pd.DataFrame:
+    """Each solver's answer, time and counters on each puzzle (course encoding, T on the solver)."""
+    from sudosat.run.runner import prepare, run_instance
+
+    rows = []
+    for label, line in puzzles.items():
+        board = Board.parse(line)
+        prepared = prepare(board, "course")  # built once, shared by the solvers
+        for solver in solvers:
+            outcome = run_instance(board, solver, prepared, time_limit_ms, limit_covers="solver")
+            done = outcome.row
+            rows.append(
+                {
+                    "puzzle": label,
+                    "solver": solver,
+                    "answer": str(done.status),
+                    "solver ms": round(done.solve_ms or 0.0, 1),
+                    **{
+                        k: pd.NA if done[k] is None else int(done[k])
+                        for k in ("decisions", "propagations", "conflicts")
+                    },
+                }
+            )
+    return pd.DataFrame(rows).set_index(["puzzle", "solver"])
+
+
+def component_costs(
+    orders: Iterable[int] = (1, 2, 3, 4), alpha: float = 0.5, solver: str = "cdcl", seed: int = 0
+) -> pd.DataFrame:
+    """Time each component of the pipeline on one generated board per order.
+
+    Components: encoder (board -> CNF), DIMACS writer, parser (DIMACS ->
+    CNF), solver, decoder (model -> board) and the rules check. The sizes
+    (variables, clauses, literals) let a reader set each time against the
+    input it is linear in.
+
+    Returns
+    -------
+    DataFrame
+        Index ``order``; sizes, then one ``<component> ms`` column each.
+    """
+    from sudosat.run.generate import generate
+    from sudosat.run.runner import run_instance
+    from sudosat.sat.cnf import parse_dimacs
+
+    rows = []
+    for order in orders:
+        board = generate(order, alpha, seed=seed)
+        outcome = run_instance(board, solver, "course", limit_covers="solver")
+        done, cnf = outcome.row, outcome.formula.cnf
+        timer = _Stopwatch()
+        text = timer.run("DIMACS writer", cnf.to_dimacs)
+        timer.run("parser", parse_dimacs, text, "<memory>")
+        times = {
+            "encoder": done.encode_ms,
+            **timer.times,
+            "solver": done.solve_ms,
+            "decoder": outcome.stage_ms.get("decode", 0.0),
+            "check": outcome.stage_ms.get("check", 0.0),
+        }
+        rows.append(
+            {
+                "order": order,
+                "givens": board.num_givens,
+                "variables": done.variables,
+                "clauses": done.clauses,
+                "literals": cnf.num_literals,
+                **{f"{name} ms": round(ms or 0.0, 4) for name, ms in times.items()},
+            }
+        )
+    return pd.DataFrame(rows).set_index("order")
+
+
+class _Stopwatch:
+    """Runs calls and keeps each one's wall time in milliseconds, by name."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+
+    def run(self, name: str, function: Any, *args: Any) -> Any:
+        started = time.perf_counter()
+        value = function(*args)
+        self.times[name] = (time.perf_counter() - started) * 1000.0
+        return value
 
 
 def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
@@ -45,7 +135,7 @@ def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
     Parameters
     ----------
     costs : DataFrame
-        :func:`sudosat.report.component_costs` output: index ``order``, a
+        :func:`component_costs` output: index ``order``, a
         ``literals`` column and one ``<component> ms`` column each.
     largest : int
         How many of the largest orders the fit uses (at least 2).
@@ -85,153 +175,180 @@ def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).set_index("component")
 
 
-def components_comment(costs: pd.DataFrame, largest: int = 2) -> str:
-    """How each component's time grew with the formula, read from :func:`component_costs`.
+@dataclass(frozen=True)
+class ComponentGrowth:
+    """How the components' times grew with the formula over the largest orders measured.
 
-    The growth exponent k in time ∝ literals^k is fitted over the `largest`
-    largest orders measured (:func:`growth_exponents`), and the sentence names
-    them; k near 1 is linear in the formula's size.
+    Attributes
+    ----------
+    orders : tuple of int
+        The orders the fit uses (the `largest` largest measured); fewer than
+        two means no exponent could be fitted.
+    literals : tuple of int
+        The literals of those orders' formulas.
+    left_out : tuple of int
+        The smaller orders measured but not fitted (their fixed costs per call
+        would weigh in the fit).
+    fits : tuple of ComponentFit
+        One per component with at least two measurable times among `orders`.
+    unfitted : tuple of str
+        The components without one.
     """
+
+    orders: tuple[int, ...]
+    literals: tuple[int, ...]
+    left_out: tuple[int, ...]
+    fits: tuple[ComponentFit, ...]
+    unfitted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ComponentFit:
+    """One component's growth exponent k in time ∝ literals^k (:func:`growth_exponents`).
+
+    ``orders`` is how many orders were fitted, ``first_order`` .. ``last_order``
+    the first and last of them, with the times there.
+    """
+
+    component: str
+    k: float
+    orders: int
+    first_order: int
+    last_order: int
+    first_ms: float
+    last_ms: float
+
+
+def component_growth(costs: pd.DataFrame, largest: int = 2) -> ComponentGrowth:
+    """The :class:`ComponentGrowth` of a :func:`component_costs` table over its `largest` orders."""
     top = costs.sort_values("literals").iloc[-largest:]
-    orders = [str(int(order)) for order in top.index]
-    if len(orders) < 2:
-        return f"Only order {and_join(orders)} was measured: no growth exponent can be fitted."
-    fits = growth_exponents(costs, largest)
-    sizes = [f"{int(n):,}" for n in top["literals"]]
-    sentences = []
-    for component, fit in fits.iterrows():
-        where = (
-            ""
-            if int(fit["orders"]) == len(orders)
-            else f", orders {int(fit['first order'])} to {int(fit['last order'])} only"
+    orders = tuple(int(order) for order in top.index)
+    components = [c.removesuffix(" ms") for c in costs.columns if c.endswith(" ms")]
+    fits: tuple[ComponentFit, ...] = ()
+    if len(orders) >= 2:
+        table = growth_exponents(costs, largest)
+        fits = tuple(
+            ComponentFit(str(name), float(row["k"]), int(row["orders"]), int(row["first order"]),
+                         int(row["last order"]), float(row["first ms"]), float(row["last ms"]))
+            for name, row in table.iterrows()
         )
-        times = f"{fit['first ms']:.2f} → {fit['last ms']:.2f} ms"
-        sentences.append(f"{component} {times} (k ≈ {fit['k']:.2f}{where})")
-    skipped = [
-        c.removesuffix(" ms")
-        for c in costs.columns
-        if c.endswith(" ms") and c.removesuffix(" ms") not in fits.index
-    ]
-    smaller = [str(int(order)) for order in costs.index if str(int(order)) not in orders]
-    how = "the slope between them" if len(orders) == 2 else "a least-squares line"
-    text = (
-        f"The exponent k of time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: "
-        f"independent of it) is fitted over orders {and_join(orders)}, the {len(orders)} largest "
-        f"measured ({and_join(sizes)} literals), {how} on log-log axes."
+    fitted = {fit.component for fit in fits}
+    return ComponentGrowth(
+        orders=orders,
+        literals=tuple(int(n) for n in top["literals"]),
+        left_out=tuple(int(order) for order in costs.index if int(order) not in orders),
+        fits=fits,
+        unfitted=tuple(c for c in components if c not in fitted) if len(orders) >= 2 else (),
     )
-    if smaller:
-        text += (
-            f" Order{'s' if len(smaller) > 1 else ''} {and_join(smaller)} "
-            f"{'are' if len(smaller) > 1 else 'is'} left out of the fit, so that the fixed "
-            "cost of each call, which does not grow with the formula, weighs less in it."
-        )
-    if sentences:
-        text += " Each component's time over those orders: " + "; ".join(sentences) + "."
-    if skipped:
-        text += (
-            f" No exponent for {and_join(skipped)}: fewer than two of those orders took "
-            "measurable time."
-        )
-    return text
 
 
-def harder_sentence(
+@dataclass(frozen=True)
+class SolverCounters:
+    """One solver's counters on two puzzles: (measure, on the puzzle, on the other) each."""
+
+    solver: str
+    counters: tuple[tuple[str, int, int], ...]
+
+
+@dataclass(frozen=True)
+class HarderFacts:
+    """Which solvers needed more search on one puzzle than on another.
+
+    Attributes
+    ----------
+    puzzle, against : str
+        The two puzzle labels.
+    puzzle_givens, against_givens : int
+    solvers : tuple of SolverCounters
+        Each solver that reports the counters, with its counts on both.
+    harder : tuple of str
+        The solvers for which every counter is higher on `puzzle`.
+    """
+
+    puzzle: str
+    against: str
+    puzzle_givens: int
+    against_givens: int
+    solvers: tuple[SolverCounters, ...]
+    harder: tuple[str, ...]
+
+    @property
+    def harder_for_every_solver(self) -> bool:
+        """True when the puzzle is harder for every solver that reports the counters."""
+        return bool(self.harder) and len(self.harder) == len(self.solvers)
+
+
+def harder_facts(
     comparison: pd.DataFrame,
     givens: Mapping[str, int],
     puzzle: str,
     against: str,
     measures: Sequence[str] = ("decisions", "conflicts"),
-) -> str:
-    """Which solvers needed more search on `puzzle` than on `against`, read from the table.
+) -> HarderFacts:
+    """The :class:`HarderFacts` of :func:`solver_comparison`'s table for `puzzle` and `against`.
 
-    Parameters
-    ----------
-    comparison : DataFrame
-        :func:`sudosat.report.solver_comparison` output (index puzzle, solver).
-    givens : mapping of puzzle label -> number of givens
-    puzzle, against : str
-        The two puzzle labels compared.
-    measures : sequence of str
-        The counters compared; the puzzle is "harder" for a solver when every
-        one of them is higher on `puzzle` than on `against`.
-
-    Returns
-    -------
-    str
-        The givens of each, each solver's counters on both, and the solvers
-        for which `puzzle` is harder.
+    A solver counts only with the `measures` it reports on both puzzles; the
+    puzzle is harder for it when every one of them is higher on `puzzle`.
     """
-    clauses, harder = [], []
+    solvers, harder = [], []
     for solver in dict.fromkeys(comparison.index.get_level_values("solver")):
         mine, theirs = comparison.loc[(puzzle, solver)], comparison.loc[(against, solver)]
         known = [m for m in measures if not (pd.isna(mine[m]) or pd.isna(theirs[m]))]
         if not known:
             continue
-        words = []
-        for m in known:
-            a, b = int(mine[m]), int(theirs[m])
-            word = "more" if a > b else "fewer" if a < b else "as many"
-            words.append(f"{word} {m} ({a:,} against {b:,})")
-        clauses.append(f"{solver} needed " + " and ".join(words))
-        if all(int(mine[m]) > int(theirs[m]) for m in known):
-            harder.append(solver)
-    verdict = (
-        f"By these counters it is harder than the {against} for {and_join(harder)} only."
-        if harder
-        else f"By these counters it is harder than the {against} for none of the solvers."
-    )
-    if len(harder) == len(clauses) and harder:
-        verdict = f"By these counters it is harder than the {against} for every solver."
-    return (
-        f"The {puzzle} has {givens[puzzle]} givens, the {against} {givens[against]}. "
-        f"On the {puzzle}, against the {against}: " + "; ".join(clauses) + f". {verdict}"
-    )
+        counters = tuple((m, int(mine[m]), int(theirs[m])) for m in known)
+        solvers.append(SolverCounters(str(solver), counters))
+        if all(a > b for _, a, b in counters):
+            harder.append(str(solver))
+    return HarderFacts(puzzle, against, int(givens[puzzle]), int(givens[against]),
+                       tuple(solvers), tuple(harder))
 
 
-def rerun_caption(
+@dataclass(frozen=True)
+class RerunFacts:
+    """A separate run of a solver on a puzzle of :func:`solver_comparison`'s table.
+
+    The counters repeat when the search is deterministic; the wall-clock time does not.
+
+    Attributes
+    ----------
+    puzzle, solver : str
+    elapsed_ms : float
+        This run's time.
+    table_ms : float
+        The table's solver time for the same solver and puzzle.
+    table_counters : tuple of (measure, count)
+        The table's counters compared.
+    same_counters : bool
+        Whether this run reports every one of them with the same count.
+    stats : dict
+        This run's counters and times (``Result.stats``).
+    """
+
+    puzzle: str
+    solver: str
+    elapsed_ms: float
+    table_ms: float
+    table_counters: tuple[tuple[str, int], ...]
+    same_counters: bool
+    stats: dict[str, Any]
+
+
+def rerun_facts(
     result: Any,
     comparison: pd.DataFrame,
     puzzle: str,
     solver: str = "cdcl",
     measures: Sequence[str] = ("decisions", "conflicts"),
-) -> str:
-    """The caption of a separate run of `solver` on `puzzle`, set against the table's run.
-
-    The table (:func:`sudosat.report.solver_comparison`) and this run are
-    separate runs of the same solver: the counters repeat when the search is
-    deterministic, the wall-clock time does not. The caption gives both times
-    and says whether the counters agree.
-
-    Parameters
-    ----------
-    result : Result
-        The separate run (``elapsed_ms`` and ``stats``).
-    comparison : DataFrame
-        The table (index puzzle, solver; ``solver ms`` and the `measures`).
-    puzzle, solver : str
-        The row of the table this run repeats.
-    measures : sequence of str
-        The counters compared.
-    """
-    from sudosat.report.tables import stats_sentence
-
+) -> RerunFacts:
+    """The :class:`RerunFacts` of `result`, a separate run of `solver` on `puzzle`."""
     row = comparison.loc[(puzzle, solver)]
     same = all(
         m in result.stats and not pd.isna(row[m]) and int(result.stats[m]) == int(row[m])
         for m in measures
     )
-    counters = " and ".join(f"{int(row[m]):,} {m}" for m in measures)
-    agreement = (
-        f"the same {counters} as the table's run; only the wall-clock time differs between runs"
-        if same
-        else f"the table's run had {counters}: the runs took different paths"
-    )
-    return (
-        f"{puzzle.capitalize()}, solved again by {solver} in a run of its own (without the "
-        f"trace's observer): {result.elapsed_ms:.1f} ms here, {float(row['solver ms']):.1f} ms "
-        f"for the same solver and puzzle in the table above, with {agreement}. This run's "
-        f"counters: {stats_sentence(result.stats)}"
-    )
+    return RerunFacts(puzzle, solver, float(result.elapsed_ms), float(row["solver ms"]),
+                      tuple((m, int(row[m])) for m in measures), same, dict(result.stats))
 
 
 @styled

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from sudosat.errors import SudosatError
-from sudosat.report.studies import save_study_figures
+from sudosat.report.study_plots import save_study_figures
 from sudosat.studies.scaling import (
     DEFAULT_ALPHAS,
     DEFAULT_ENCODINGS,

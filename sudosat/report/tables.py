@@ -269,17 +269,3 @@ def stage_name(column: str) -> str:
         "load_ms": "load time",
         "search_ms": "search time",
     }.get(column, column)
-
-
-def stats_sentence(stats: Mapping[str, Any]) -> str:
-    """A solver's counters in words (``59 decisions, 12 conflicts, ...``); times in ms."""
-    words = []
-    for key, value in stats.items():
-        if key.endswith("_ms"):
-            words.append(f"{stage_name(key)} {float(value):.1f} ms")
-        elif key.endswith("_s"):
-            words.append(f"{key.removesuffix('_s').replace('_', ' ')} {float(value):.3f} s")
-        else:
-            words.append(f"{int(value):,} {key.replace('_', ' ')}")
-    return ", ".join(words)
-

@@ -1,13 +1,14 @@
-"""The report's N x alpha study: the grid, its summary and its conclusions.
+"""The report's N x alpha study: the grid, its summary and what the summary shows.
 
 The generalised-Sudoku assignment asks for boards of order N in {3, 4, 5, 6}
 with a fraction alpha in {0, 0.2, 0.4, 0.6} of the cells given, solved, and
 conclusions on computational complexity. This module runs that grid (every
 cell, several boards, several encodings, our solver and a reference, one
-time limit T), caches it (:mod:`sudosat.studies.cache`), and turns the table into
-what the page says: every figure in the prose comes from a function that takes
-the table and returns the sentence, here or, for the plots and the orders beyond
-the grid, in :mod:`sudosat.report.studies`.
+time limit T), caches it (:mod:`sudosat.studies.cache`), summarises it and
+computes what the conclusions rest on (the hardest fills, growth fits, where
+an encoding stops being usable, what the optimised encoding saves). The page's
+facts and figures are :mod:`sudosat.report.scaling_page`'s; its sentences are
+the scaling notebook's.
 
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
@@ -35,7 +36,6 @@ from sudosat.run.results import Verdict
 from sudosat.studies.cache import code_version, load_or_compute
 from sudosat.studies.scaling import failed_row, measure, prepare_once
 from sudosat.sudoku.board import Board
-from sudosat.words import and_join
 
 SOLVED = ("SAT", "UNSAT")
 
@@ -274,32 +274,6 @@ def distinct_boards(spec: GridSpec) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["order", "alpha"])
 
 
-def boards_sentence(distinct: pd.DataFrame) -> str:
-    """Whether every cell's boards differ, and which cells repeat one board (and why).
-
-    Empty with one board per cell (nothing can repeat).
-    """
-    seeds = int(distinct["boards"].max())
-    if seeds == 1:
-        return ""
-    short = distinct[distinct["distinct"] < distinct["boards"]]
-    if short.empty:
-        return f"In every cell the {seeds} seeds give {seeds} different boards."
-    parts = []
-    for (alpha, count), group in short.groupby([short.index.get_level_values("alpha"),
-                                                "distinct"], sort=True):
-        orders = sorted(int(n) for n in group.index.get_level_values("order"))
-        boards = f"{count} distinct board" + ("" if count == 1 else "s")
-        parts.append(f"at {percent(alpha)} given ({orders_text(orders)}) they give {boards}")
-    text = (f"The {seeds} seeds give {seeds} different boards in {len(distinct) - len(short)} "
-            f"of {len(distinct)} cells; " + "; ".join(parts))
-    if (short["givens"] == 0).all():
-        text += (", since with no givens every seed leaves the same empty board: the runs of "
-                 "those cells repeat one board, and their medians and time-out counts are that "
-                 "board's, counted once per run")
-    return text + "."
-
-
 def size_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Median clauses per (N, alpha as a percentage) and encoding, as integers."""
     sizes = summary.drop_duplicates(["order", "alpha", "encoding"])
@@ -312,7 +286,7 @@ def size_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------
-# conclusions: functions of the summary that return the sentences of the page
+# conclusions: what the summary shows, for the page to state
 
 
 def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
@@ -362,52 +336,6 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
     columns = ["encoding", "order", "alphas", "by", "median_conflicts", "median_ms", "timeouts",
                "boards"]
     return pd.DataFrame(out, columns=columns).set_index(["encoding", "order"])
-
-
-def fills(alphas: Sequence[float]) -> str:
-    """Fills as percentages in words: ``(0, 0.2, 0.4)`` -> ``'0 %, 20 % and 40 %'``."""
-    return and_join([percent(a) for a in alphas])
-
-
-def count_text(value: float) -> str:
-    """A median count: whole with thousands separators, or one decimal for a half."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-
-
-def peak_sentences(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> list[str]:
-    """One sentence per encoding: the hardest fill of each order, as :func:`peaks` ranks it.
-
-    Tied fills are named together and called a tie, never one of them alone.
-    """
-    table = peaks(summary, solver)
-    sentences = []
-    for encoding in dict.fromkeys(summary["encoding"]):
-        if encoding not in table.index.get_level_values(0):
-            continue
-        parts = []
-        for order, row in table.loc[encoding].iterrows():
-            parts.append(f"N = {order}: {_peak_words(row, time_limit_ms)}")
-        sentences.append(f"With the {encoding} encoding, the hardest fill for {solver}: "
-                         + "; ".join(parts) + ".")
-    return sentences
-
-
-def _peak_words(row: pd.Series, time_limit_ms: float) -> str:
-    where, tied = fills(row["alphas"]), len(row["alphas"]) > 1
-    if row["by"] == "timeouts":
-        each = " in each" if tied else ""
-        return (f"{where}{' tie' if tied else ''} (median >= T: {row['timeouts']} of "
-                f"{row['boards']} timed out{each})")
-    if row["by"] == "time":
-        times = ", ".join(milliseconds(m, time_limit_ms) for m in row["median_ms"])
-        return f"{where} (median {times} ms; no conflict counts)"
-    conflicts = row["median_conflicts"][0]
-    if conflicts == 0:
-        return "no fill's median board met a conflict"
-    if tied:
-        return f"{where} tie (median {count_text(conflicts)} conflicts each)"
-    return (f"{where} (median {count_text(conflicts)} conflicts, "
-            f"{milliseconds(row['median_ms'][0], time_limit_ms)} ms)")
 
 
 @dataclass(frozen=True)
@@ -499,69 +427,23 @@ def _affected_orders(part: pd.DataFrame, measure: str, orders) -> tuple[int, ...
     return tuple(int(n) for n in sorted(set(hit["order"]) & set(orders)))
 
 
-def orders_text(orders: Sequence[int]) -> str:
-    """Orders in words: ``(5, 6)`` -> ``'N = 5 and 6'``."""
-    return "N = " + and_join([str(n) for n in orders])
-
-
-MEASURE_WORDS = {
-    "clauses": "the clauses",
-    "median_ms": "the median solve time",
-    "median_conflicts": "the median conflicts",
-}
-
-
-def growth_sentences(fits: Sequence[Fit], solver: str) -> list[str]:
-    """One sentence per fit: 'grows like N^k (95 % CI a to b, R² = r)'."""
-    if not fits:
-        return ["The grid has fewer than three orders: no growth is fitted."]
-    sentences = []
-    for fit in fits:
-        what = MEASURE_WORDS.get(fit.measure, fit.measure)
-        who = "" if fit.measure == "clauses" else f" of {solver}"
-        bound = _bound_words(fit)
-        verb = "grow" if fit.measure == "clauses" else "grows"
-        sentences.append(
-            f"With the {fit.encoding} encoding, {what}{who} {verb} like N^{fit.exponent:.1f} "
-            f"(95 % CI {fit.low:.1f} to {fit.high:.1f}, R² = {fit.r_squared:.2f}, "
-            f"{fit.points} orders){bound}."
-        )
-    return sentences
-
-
-def _bound_words(fit: Fit) -> str:
-    """What the time-outs do to a fit's exponent, in parentheses (empty without any)."""
-    if not fit.censored:
-        return ""
-    where = orders_text(fit.affected)
-    why = ("some medians are time-outs counted as T" if fit.measure == "median_ms" else
-           "some runs timed out, and a time-out's conflicts stop counting at T")
-    if fit.lower_bound:
-        return f" (a lower bound: at {where} {why})"
-    return (f" (not a bound either way: at {where} {why}, and not all of those orders lie "
-            f"above the fit's centre)")
-
-
 def course_clauses(order: int) -> int:
-    """Clauses of the course encoding of an empty board: N**4 + 2 (N**8 - N**6) (SPEC §3)."""
+    """Clauses of the course encoding of an empty board: N**4 + 2 (N**8 - N**6).
+
+    N**4 completeness clauses, and (N**2 choose 2) pairs in each of the 4 N**4
+    at-most-one groups (one per cell, one per symbol in each row, column and box).
+    """
     return order**4 + 2 * (order**8 - order**6)
 
 
-def closed_form_sentence(orders: Sequence[int], fits: Sequence[Fit]) -> str:
-    """The course encoding's exponent from its closed form over `orders`, beside the fit."""
+def closed_form_exponent(orders: Sequence[int]) -> float:
+    """The exponent of :func:`course_clauses` fitted over `orders` as :func:`fit_growth` fits
+    (a straight line through log10(clauses) against log10(N))."""
     from scipy import stats
 
     x = [math.log10(n) for n in orders]
     y = [math.log10(course_clauses(n)) for n in orders]
-    theory = stats.linregress(x, y).slope
-    measured = [f for f in fits if f.encoding == "course" and f.measure == "clauses"]
-    text = (
-        f"The closed form N⁴ + 2(N⁸ − N⁶) of the course encoding, fitted the same way over "
-        f"N = {', '.join(str(n) for n in orders)}, gives an exponent of {theory:.2f}"
-    )
-    if measured:
-        text += f"; the measured clause counts give {measured[0].exponent:.2f}"
-    return text + " (the leading term alone would give 8)."
+    return float(stats.linregress(x, y).slope)
 
 
 def unusable_order(
@@ -579,30 +461,6 @@ def unusable_order(
         return None, failing
     order = int(failing["order"].min())
     return order, failing[failing["order"] == order]
-
-
-def usability_sentence(summary: pd.DataFrame, encoding: str, solver: str, time_limit_ms) -> str:
-    """Where `encoding` stops being usable with `solver` within T, from the time-outs."""
-    order, cells = unusable_order(summary, encoding, solver)
-    rows = summary[(summary["encoding"] == encoding) & (summary["solver"] == solver)]
-    limit = f"T = {time_limit_ms / 1000:g} s"
-    if order is None:
-        largest = int(rows["order"].max())
-        return (
-            f"With {solver}, the {encoding} encoding stayed usable up to N = {largest}: "
-            f"no cell had half or more of its boards time out within {limit}."
-        )
-    at = rows[rows["order"] == order]
-    fills = ", ".join(percent(a) for a in cells["alpha"])
-    text = (
-        f"With {solver}, the {encoding} encoding stops being usable at N = {order}: "
-        f"within {limit}, half or more of the boards timed out at {fills} given "
-        f"({int(at['timeouts'].sum())} of {int(at['boards'].sum())} runs of that order)"
-    )
-    beyond = rows[rows["order"] > order]
-    for later, part in beyond.groupby("order"):
-        text += f"; at N = {later}, {int(part['timeouts'].sum())} of {int(part['boards'].sum())}"
-    return text + "."
 
 
 def savings(summary: pd.DataFrame, solver: str, base: str = "course",
@@ -666,91 +524,6 @@ def savings_table(summary: pd.DataFrame, solver: str, base: str = "course",
     )
     out.index.name = "N"
     return out
-
-
-def savings_sentences(summary: pd.DataFrame, solver: str, base: str = "course",
-                      better: str = "optimised") -> list[str]:
-    """What the optimised encoding removes, per order, in clauses and in time-outs."""
-    table = savings(summary, solver, base, better)
-    parts = [
-        f"N = {order}: {row['removed'] * 100:.0f} %" for order, row in table.iterrows()
-    ]
-    first = (
-        f"Per order (the median over its cells of each cell's median clause count), the "
-        f"{better} encoding removes this share of the {base} encoding's clauses: "
-        + "; ".join(parts) + "."
-    )
-    base_out = int(table[f"{base} timeouts"].sum())
-    better_out = int(table[f"{better} timeouts"].sum())
-    runs = int(table["runs"].sum())
-    second = (
-        f"With {solver}, the {base} encoding timed out on {base_out} of {runs} runs of the grid, "
-        f"the {better} encoding on {better_out} of the same {runs} runs."
-    )
-    return [first, second]
-
-
-def reference_sentence(summary: pd.DataFrame, solver: str, reference: str, time_limit_ms: float,
-                       encoding: str = "optimised") -> str:
-    """Our solver against the reference on the same formulas: runs decided, cells won."""
-    rows = summary[summary["encoding"] == encoding]
-    ours = rows[rows["solver"] == solver].set_index(["order", "alpha"])
-    theirs = rows[rows["solver"] == reference].set_index(["order", "alpha"])
-    common = ours.index.intersection(theirs.index)
-    if common.empty:
-        return f"{reference} was not run with the {encoding} encoding."
-    ours, theirs = ours.loc[common], theirs.loc[common]
-    faster = int((ours["median_ms"] < theirs["median_ms"]).sum())
-    return (
-        f"With the {encoding} encoding, {solver} decided {int(ours['solved'].sum())} and "
-        f"{reference} {int(theirs['solved'].sum())} of the same {int(ours['boards'].sum())} "
-        f"runs within T = {time_limit_ms / 1000:g} s; {solver}'s median time was the lower "
-        f"in {faster} of {len(common)} cells (the reference's includes loading the formula)."
-    )
-
-
-def cell_sentence(summary: pd.DataFrame, order: int, alpha: float, time_limit_ms: float,
-                  solver: str = "cdcl", base: str = "course", better: str = "optimised") -> str:
-    """The named cell in words: each run's decided boards and time-outs, then the verdict
-    (`solver` with the two encodings: the same boards, the same solver, the same T)."""
-    cell = summary[(summary["order"] == order) & (summary["alpha"].round(6) == round(alpha, 6))]
-    if cell.empty:
-        return f"The grid has no cell N = {order}, {percent(alpha)} given."
-    parts = []
-    for _, row in cell.iterrows():
-        text = f"{row['encoding']} with {row['solver']}: {row['solved']} of {row['boards']} solved"
-        if row["timeouts"]:
-            text += f", {row['timeouts']} timed out"
-        if row["solved"]:
-            text += f" (median of the solved {milliseconds(row['median_solved_ms'])} ms)"
-        parts.append(text)
-    head = (
-        f"At N = {order} with {percent(alpha)} given, T = {time_limit_ms / 1000:g} s: "
-        + "; ".join(parts) + "."
-    )
-    mine = cell[cell["solver"] == solver]
-    base_solved = int(mine.loc[mine["encoding"] == base, "solved"].sum())
-    better_solved = int(mine.loc[mine["encoding"] == better, "solved"].sum())
-    base_runs = int(mine.loc[mine["encoding"] == base, "boards"].sum())
-    better_runs = int(mine.loc[mine["encoding"] == better, "boards"].sum())
-    if better_solved > base_solved:
-        verdict = (
-            f" Same boards, same solver ({solver}), same T: with the {better} encoding it "
-            f"decided {better_solved} of {better_runs} boards, with the {base} encoding "
-            f"{base_solved} of {base_runs}: here the encoding decides whether the board is "
-            f"solved at all."
-        )
-    elif better_solved == base_solved:
-        verdict = (
-            f" With {solver}, both encodings decided {base_solved} of {base_runs} boards: in "
-            f"this cell the encoding made no difference within T."
-        )
-    else:
-        verdict = (
-            f" With {solver}, the {base} encoding decided more boards ({base_solved}) than the "
-            f"{better} encoding ({better_solved})."
-        )
-    return head + verdict
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,14 +13,13 @@ decisions.
 
 A run that reaches T enters with the decisions it had made by then, a lower
 bound of what it needed that depends on the machine's speed (it is not treated
-as censored; :func:`timeout_sentences` counts such runs): where only the rival
-of MOMS timed out, the comparison can only understate how many more decisions
-the rival needs.
+as censored; the heuristics page counts such runs): where only the rival of MOMS
+timed out, the comparison can only understate how many more decisions the rival
+needs.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -31,7 +30,6 @@ import pandas as pd
 from sudosat.run.generate import generate_many
 from sudosat.run.results import Verdict
 from sudosat.studies.cache import code_version, load_or_compute
-from sudosat.words import and_join
 
 # (label, registered solver, options); MOMS is the hypothesis's subject.
 SOLVERS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
@@ -138,7 +136,7 @@ def run_solver(label: str, lines: Sequence[str], spec: ExperimentSpec) -> list[d
     return rows
 
 
-def run_experiment(
+def run_heuristics_experiment(
     spec: ExperimentSpec,
     *,
     cache_dir: str | None = ".cache/studies",
@@ -242,6 +240,23 @@ class Comparison:
     # per grade, in the results' order: (grade, subject's median, rival's median) decisions
     grade_medians: tuple[tuple[str, float, float], ...] = ()
 
+    @property
+    def interval_favours(self) -> int:
+        """+1 when the ratio's interval lies above 1 (the subject needs fewer decisions),
+        -1 when it lies below 1 (the rival needs fewer), 0 when it includes 1."""
+        return 1 if self.ratio_low > 1 else -1 if self.ratio_high < 1 else 0
+
+    @property
+    def counts_favour(self) -> int:
+        """+1 when the subject made fewer decisions on more puzzles than more, -1 for the
+        reverse, 0 when as many."""
+        return (self.fewer > self.more) - (self.fewer < self.more)
+
+    def significant(self, level: float = 0.05) -> bool:
+        """Whether this rival's part of the hypothesis holds: Holm-adjusted p below `level`
+        and a positive effect (the subject ahead)."""
+        return self.p_holm < level and self.rank_biserial > 0
+
 
 def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str] | None = None,
             seed: int = 0) -> list[Comparison]:
@@ -307,18 +322,6 @@ def compare(results: pd.DataFrame, subject: str = SUBJECT, rivals: Sequence[str]
     return comparisons
 
 
-def grade_sentences(results: pd.DataFrame, subject: str = SUBJECT,
-                    rivals: Sequence[str] = RIVALS) -> list[str]:
-    """Per grade, the median decisions of `subject` and of each rival: where the gap lies."""
-    medians = results.groupby(["grade", "solver"], sort=False)["decisions"].median()
-    sentences = []
-    for grade in dict.fromkeys(results["grade"]):
-        parts = [f"{subject} {medians[(grade, subject)]:g}"]
-        parts += [f"{rival} {medians[(grade, rival)]:g}" for rival in rivals]
-        sentences.append(f"{grade}: median decisions " + ", ".join(parts) + ".")
-    return sentences
-
-
 def friedman(results: pd.DataFrame, measure: str = "decisions") -> tuple[float, float, int, int]:
     """Friedman's test over every solver on the same puzzles: (statistic, p, solvers, puzzles)."""
     from scipy import stats
@@ -326,209 +329,3 @@ def friedman(results: pd.DataFrame, measure: str = "decisions") -> tuple[float, 
     table = wide(results, measure).astype(float)
     test = stats.friedmanchisquare(*(table[c] for c in table.columns))
     return float(test.statistic), float(test.pvalue), table.shape[1], table.shape[0]
-
-
-def comparison_table(comparisons: Sequence[Comparison]) -> pd.DataFrame:
-    """The comparisons as a table for the page (p-values in scientific notation)."""
-    rows = []
-    for c in comparisons:
-        rows.append(
-            {
-                "MOMS vs": c.rival,
-                "puzzles": c.puzzles,
-                "MOMS fewer": c.fewer,
-                "MOMS more": c.more,
-                "ties": c.ties,
-                "W": f"{c.statistic:,.0f}",
-                "p (one-sided)": p_text(c.p_value),
-                "p (Holm)": p_text(c.p_holm),
-                "rank-biserial r": f"{c.rank_biserial:+.2f}",
-                "ratio (geo. mean)": ratio_text(c.ratio),
-                "95 % CI": f"{ratio_text(c.ratio_low)} to {ratio_text(c.ratio_high)}",
-                "rival time-outs": c.rival_timeouts,
-            }
-        )
-    return pd.DataFrame(rows).set_index("MOMS vs")
-
-
-def ratio_text(ratio: float) -> str:
-    """A ratio with two decimals, three when two would round it to 1.00 (but it is not 1)."""
-    text = f"{ratio:.2f}"
-    return f"{ratio:.3f}" if text == "1.00" and ratio != 1.0 else text
-
-
-def p_text(p: float) -> str:
-    """A p-value for prose: ``p = 0.031``, ``p = 2.1e-12``, never ``0.000000``."""
-    if p >= 0.001:
-        return f"{p:.3f}"
-    if p <= 0:
-        return "< 1e-300"
-    return f"{p:.1e}"
-
-
-def hypothesis_sentences(comparisons: Sequence[Comparison], rivals: Sequence[str] = RIVALS,
-                         level: float = 0.05) -> list[str]:
-    """The verdict on the hypothesis, one sentence per named rival and one overall."""
-    named = [c for c in comparisons if c.rival in rivals]
-    sentences = []
-    for c in named:
-        direction = _direction(c)
-        grades = _grade_medians_text(c)
-        sentences.append(
-            f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} puzzles, "
-            f"more on {c.more}, as many on {c.ties};{grades} Wilcoxon signed-rank (one-sided) "
-            f"p = {p_text(c.p_value)}, Holm-adjusted p = {p_text(c.p_holm)}; rank-biserial "
-            f"r = {c.rank_biserial:+.2f}; {c.rival} needed {ratio_text(c.ratio)} times MOMS's "
-            f"decisions (geometric mean of the ratios of decisions + 1; 95 % CI "
-            f"{ratio_text(c.ratio_low)} to {ratio_text(c.ratio_high)}): {direction}; "
-            f"time-outs: MOMS {c.subject_timeouts}, {c.rival} {c.rival_timeouts}."
-        )
-    holds = all(c.p_holm < level and c.rank_biserial > 0 for c in named) and bool(named)
-    failed = [c.rival for c in named if not (c.p_holm < level and c.rank_biserial > 0)]
-    if holds:
-        sentences.append(
-            f"The hypothesis holds at the {level:g} level (Holm-adjusted): MOMS needs fewer "
-            f"decisions than {' and than '.join(c.rival for c in named)} on these puzzles."
-        )
-    else:
-        sentences.append(
-            f"The hypothesis does not hold at the {level:g} level (Holm-adjusted): the data do "
-            f"not show MOMS needing fewer decisions than {' or '.join(failed)}."
-        )
-        for c in named:
-            if c.rival in failed and c.ratio_low > 1:
-                sentences.append(
-                    f"Against {c.rival} the geometric mean of the ratios is above 1 (its interval "
-                    f"excludes 1), while MOMS made fewer decisions on {c.fewer} puzzles and more "
-                    f"on {c.more}; the signed-rank test, which weighs every puzzle's rank and not "
-                    f"its ratio, does not reach significance: the evidence is too weak to accept "
-                    f"that part of the hypothesis."
-                )
-    return sentences
-
-
-def _direction(c: Comparison) -> str:
-    """What the counts and the ratio's interval say together, without going beyond either."""
-    if c.ratio_low > 1:
-        ratio = "the interval excludes 1 in MOMS's favour"
-        leans = 1
-    elif c.ratio_high < 1:
-        ratio = f"the interval excludes 1 in {c.rival}'s favour"
-        leans = -1
-    else:
-        return "the interval includes 1 (no evidence of a difference either way)"
-    counts = (c.fewer > c.more) - (c.fewer < c.more)
-    if counts == leans == 1:
-        return "MOMS needed fewer decisions on more puzzles than more, and the interval excludes 1"
-    if counts == leans == -1:
-        return "MOMS needed more decisions on more puzzles than fewer, and the interval excludes 1"
-    if counts == 0:
-        return f"{ratio}, though MOMS needed fewer decisions on as many puzzles as it needed more"
-    side = "fewer" if counts == 1 else "more"
-    other = "more" if counts == 1 else "fewer"
-    return (
-        f"mixed: {ratio}, but MOMS needed {side} decisions on more puzzles "
-        f"({max(c.fewer, c.more)}) than it needed {other} ({min(c.fewer, c.more)})"
-    )
-
-
-def _grade_medians_text(c: Comparison) -> str:
-    """Where MOMS's median decisions per grade are lower, higher or equal to the rival's."""
-    if not c.grade_medians:
-        return ""
-    groups: dict[str, list[str]] = {"lower": [], "higher": [], "equal": []}
-    for grade, mine, theirs in c.grade_medians:
-        if mine < theirs:
-            groups["lower"].append(f"“{grade}” ({mine:g} vs {theirs:g})")
-        elif mine > theirs:
-            groups["higher"].append(f"“{grade}” ({mine:g} vs {theirs:g})")
-        else:
-            groups["equal"].append(f"“{grade}” ({mine:g})")
-    parts = [f"{word} in {and_join(grades)}" for word, grades in groups.items() if grades]
-    return f" MOMS's median decisions per grade, against {c.rival}'s: " + "; ".join(parts) + ";"
-
-
-def timeout_sentences(results: pd.DataFrame, time_limit_ms: float, subject: str = SUBJECT,
-                      rivals: Sequence[str] = RIVALS) -> list[str]:
-    """How many runs reached T, where they are, and how the statistics treat them.
-
-    A run cut at the wall-clock limit T stops at a number of decisions that
-    depends on the machine's speed. The statistics here (:func:`compare`,
-    :func:`friedman`, :func:`grade_table`) do not treat such a run as censored:
-    it enters with the decisions it had made by T, a lower bound of its count.
-    The sentences count the time-outs, name the grades where they are the
-    majority of a solver's runs, and say, for `subject` against each of
-    `rivals`, on how many puzzles the bound can only understate the rival
-    (only the rival timed out) and on how many the direction is unknown
-    (`subject` timed out).
-
-    Parameters
-    ----------
-    results : DataFrame
-        :func:`run_experiment` rows (puzzle, grade, solver, status, decisions).
-    time_limit_ms : float
-        The limit T of the runs.
-    subject : str
-    rivals : sequence of str
-
-    Returns
-    -------
-    list of str
-    """
-    timeout = results["status"] == Verdict.TIMEOUT
-    total = int(timeout.sum())
-    head = f"{total} of the {len(results)} runs reached T = {time_limit_ms:g} ms (wall clock)"
-    if not total:
-        return [head.replace(f"{total} of the", "None of the", 1) + ": every decision count "
-                "here is the one the search needed to finish, which does not depend on the "
-                "machine's speed."]
-    sentences = [
-        head + ". Their decision counts are those made when the clock stopped them, so they "
-        "depend on the machine's speed, not only on the search."
-    ]
-    grouped = results.assign(timeout=timeout).groupby(["grade", "solver"], sort=False)["timeout"]
-    share = pd.DataFrame({"out": grouped.sum(), "runs": grouped.size()})
-    majority = share[share["out"] * 2 > share["runs"]]
-    if len(majority):
-        where = []
-        for grade, part in majority.groupby(level="grade", sort=False):
-            runs = ", ".join(f"{solver} {int(row.out)}"
-                             for (_, solver), row in part.iterrows())
-            where.append(f"“{grade}” ({runs} of {int(part['runs'].iloc[0])})")
-        sentences.append("Time-outs are most of a solver's runs in " + and_join(where) + ".")
-    else:
-        sentences.append("No solver timed out on most of its runs in any grade.")
-    status = wide(results, "status")
-    name = subject.upper() if subject == SUBJECT else subject
-    pairs = []
-    for rival in rivals:
-        only_rival = int(((status[rival] == Verdict.TIMEOUT)
-                          & (status[subject] != Verdict.TIMEOUT)).sum())
-        mine = int((status[subject] == Verdict.TIMEOUT).sum())
-        pairs.append(f"against {rival}, {only_rival} puzzle{'s' if only_rival != 1 else ''} on "
-                     f"which only {rival} timed out and {mine} on which {name} did")
-    sentences.append(
-        "The statistics do not treat time-outs as censored values: each enters the medians, "
-        "Friedman's test, the signed-rank tests and the ratios with the decisions it had made "
-        f"by T, a lower bound of its count. Where only the rival timed out, its true count "
-        f"could only be higher, which would widen the difference in {name}'s favour; where "
-        f"{name} timed out, the direction is not known. For the comparisons the hypothesis "
-        f"names: " + "; ".join(pairs) + "."
-    )
-    return sentences
-
-
-def friedman_sentence(statistic: float, p: float, solvers: int, puzzles: int) -> str:
-    """Friedman's omnibus test in words."""
-    return (
-        f"Friedman's test over the {solvers} solvers on the same {puzzles} puzzles: "
-        f"chi² = {statistic:,.1f}, p = {p_text(p)} — the solvers "
-        + ("do" if p < 0.05 else "do not")
-        + " differ in decisions beyond chance."
-    )
-
-
-def median_decisions(results: pd.DataFrame) -> dict[str, float]:
-    """Median decisions per solver (for prose)."""
-    return {k: float(v) for k, v in results.groupby("solver", sort=False)["decisions"].median()
-            .items() if not math.isnan(v)}

@@ -450,7 +450,7 @@ class Workbench:
     ) -> None:
         self.extra = dict(puzzles or {})
         self.max_bytes = max_bytes
-        self.rules_cache = RulesCache()  # re-solving while only the givens change (issue 14)
+        self.rules_cache = RulesCache()  # rules stay loaded while only the givens change
         self._quiet = False  # set while the code (not the reader) moves the controls
         self._schedule = Debouncer(self.update, debounce_s)
         self.order = widgets.Dropdown(options=list(ORDERS), value=3, description="order")

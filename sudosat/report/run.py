@@ -1,0 +1,267 @@
+"""A timed run of the experiment: the solvers that can run, every instance with every solver
+under one T, the machine and the method its times come from, read back for the results page.
+
+:func:`run_timed_experiment` writes what :func:`read_run` reads: ``results.csv``, one
+solutions file per solver and ``manifest.json``. :func:`run_facts` is what the two pages say
+about a run (what it used, where and how it was timed); the sentences are the notebooks'.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sudosat.errors import InstanceError
+from sudosat.report.io import load_results, read_instances, read_manifest, resolve, write_manifest
+from sudosat.sudoku.board import Board, check_solution
+
+REFERENCE_FALLBACK = "pysat:minisat22"
+"""The reference solver that stands in for zChaff when no zChaff binary is found."""
+
+
+def timing_workers(requested: int | None = None) -> int:
+    """How many processes may time instances at once on this machine.
+
+    One per core at most and never more than the cores minus one, so that
+    every timed process has a core to itself while the notebook's kernel, the
+    operating system and anything else keep one: at least 1.
+
+    Examples
+    --------
+    >>> timing_workers(1)
+    1
+    """
+    cores = os.cpu_count() or 1
+    allowed = max(1, cores - 1)
+    return allowed if requested is None else max(1, min(int(requested), allowed))
+
+
+def machine_facts() -> dict[str, Any]:
+    """The machine a run is timed on: processor, cores, Python, load when the run starts."""
+    import platform
+
+    facts: dict[str, Any] = {
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "processor": _processor_name(),
+    }
+    if hasattr(os, "getloadavg"):
+        facts["load_average"] = round(os.getloadavg()[0], 2)
+    return facts
+
+
+def _processor_name() -> str:
+    """The CPU's model name from ``/proc/cpuinfo`` (Linux), else what platform says."""
+    import platform
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def split_names(names: str | Sequence[str]) -> list[str]:
+    """Solver names from a notebook parameter: a comma-separated string or a list."""
+    if isinstance(names, str):
+        names = names.split(",")
+    return [name.strip() for name in names if name.strip()]
+
+
+@dataclass(frozen=True)
+class SolverChoice:
+    """The solvers a run uses, and what became of the others it was asked for.
+
+    Attributes
+    ----------
+    solvers : tuple of str
+        The solvers to run, each once, in the order asked.
+    stand_ins : tuple of (asked, used)
+        A solver that cannot run here and the one run in its place (zChaff's
+        place goes to :data:`REFERENCE_FALLBACK`).
+    dropped : tuple of (name, why)
+        Solvers that cannot run and have no stand-in, with the probe's reason.
+    """
+
+    solvers: tuple[str, ...]
+    stand_ins: tuple[tuple[str, str], ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()
+
+
+def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
+    """The solvers to run, with zChaff replaced by PySAT's Minisat22 when it cannot run.
+
+    Every name is probed on a one-clause formula; zChaff that cannot run is
+    replaced by :data:`REFERENCE_FALLBACK`, any other solver that cannot run
+    is dropped.
+    """
+    from sudosat.run.pipeline import probe_solver
+
+    chosen, stand_ins, dropped = [], [], []
+    for name in split_names(names):
+        why = probe_solver(name)
+        if why is None:
+            chosen.append(name)
+        elif name == "zchaff":
+            chosen.append(REFERENCE_FALLBACK)
+            stand_ins.append((name, REFERENCE_FALLBACK))
+        else:
+            dropped.append((name, str(why)))
+    return SolverChoice(tuple(dict.fromkeys(chosen)), tuple(stand_ins), tuple(dropped))
+
+
+def run_timed_experiment(
+    instances: str | os.PathLike[str],
+    time_limit_ms: float,
+    solvers: Sequence[str],
+    encoding: str,
+    output_dir: str | os.PathLike[str],
+    *,
+    jobs: int = 1,
+    notes: Sequence[str] = (),
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Time every instance with every solver under the same T and record the run.
+
+    Writes ``results.csv`` (:data:`sudosat.report.io.RESULT_COLUMNS`, then each
+    output line), one output file per solver (``solutions.<solver>.txt``) and
+    ``manifest.json`` (the parameters, the `notes`, the machine and the number
+    of workers) into `output_dir`. `jobs` is capped by :func:`timing_workers`,
+    so timed runs never compete for a core.
+
+    Returns
+    -------
+    DataFrame
+        The results table.
+    """
+    from sudosat.run.pipeline import run_batch
+
+    source = resolve(instances)
+    folder = resolve(output_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    results = folder / "results.csv"
+    jobs = timing_workers(jobs)
+    machine = machine_facts()
+    started = time.perf_counter()
+    summary = run_batch(
+        source,
+        folder / "solutions.txt",
+        solvers=list(solvers),
+        encoding=encoding,
+        time_limit_ms=time_limit_ms,
+        results=results,
+        jobs=jobs,
+        progress=progress,
+    )
+    write_manifest(
+        folder,
+        instances=str(instances),
+        time_limit_ms=time_limit_ms,
+        solvers=list(solvers),
+        encoding=encoding,
+        jobs=jobs,
+        machine=machine,
+        notes=list(notes),
+        wall_s=round(time.perf_counter() - started, 1),
+        outputs={s: str(v.output) for s, v in summary.solvers.items()},
+    )
+    return load_results(results)
+
+
+def read_run(
+    results: str | os.PathLike[str],
+) -> tuple[pd.DataFrame, dict[str, Any], dict[int, Board]]:
+    """A run as the results page reads it: the table, its manifest, the input boards by line."""
+    table = load_results(results)
+    manifest = read_manifest(results)
+    named = manifest.get("instances")
+    return table, manifest, read_instances(named) if named else {}
+
+
+def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -> list[str]:
+    """Every SAT row whose board is not a solution of its input line, checked afresh.
+
+    The ``output`` board of each SAT row is parsed again and checked against
+    the input board of its line (rules and givens), independently of the
+    ``valid`` column the runner wrote. An empty list means every SAT answer is
+    a valid board.
+    """
+    boards = read_instances(instances)
+    wrong = []
+    for row in results[results["status"] == "SAT"].itertuples():
+        line, puzzle = int(row.line), boards.get(int(row.line))
+        try:
+            why = check_solution(puzzle, Board.parse(str(row.output))) if puzzle else "no input"
+        except InstanceError as exc:
+            why = str(exc)
+        if why is not None:
+            wrong.append(f"line {line}, {row.solver}: {why}")
+    return wrong
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What a run used and where it was timed, from its manifest.
+
+    Attributes
+    ----------
+    instances : str
+        The instance file as the run was given it (``"?"`` when unknown).
+    time_limit_ms : float or None
+        T, the same for every solver (None: no limit recorded).
+    solvers : tuple of str
+    encoding : str
+    notes : tuple of str
+        The notes the run was recorded with (e.g. why a solver stands in for another).
+    processor, system, implementation, python : str
+    cores : int or None
+    load_average : float or None
+        The one-minute load when the run started (None where the system gives none).
+    workers : int
+        Processes that timed instances at once.
+    """
+
+    instances: str
+    time_limit_ms: float | None
+    solvers: tuple[str, ...]
+    encoding: str
+    notes: tuple[str, ...]
+    processor: str
+    system: str
+    implementation: str
+    python: str
+    cores: int | None
+    load_average: float | None
+    workers: int
+
+
+def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> RunFacts:
+    """The :class:`RunFacts` of a run's manifest; `solvers` as the results table lists them."""
+    machine = manifest.get("machine") or {}
+    limit = manifest.get("time_limit_ms")
+    load = machine.get("load_average")
+    cores = machine.get("cores")
+    return RunFacts(
+        instances=str(manifest.get("instances", "?")),
+        time_limit_ms=None if limit is None else float(limit),
+        solvers=tuple(solvers),
+        encoding=str(manifest.get("encoding", "?")),
+        notes=tuple(manifest.get("notes", ())),
+        processor=str(machine.get("processor", "an unknown processor")),
+        system=str(machine.get("system", "")),
+        implementation=str(machine.get("implementation", "Python")),
+        python=str(machine.get("python", "?")),
+        cores=int(cores) if isinstance(cores, int) else None,
+        load_average=float(load) if isinstance(load, int | float) else None,
+        workers=int(manifest.get("jobs", 1)),
+    )

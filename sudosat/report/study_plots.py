@@ -1,0 +1,122 @@
+"""The figures of the measuring study (:mod:`sudosat.studies.scaling`): median time and
+encoding size against the order N and the fill fraction alpha, as
+``python -m sudosat.report.study_command`` draws and saves them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sudosat.report.plots import panels, save_figure, styled
+from sudosat.run.results import Verdict
+
+STUDY_FIGURE_PREFIX = "scaling-"
+"""The file names of :func:`save_study_figures` start with this."""
+
+def plot_time_against_order(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+) -> Figure:
+    """Median time against N (log scale), one panel per solver, one line per alpha."""
+    return _panels(
+        _select(table, encoding),
+        x="order",
+        lines="alpha",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the order N",
+    )
+
+
+def plot_time_against_alpha(
+    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+) -> Figure:
+    """Median time against alpha (log scale), one panel per solver, one line per order N."""
+    return _panels(
+        _select(table, encoding),
+        x="alpha",
+        lines="order",
+        y=time,
+        ylabel=f"median {_label(time)}",
+        title="time against the fill fraction alpha",
+    )
+
+
+def plot_size_against_order(table: pd.DataFrame, measure: str = "clauses") -> Figure:
+    """Median encoding size against N (log scale), one panel per encoding, one line per alpha."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="order",
+        lines="alpha",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against N",
+    )
+
+
+def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses") -> Figure:
+    """Median encoding size against alpha (log scale), one panel per encoding, one line per N."""
+    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
+    return _panels(
+        sizes,
+        x="alpha",
+        lines="order",
+        y=measure,
+        panel="encoding",
+        ylabel=f"median {measure}",
+        title=f"encoding size ({measure}) against alpha",
+    )
+
+
+def save_study_figures(table: pd.DataFrame, folder: str | os.PathLike[str]) -> list[Path]:
+    """Draw the four figures of a :func:`sudosat.studies.scaling.run_study` table and save them."""
+    written: list[Path] = []
+    for name, figure in (
+        ("time-vs-order", plot_time_against_order(table)),
+        ("time-vs-alpha", plot_time_against_alpha(table)),
+        ("clauses-vs-order", plot_size_against_order(table)),
+        ("clauses-vs-alpha", plot_size_against_alpha(table)),
+    ):
+        written += save_figure(figure, STUDY_FIGURE_PREFIX + name, folder)
+    return written
+
+
+def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
+    if encoding is None:
+        encoding = table["encoding"].iloc[0]
+    return table[(table["encoding"] == encoding) & (table["status"] != Verdict.ERROR)]
+
+
+def _label(column: str) -> str:
+    return column.replace("_ms", " time (ms)").replace("_", " ")
+
+
+@styled
+def _panels(
+    table: pd.DataFrame, *, x: str, lines: str, y: str, ylabel: str, title: str,
+    panel: str = "solver",
+) -> Figure:
+    """One log-scale panel per value of `panel`; median `y` against `x`, one line per `lines`."""
+    names = list(dict.fromkeys(table[panel]))
+    figure, axes = panels(len(names), 5.2, 3.8, sharey=True)
+    for axis, name in zip(axes, names, strict=False):
+        medians = table[table[panel] == name].groupby([lines, x])[y].median()
+        for key, series in medians.groupby(level=0):
+            values = series.droplevel(0)
+            positive = values[values > 0]
+            axis.plot(positive.index, positive.values, marker="o", label=f"{lines} = {key}")
+        axis.set_yscale("log")
+        axis.set_xlabel("order N" if x == "order" else "alpha (fraction of cells given)")
+        axis.set_title(str(name))
+        axis.grid(True, which="both")
+        if x == "order":
+            axis.set_xticks(sorted(table[x].unique()))
+    axes[0].set_ylabel(ylabel)
+    axes[-1].legend()
+    figure.suptitle(title)
+    return figure
