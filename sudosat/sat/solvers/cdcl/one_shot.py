@@ -9,7 +9,7 @@ from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused
 from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.solver import Solver, _checked_budgets
-from sudosat.sat.solvers.cdcl.state import FREE_SHARE
+from sudosat.sat.solvers.cdcl import state
 
 #: The runs of binary clauses this module's calls share (see :class:`RunCache`):
 #: a process solving puzzle after puzzle loads each set of rules from it.
@@ -92,7 +92,7 @@ def _one_shot(
     them separately (``load_ms``, ``search_ms``). The solver's tables are
     freed before the answer returns, so the engine stops early enough for that
     to fit in T too: by a share of the time this very load took
-    (:data:`FREE_SHARE`), while loading and after.
+    (:data:`~sudosat.sat.solvers.cdcl.state.FREE_SHARE`), while loading and after.
     """
     solver = Solver(seed=seed, proof=proof, **tunables)
     engine = solver._live_engine()
@@ -111,7 +111,7 @@ def _one_shot(
         return result
     loaded = time.perf_counter()
     engine.load_began = None
-    reserve = deadline.sooner(FREE_SHARE * (loaded - began))
+    reserve = deadline.sooner(state.FREE_SHARE * (loaded - began))
     # solver_cpu_s includes loading
     result = solver._solve((), reserve, cpu_started, *budgets)
     result.stats.update(
