@@ -15,9 +15,11 @@ solved ``--repeat`` times per side and the least CPU time
 it alone (untimed): a CNF shares a model-check index with its copies once
 checked twice (``sudosat.sat.cnf``).
 
-The table gives, per set, both medians (ms), their ratio, the ratio of the
-sums and both conflict totals (equal totals mean the search is the same and
-only its speed moved).
+The table gives, per set, both medians (ms), their ratio, the median of the
+per-instance ratios new / base ("ratios": a median of times can jump between
+two instances where a set's times have a gap), the ratio of the sums and both
+conflict totals (equal totals mean the search is the same and only its speed
+moved).
 
 Usage::
 
@@ -107,7 +109,7 @@ class Side:
 
 
 def unpack(revision: str, folder: Path) -> Path:
-    """The ``sudosat`` tree at git `revision`, unpacked under `folder`; the folder to import from."""
+    """The ``sudosat`` tree at git `revision`, unpacked under `folder`: the folder to import."""
     archive = folder / "base.tar"
     with archive.open("wb") as handle:
         subprocess.run(["git", "archive", revision, "sudosat"], cwd=ROOT, stdout=handle,
@@ -128,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=RESULTS / "cdcl_ab.csv")
     args = parser.parse_args(argv)
     rows = []
-    print(f"{'set':<11}{'n':>4}{'base ms':>9}{'new ms':>9}{'new/base':>9}{'sums':>7}"
-          f"{'base confl':>12}{'new confl':>11}")
+    print(f"{'set':<11}{'n':>4}{'base ms':>9}{'new ms':>9}{'new/base':>9}{'ratios':>8}"
+          f"{'sums':>7}{'base confl':>12}{'new confl':>11}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         worker = folder / "worker.py"
@@ -159,9 +161,10 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 base_median = statistics.median(r[0] for r in runs)
                 new_median = statistics.median(r[1] for r in runs)
+                ratios = statistics.median(r[1] / r[0] for r in runs)
                 sums = sum(r[1] for r in runs) / sum(r[0] for r in runs)
                 print(f"{set_name:<11}{len(runs):>4}{base_median:>9.2f}{new_median:>9.2f}"
-                      f"{new_median / base_median:>9.3f}{sums:>7.3f}"
+                      f"{new_median / base_median:>9.3f}{ratios:>8.3f}{sums:>7.3f}"
                       f"{sum(r[2] for r in runs):>12}{sum(r[3] for r in runs):>11}", flush=True)
         finally:
             base.close()

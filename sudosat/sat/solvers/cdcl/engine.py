@@ -17,9 +17,10 @@ from sudosat.sat.solvers.codes import Code
 # What next_assumption returns when an assumption is false (not a literal code).
 FAILED = -2
 # Propagations between two looks at the clock in the search (see Engine.within_budget):
-# few enough that a look comes long before a time limit's granularity matters, many
-# enough that the clock costs nothing next to the propagations between two looks.
-LOOK_EVERY = 1024
+# a count of work, so the clock's share of the time is the same on any machine (one call
+# per this many propagations: nothing next to them), and a look comes within a
+# millisecond or so of work on the benchmark's Sudoku and random sets.
+LOOK_EVERY = 256
 
 
 def luby(y: float, x: int) -> float:
@@ -37,7 +38,6 @@ def luby(y: float, x: int) -> float:
         seq -= 1
         x = x % size
     return y**seq
-
 
 
 class Engine(ClauseDatabase):
@@ -175,8 +175,8 @@ class Engine(ClauseDatabase):
         conflict there is the clauses' own (False: UNSAT), as it would be in
         search. The search would simplify first thing anyway; before the
         scores, it shortens what they read. Raises :class:`OutOfTime` between
-        the steps (each takes tens of ms on an order-6 Sudoku): every step can
-        run again, so a later call starts over where this one stopped. Pre:
+        the steps (each reads the whole formula): every step can run again,
+        so a later call starts over where this one stopped. Pre:
         level 0 or assumption levels. Post: level 0; True, or False for UNSAT.
         """
         self.cancel_until(0)
@@ -199,8 +199,8 @@ class Engine(ClauseDatabase):
         read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
         clauses alone are unsatisfiable, else ``core`` is the failed subset of
         the assumptions) or UNKNOWN (:class:`OutOfTime` from
-        :meth:`prepare_first_call` or :meth:`search`: the deadline passed; the
-        state is consistent, at any level).
+        :meth:`prepare_first_call` or :meth:`search`: a budget ran out, and
+        ``stopped`` says which; the state is consistent, at any level).
         """
         self.core = None
         if not self.ok:
@@ -242,7 +242,6 @@ class Engine(ClauseDatabase):
             restarts += 1
             if len(self.heap) > 3 * self.num_vars + 100:
                 self.rebuild_heap()  # drop the stale entries lazy re-insertion leaves behind
-
 
     # -- answers --------------------------------------------------------------------------
 

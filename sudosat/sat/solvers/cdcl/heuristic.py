@@ -45,9 +45,9 @@ class Heuristic(Propagation):
         occurrences, as in Chaff's original VSIDS; there the products were no
         better, so a formula without facts keeps the order it had. With
         ``initial_phase`` 2 (the default), each variable of such a formula
-        has the phase of the sign it has in more clauses. Either choice is
-        kept only while ``benchmarks/cdcl_ab.py`` (its conflict totals, in
-        ``benchmarks/results/cdcl_ab.csv``) finds no better one.
+        first takes the phase of the sign it has in more clauses.
+        ``benchmarks/cdcl_ab.py`` compares such choices by their conflict
+        totals and CPU time.
         """
         if self.trail:
             scores = self.jw_products()

@@ -143,7 +143,6 @@ def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list[list[Code]
     return appended, occurs
 
 
-
 class Loading(ProofLog):
     """The engine's loader layer: input clauses into ``bins``, ``terns`` and watched lists."""
 
@@ -369,8 +368,8 @@ class Loading(ProofLog):
                 self._add_long([a, b, c], units)
             return
         terns = self.terns
-        # add_ternary, inlined: a call per clause cost random 50 1.5 % more instructions
-        # (965 against 951 M, benchmarks/instructions.py). The tuple zip makes is the
+        # add_ternary, inlined: a call per clause costs more instructions on random 3-SAT
+        # (benchmarks/instructions.py counts them). The tuple zip makes is the
         # clause's shared tuple.
         for clause in zip(firsts, seconds, thirds, strict=True):
             a, b, c = clause

@@ -7,9 +7,9 @@ import time
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused
+from sudosat.sat.solvers.cdcl import state
 from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.solver import Solver, _checked_budgets
-from sudosat.sat.solvers.cdcl import state
 
 #: The runs of binary clauses this module's calls share (see :class:`RunCache`):
 #: a process solving puzzle after puzzle loads each set of rules from it.
@@ -69,12 +69,11 @@ def solve(
     cpu_started = time.process_time()
     budgets = _checked_budgets(max_conflicts, max_propagations)
     # The collector stays paused until the solver is gone: re-enabled earlier, its
-    # next pass would scan every clause list just loaded (tens of ms on 16x16).
+    # next pass would scan every clause list just loaded.
     with collector_paused():
         result = _one_shot(cnf, time_limit_ms, budgets, seed, proof, tunables, cpu_started)
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
-
 
 
 def _one_shot(

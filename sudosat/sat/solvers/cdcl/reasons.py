@@ -54,7 +54,6 @@ def reason_literals(reason: Code | Implication, implied: Code) -> Implication:
     return tuple(q for q in reason if q != implied)
 
 
-
 class ProofStep(Enum):
     """The kind of one DRAT step; the proof log holds ``(kind, codes)`` pairs."""
 

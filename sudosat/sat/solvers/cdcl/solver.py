@@ -39,7 +39,6 @@ class Observer(Protocol):
         """A conflict at `level` taught `clause` (asserting literal first); jump back."""
 
 
-
 class ObservedEngine(Engine):
     """The engine with an observer (see :class:`Solver`): two methods wrapped, nothing else.
 
@@ -405,7 +404,6 @@ class Solver:
         return self._live_engine().stats(time.process_time())
 
 
-
 def _shared_prefix(old: list[Code], new: list[Code]) -> int:
     """How many assumptions the two lists share from the start."""
     k = 0
@@ -414,7 +412,6 @@ def _shared_prefix(old: list[Code], new: list[Code]) -> int:
             break
         k += 1
     return k
-
 
 
 def _checked_budgets(

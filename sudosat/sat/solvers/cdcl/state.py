@@ -56,7 +56,6 @@ def _first_phases(first: int, last: int, initial_phase: int) -> list[int]:
     return list(range(2 * first + 1 - (initial_phase == 1), 2 * last + 2, 2))
 
 
-
 class State:
     """The CDCL search state, in literal codes; the engine's layers add the methods.
 

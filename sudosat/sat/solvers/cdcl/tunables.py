@@ -1,8 +1,8 @@
 """Every tunable of cdcl, declared once; ``solve(cnf, **tunables)`` accepts these names.
 
-The names are a public contract (registry, command line, studies). A
-variable's *phase* is the polarity it is first tried with, and later the
-value it last had (phase saving); ``initial_phase`` chooses the first one.
+The names are a public contract (registry, command line, studies), kept even
+where the code's word differs: ``initial_phase`` sets each variable's first
+phase (see :mod:`sudosat.sat.solvers.cdcl`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ TUNABLES: dict[str, Tunable] = declare(
     Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
     Tunable(
         "initial_phase", 2, 0, 2,
-        "value tried first on a fresh variable: 0 false, 1 true, 2 the sign it has in more "
-        "clauses (ties false; false on a formula with level-0 facts, such as a puzzle's givens)",
+        "phase (the polarity a variable is first tried with): 0 false, 1 true, 2 the sign it "
+        "has in more clauses (ties false; false on a formula with level-0 facts, such as a "
+        "puzzle's givens)",
     ),
     Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
     Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
