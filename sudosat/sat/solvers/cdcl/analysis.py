@@ -81,9 +81,9 @@ class Analysis(Heuristic):
         # bumps), so checking inc alone keeps every activity far from overflow.
         if inc > 1e100:
             self.rescale()
-        return self.learnt_clause(p ^ 1, found, abstract)
+        return self.finish_learnt(p ^ 1, found, abstract)
 
-    def learnt_clause(
+    def finish_learnt(
         self, asserting: Code, found: list[Code], abstract: int
     ) -> tuple[Clause, int, int]:
         """The learnt clause of :meth:`analyze`: `asserting` and `found` minimised, ordered.

@@ -75,7 +75,7 @@ class State:
     deadline : Deadline
         The wall-clock limit of the current call (none between calls). The
         loader and the level-0 passes look at it every chunk of their work
-        (:meth:`in_time`); the search every few thousand propagations
+        (:meth:`in_time`); the search every few hundred propagations
         (:meth:`~sudosat.sat.solvers.cdcl.engine.Engine.within_budget`).
     load_began : float or None
         ``time.monotonic()`` when a one-shot load began, while it runs: the
