@@ -1,41 +1,53 @@
-"""Our `cdcl` against an earlier version of itself, side by side in one process.
+"""Our `cdcl` against an earlier version of itself: two trees, two child processes.
 
-A change to the solver is kept when it wins here: the version of
-``sudosat/sat/solvers/cdcl.py`` at a git revision (``--base``, default ``HEAD``)
-and the working tree's version solve the same formulas, alternately, each
-instance ``--repeat`` times (the least CPU time counts). The table gives, per
-set, both medians, their ratio, the ratio of the sums and both conflict totals
-(equal totals mean the change kept the search and only its speed moved).
+A change to the solver is kept when it wins here, or, for a change meant to
+keep the search, when the conflict totals are equal and the medians within
+noise. The whole ``sudosat`` tree at a git revision (``--base``, by default
+``ab822a1``, the last single-file cdcl) is unpacked with ``git archive`` into
+a temporary folder; the working tree is the other side. Each side runs in a
+child process of its own that imports only from its own tree (``PYTHONPATH``),
+and solves the instances it is sent with ``sudosat.sat.solvers.cdcl.solve``
+at default settings (its model check included). The two children take turns
+instance by instance, in alternating order (base first on even instances,
+new first on odd ones), so a busy machine slows both alike; each instance is
+solved ``--repeat`` times per side and the least CPU time
+(``time.process_time`` in the child) counts. Each solve gets a CNF parsed for
+it alone (untimed): a CNF shares a model-check index with its copies once
+checked twice (``sudosat.sat.cnf``).
+
+The table gives, per set, both medians (ms), their ratio, the median of the
+per-instance ratios new / base ("ratios": a median of times can jump between
+two instances where a set's times have a gap), the ratio of the sums and both
+conflict totals (equal totals mean the search is the same and only its speed
+moved).
 
 Usage::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/cdcl_ab.py --base HEAD~1 --sets damnhard,random100
+    SUDOSAT_SHARED_DATA=/path/to/data PYTHONPATH=. .venv/bin/python benchmarks/cdcl_ab.py \\
+        --base ab822a1 --sets damnhard,random100 --repeat 2
 
 Sets: ``damnhard`` (35), ``top2365`` (100 of them, seed 2365), ``16x16`` (15),
 ``random50`` (100 uf50-sized, seed 50), ``random100`` (60, seed 100),
 ``random150`` (30, seed 150), and the independent ``random100b`` (60, seed 7)
-and ``random150b`` (30, seed 8) to check that a gain is not tuned to the
-benchmark's own formulas. Writes
-``benchmarks/results/cdcl_ab.csv`` (one row per instance).
+and ``random150b`` (30, seed 8). The Sudoku sets read public puzzle files from
+``SUDOSAT_SHARED_DATA`` (see ``benchmarks/solvers.py``); the random ones are
+generated. Writes ``benchmarks/results/cdcl_ab.csv`` (one row per instance).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import gc
-import importlib.util
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
-import time
-import warnings
 from pathlib import Path
-from types import ModuleType
 
 from benchmarks.solvers import RESULTS, ROOT, _random_set, _sudoku_set
-from sudosat.sat.cnf import parse_dimacs
 
 SETS = {
     "damnhard": lambda: _sudoku_set("damnhard", "damnhard.sdk.txt", None, 1),
@@ -47,82 +59,116 @@ SETS = {
     "random100b": lambda: _random_set(100, 60, 7),
     "random150b": lambda: _random_set(150, 30, 8),
 }
-SOURCE = "sudosat/sat/solvers/cdcl.py"
 
-
-def load_module(path: Path, name: str) -> ModuleType:
-    """Import the file at `path` as a module called `name`."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-def base_version(revision: str, folder: Path) -> ModuleType:
-    """The solver module as it was at git `revision`."""
-    text = subprocess.run(
-        ["git", "show", f"{revision}:{SOURCE}"], cwd=ROOT, capture_output=True, text=True,
-        check=True,
-    ).stdout
-    path = folder / "cdcl_base.py"
-    path.write_text(text)
-    return load_module(path, "cdcl_base")
-
-
-def best_time(module: ModuleType, text: str, repeat: int) -> tuple[float, int, str]:
-    """Least CPU ms of `repeat` solves of the DIMACS `text`, the conflicts and the status.
-
-    Each solve gets a CNF parsed for it alone (untimed): a CNF shares a model-check
-    index with its copies once checked twice (``sudosat.sat.cnf``), so solving one CNF
-    object with both versions in turn timed the second one's checks cheaper
-    (identical code read 0.80 on top2365 before 2026-11-25).
-    """
+# The child: reads one request a line ({"path": DIMACS file, "repeat": n}) and answers one
+# JSON line (least CPU ms, conflicts, status). It imports only what both trees have.
+WORKER = r"""
+import gc, json, sys, time, warnings
+warnings.simplefilter("ignore")
+from sudosat.sat.cnf import parse_dimacs
+from sudosat.sat.solvers.cdcl import solve
+for line in sys.stdin:
+    request = json.loads(line)
+    text = open(request["path"]).read()
     best = float("inf")
-    for _ in range(repeat):
+    for _ in range(request["repeat"]):
         cnf = parse_dimacs(text)
         gc.collect()
         started = time.process_time()
-        result = module.solve(cnf)
+        result = solve(cnf)
         best = min(best, (time.process_time() - started) * 1000)
-    return best, result.stats["conflicts"], result.status.value
+    print(json.dumps({"ms": best, "conflicts": result.stats["conflicts"],
+                      "status": result.status.value}), flush=True)
+"""
+
+
+class Side:
+    """One child process solving with the ``sudosat`` tree under `tree`."""
+
+    def __init__(self, tree: Path, worker: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        self.process = subprocess.Popen(
+            [sys.executable, str(worker)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, env=env, cwd=tree,
+        )
+
+    def solve(self, path: Path, repeat: int) -> dict:
+        """Least CPU ms of `repeat` solves of the DIMACS file at `path`, conflicts, status."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"path": str(path), "repeat": repeat}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"a child solver died (exit {self.process.wait()})")
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def unpack(revision: str, folder: Path) -> Path:
+    """The ``sudosat`` tree at git `revision`, unpacked under `folder`: the folder to import."""
+    archive = folder / "base.tar"
+    with archive.open("wb") as handle:
+        subprocess.run(["git", "archive", revision, "sudosat"], cwd=ROOT, stdout=handle,
+                       check=True)
+    tree = folder / "base"
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base", default="HEAD", help="git revision to compare against")
+    parser.add_argument("--base", default="ab822a1", help="git revision to compare against")
     parser.add_argument("--sets", default="damnhard,top2365,random100",
                         help=f"comma-separated, from {', '.join(SETS)}")
     parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=2,
-                        help="solves per instance and version (at least 1)")
+                        help="solves per instance and side (at least 1; the least CPU time counts)")
     parser.add_argument("--csv", type=Path, default=RESULTS / "cdcl_ab.csv")
     args = parser.parse_args(argv)
-    warnings.simplefilter("ignore")
-    with tempfile.TemporaryDirectory() as folder:
-        base = base_version(args.base, Path(folder))
-        new = load_module(ROOT / SOURCE, "cdcl_new")
     rows = []
-    print(f"{'set':<11}{'base ms':>9}{'new ms':>9}{'new/base':>9}{'sums':>7}"
-          f"{'base confl':>12}{'new confl':>11}")
-    for name in args.sets.split(","):
-        runs = []
-        for instance in SETS[name]():
-            base_ms, base_conflicts, base_status = best_time(base, instance.text, args.repeat)
-            new_ms, new_conflicts, new_status = best_time(new, instance.text, args.repeat)
-            if base_status != new_status:
-                raise SystemExit(f"{instance.name}: base says {base_status}, new {new_status}")
-            runs.append((base_ms, new_ms, base_conflicts, new_conflicts))
-            rows.append({"set": name, "instance": instance.name, "status": new_status,
-                         "base_ms": base_ms, "new_ms": new_ms,
-                         "base_conflicts": base_conflicts, "new_conflicts": new_conflicts})
-        if not runs:
-            continue
-        base_median = statistics.median(r[0] for r in runs)
-        new_median = statistics.median(r[1] for r in runs)
-        sums = sum(r[1] for r in runs) / sum(r[0] for r in runs)
-        print(f"{name:<11}{base_median:>9.2f}{new_median:>9.2f}{new_median / base_median:>9.3f}"
-              f"{sums:>7.3f}{sum(r[2] for r in runs):>12}{sum(r[3] for r in runs):>11}",
-              flush=True)
+    print(f"{'set':<11}{'n':>4}{'base ms':>9}{'new ms':>9}{'new/base':>9}{'ratios':>8}"
+          f"{'sums':>7}{'base confl':>12}{'new confl':>11}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        worker = folder / "worker.py"
+        worker.write_text(WORKER)
+        base, new = Side(unpack(args.base, folder), worker), Side(ROOT, worker)
+        instance_file = folder / "instance.cnf"
+        try:
+            for set_name in args.sets.split(","):
+                runs = []
+                for index, instance in enumerate(SETS[set_name]()):
+                    instance_file.write_text(instance.text)
+                    if index % 2 == 0:
+                        b = base.solve(instance_file, args.repeat)
+                        n = new.solve(instance_file, args.repeat)
+                    else:
+                        n = new.solve(instance_file, args.repeat)
+                        b = base.solve(instance_file, args.repeat)
+                    if b["status"] != n["status"]:
+                        raise SystemExit(f"{instance.name}: base says {b['status']}, "
+                                         f"new {n['status']}")
+                    runs.append((b["ms"], n["ms"], b["conflicts"], n["conflicts"]))
+                    rows.append({"set": set_name, "instance": instance.name,
+                                 "status": n["status"], "base_ms": round(b["ms"], 3),
+                                 "new_ms": round(n["ms"], 3), "base_conflicts": b["conflicts"],
+                                 "new_conflicts": n["conflicts"]})
+                if not runs:
+                    continue
+                base_median = statistics.median(r[0] for r in runs)
+                new_median = statistics.median(r[1] for r in runs)
+                ratios = statistics.median(r[1] / r[0] for r in runs)
+                sums = sum(r[1] for r in runs) / sum(r[0] for r in runs)
+                print(f"{set_name:<11}{len(runs):>4}{base_median:>9.2f}{new_median:>9.2f}"
+                      f"{new_median / base_median:>9.3f}{ratios:>8.3f}{sums:>7.3f}"
+                      f"{sum(r[2] for r in runs):>12}{sum(r[3] for r in runs):>11}", flush=True)
+        finally:
+            base.close()
+            new.close()
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with args.csv.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["set"])

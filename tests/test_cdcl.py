@@ -1,4 +1,4 @@
-"""The CDCL solver (`cdcl`): answers, models, limits, options, Sudoku (issue 3)."""
+"""The CDCL solver (`cdcl`): answers, models, limits, options, Sudoku."""
 
 from __future__ import annotations
 
@@ -395,17 +395,39 @@ def test_solves_a_16x16_course_encoding():
 
 
 def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
-    """A big run of binary clauses met again is added from a memo (issue 14): same lists."""
+    """A big run of binary clauses met again is added from a run cache: same lists."""
     rng = random.Random(14)
     clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(3000)]
     cnf = CNF([[1, 2, 3], *clauses, [4, 5, 6]], 300)
+    cache = cdcl.RunCache()
     loaded = []
-    for _ in range(4):  # seen, grouped, then twice from the memo
+    for load in range(4):  # seen, grouped, then twice from the cache
         solver = cdcl.Engine(300, settings_from("cdcl", TUNABLES, {}))
+        solver.runs = cache
+        if load >= 2:  # from the cache: the run's lists are never built one append at a time
+            assert cache.grouped
         solver.load(cnf.flat)
         loaded.append((solver.bins, solver.used))
     assert all(entry == loaded[0] for entry in loaded[1:])
     assert loaded[0][0] == _reference_load(cnf)[0]
+
+
+def test_the_run_cache_is_bounded_and_an_engine_without_one_remembers_nothing():
+    rng = random.Random(16)
+    cache = cdcl.RunCache(size=2)
+    for k in range(5):  # five different runs, each loaded twice (seen, then grouped)
+        run = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(1100)]
+        for _ in range(2):
+            _load_into_engine(CNF([[1, 2, 3], *run, [4, 5, 6]], 300), cache)
+        assert len(cache.seen) <= 2 and len(cache.grouped) == min(k + 1, 2)
+    from sudosat.sat.solvers.cdcl.one_shot import ONE_SHOT_RUNS
+
+    shared = dict(ONE_SHOT_RUNS.seen)
+    fresh = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(1100)]
+    solver = cdcl.Solver(CNF([[1, 2, 3], *fresh, [4, 5, 6]], 300))  # loads once: no cache
+    assert solver._live_engine().runs is None and ONE_SHOT_RUNS.seen == shared
+    cdcl.solve(CNF([[1, 2, 3], *fresh, [4, 5, 6]], 300))  # one-shot calls share theirs
+    assert len(ONE_SHOT_RUNS.seen) == min(len(shared) + 1, ONE_SHOT_RUNS.size)
 
 
 def test_a_remembered_run_is_used_only_where_every_byte_matches():
@@ -422,17 +444,20 @@ def test_a_remembered_run_is_used_only_where_every_byte_matches():
         "shorter": [[1, 2, 3], *run[:2000], [4, 5, 6]],
         "ends in units": [*run, [13], [-14]],
     }
-    for _ in range(3):  # the third load of the run comes from the memo
-        _load_into_engine(CNF(variants["remembered"], 300))
+    cache = cdcl.RunCache()
+    for _ in range(3):  # the third load of the run comes from the cache
+        _load_into_engine(CNF(variants["remembered"], 300), cache)
+    assert len(cache.grouped) == 1
     for name, clauses in variants.items():
         cnf = CNF(clauses, 300)
         bins, units, _ = _reference_load(cnf)
-        engine = _load_into_engine(cnf)
+        engine = _load_into_engine(cnf, cache)
         assert engine.bins == bins, name
         assert set(units) <= set(engine.trail), name
 
 
-def _load_into_engine(cnf: CNF) -> cdcl.Engine:
+def _load_into_engine(cnf: CNF, cache: cdcl.RunCache | None = None) -> cdcl.Engine:
     engine = cdcl.Engine(cnf.num_vars, settings_from("cdcl", TUNABLES, {}))
+    engine.runs = cache
     engine.load(cnf.flat)
     return engine

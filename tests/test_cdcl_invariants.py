@@ -1,8 +1,8 @@
-"""cdcl's search state keeps its invariants (issue 15): watches, trail, levels, reasons.
+"""cdcl's search state keeps its invariants: watches, trail, levels, reasons.
 
-cdclkit-style checkers (:meth:`Engine.invariant_violations`) run after random
-sequences of solve / backtrack / add_clause calls, and at every decision of
-the searches in between (through the public observer hook, issue 15 item 3).
+cdclkit-style checkers (:func:`tests.cdcl_checks.invariant_violations`) run
+after random sequences of solve / backtrack / add_clause calls, and at every
+decision of the searches in between (through the public observer hook).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sudosat.sat.formulas import pigeonhole, random_kcnf
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl
 from sudosat.sat.solvers.codes import to_code
+from tests.cdcl_checks import invariant_violations
 
 
 class Checking:
@@ -32,7 +33,7 @@ class Checking:
         engine = self.solver._engine
         assert level == len(engine.trail_lim) + 1 and trail_size == len(engine.trail)
         assert engine.val[to_code(literal)] == 0
-        problems = engine.invariant_violations(propagated=True)
+        problems = invariant_violations(engine, propagated=True)
         assert not problems, problems
         self.decisions += 1
 
@@ -52,7 +53,7 @@ def _observed(cnf: CNF, **tunables) -> tuple[cdcl.Solver, Checking]:
 
 
 def _check(solver: cdcl.Solver, propagated: bool = False) -> None:
-    problems = solver._engine.invariant_violations(propagated)
+    problems = invariant_violations(solver._engine, propagated)
     assert not problems, problems
 
 
@@ -104,20 +105,20 @@ def test_the_checkers_notice_broken_watches_trail_and_reasons():
     solver = cdcl.Solver(CNF([[1, 2, 3, 5], [-1, 2, 4, 5], [-2, -3]]))
     engine = solver._engine
     engine.propagate()
-    assert engine.invariant_violations(propagated=True) == []
+    assert invariant_violations(engine, propagated=True) == []
     clause = engine.clauses[0]
     engine.watches[clause[0]].remove(clause)
-    assert any("watch" in p for p in engine.invariant_violations())
+    assert any("watch" in p for p in invariant_violations(engine))
     engine.watches[clause[0]].append(clause)
     engine.watches[clause[2]].append(clause)  # watched a third time
-    assert any("watch" in p for p in engine.invariant_violations())
+    assert any("watch" in p for p in invariant_violations(engine))
     engine.watches[clause[2]].remove(clause)
     engine.trail_lim.append(len(engine.trail))
     engine.assign(to_code(-1), None)
     engine.assign(to_code(2), to_code(3))  # {2, 3} is no reason for 2: 3 is not false
-    assert any("reason" in p for p in engine.invariant_violations())
+    assert any("reason" in p for p in invariant_violations(engine))
     engine.trail.append(engine.trail[-1])
-    assert any("twice" in p for p in engine.invariant_violations())
+    assert any("twice" in p for p in invariant_violations(engine))
 
 
 def test_a_ternary_implication_names_the_clause_tuple_its_entries_share():
@@ -133,9 +134,9 @@ def test_a_ternary_implication_names_the_clause_tuple_its_entries_share():
     implied = engine.reason[3]
     assert engine.val[to_code(3)] == 1 and implied == (to_code(1), to_code(2), to_code(3))
     assert id(implied) in shared  # the clause's own tuple, 3 last in it: nothing was built
-    assert engine.invariant_violations(propagated=True) == []
+    assert invariant_violations(engine, propagated=True) == []
     engine.reason[3] = (to_code(1), to_code(2), to_code(4))  # a clause without 3
-    assert any("does not hold it" in p for p in engine.invariant_violations())
+    assert any("does not hold it" in p for p in invariant_violations(engine))
 
 
 def test_observer_sees_every_decision_and_learnt_clause_in_dimacs():

@@ -1,4 +1,4 @@
-"""DRAT proofs of `cdcl`'s UNSAT answers, checked by the independent `dratify` (issue 3)."""
+"""DRAT proofs of `cdcl`'s UNSAT answers, checked by the independent `dratify`."""
 
 from __future__ import annotations
 

@@ -124,7 +124,8 @@ def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> N
 
 
 def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
-    from sudosat.sat.solvers.cdcl import _GROW_CHUNK, Engine, Solver
+    from sudosat.sat.solvers.cdcl import Engine, Solver
+    from sudosat.sat.solvers.cdcl.state import GROW_CHUNK as _GROW_CHUNK
 
     engine: Engine = Solver(CNF([[1, 2, 3]]))._live_engine()
     before = {name: len(table) for name, table in vars(engine).items() if isinstance(table, list)}
@@ -139,11 +140,11 @@ def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
 
 
 def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> None:
-    """A one-shot call answers by T, freeing included: the engine stops before T by the
-    estimated cost of freeing its tables (here inflated to 100 s, more than T)."""
+    """A one-shot call answers by T, freeing included: the engine stops before T by a share
+    of its own loading time (here inflated so that the reserve exceeds T)."""
     from sudosat.sat.solvers import cdcl
 
-    monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 100.0 / 6)  # 6 array entries below: 100 s
+    monkeypatch.setattr(cdcl.state, "FREE_SHARE", 1e12)  # any load time reserves hours
     started = time.monotonic()
     result = cdcl.solve(CNF([[1, 2], [-1, 2]]), time_limit_ms=5000)
     assert result.status is Status.UNKNOWN and result.out_of_time
@@ -158,8 +159,9 @@ def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch,
     from sudosat.sat.solvers import cdcl, dpll, local
     from sudosat.sudoku.board import Board
 
-    # Freeing priced at a second a literal or a clause: T is gone before the search starts.
-    monkeypatch.setattr(cdcl, "_FREE_S_PER_ENTRY", 1.0)
+    # Freeing priced at a second a clause, or at 1e12 times cdcl's load: T is gone before
+    # the search starts.
+    monkeypatch.setattr(cdcl.state, "FREE_SHARE", 1e12)
     monkeypatch.setattr(dpll, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)

@@ -473,11 +473,13 @@ def engine_source(methods: Sequence[str] = ENGINE_METHODS) -> HTML:
 
     blocks = []
     for method in methods:
-        source = inspect.getsource(getattr(cdcl.Engine, method))
+        function = getattr(cdcl.Engine, method)
+        source = inspect.getsource(function)
         lines = source.count("\n")
+        path = "sudosat/" + function.__module__.split(".", 1)[1].replace(".", "/") + ".py"
         blocks.append(
             f"<details open><summary><code>Engine.{method}</code> "
-            f"({lines} lines, <code>sudosat/sat/solvers/cdcl.py</code>)</summary>"
+            f"({lines} lines, <code>{path}</code>)</summary>"
             f'<pre class="sudosat-source"><code class="language-python">{html.escape(source)}'
             "</code></pre></details>"
         )

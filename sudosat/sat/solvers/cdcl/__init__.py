@@ -1,0 +1,92 @@
+"""Our CDCL solver: conflict-driven clause learning in pure Python, after MiniSat's core.
+
+The main loop (:meth:`Engine.solve` and :meth:`Engine.search`)::
+
+    loop:                                   # one restart per pass (Luby sequence)
+        conflict = propagate()              # unit propagation of the trail
+        if conflict:
+            if level == 0: return UNSAT
+            learnt = analyze(conflict)      # first UIP, minimised; its LBD
+            backjump; record(learnt)        # the learnt clause asserts its literal
+            if restart due: cancel_until(0); continue with the next restart
+        else:
+            if out of budget: return UNKNOWN        # time, conflicts, propagations
+            simplify at level 0; reduce learnt clauses when due
+            decide: next assumption, else pick_branch_lit()  (none left: SAT)
+
+One concern per file; :class:`Engine` is one class built in layers, each file
+a subclass of the one before it:
+
+* :mod:`.state` — the tables in MiniSat's layout (literal codes ``2v`` and
+  ``2v + 1``, negation ``lit ^ 1``, flat per-literal lists), growth, the clock;
+* :mod:`.reasons` — clause, reason and proof-step shapes;
+* :mod:`.proof` — DRAT logging, and :func:`certify` (the ``dratify`` checker);
+* :mod:`.loader` — reading DIMACS arrays into binary implication lists,
+  ternary occurrence lists and watched clauses; :class:`RunCache`;
+* :mod:`.propagation` — ``propagate`` (two watched literals, blocking
+  literal) and ``cancel_until``;
+* :mod:`.heuristic` — VSIDS in a lazy heap, first scores, phases;
+* :mod:`.analysis` — first-UIP learning, minimisation, ``analyze_final``;
+* :mod:`.database` — learnt-clause reduction by LBD, level-0 simplification;
+* :mod:`.engine` — restarts, search, assumptions, budgets (:class:`Engine`);
+* :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
+* :mod:`.model_check` — the independent model check of repeated answers;
+* :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
+* :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once.
+
+A variable's *phase* is the polarity it is first tried with (the tunable
+``initial_phase``), and then the value it last had (phase saving).
+
+Budgets: a call's time limit (a :class:`~sudosat.sat.solvers.budget.Deadline`)
+is read every so many units of work (propagations in the search, clauses or
+lists while loading), never at a machine-tuned rate; ``max_conflicts`` and
+``max_propagations`` (MiniSat's ``setConfBudget`` / ``setPropBudget``) stop a
+call reproducibly. A call out of budget answers UNKNOWN, with
+``stats["stopped"]`` saying which budget ran out.
+
+Examples
+--------
+>>> from sudosat.sat.cnf import CNF
+>>> solve(CNF([[1, 2], [-1, 2], [-2, 3]])).model  # 2 first (most frequent), true (2 of 3)
+[-1, 2, 3]
+>>> solve(CNF([[1], [-1]]), proof=True).proof
+'0\\n'
+>>> solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stats["stopped"]
+'conflicts'
+"""
+
+from __future__ import annotations
+
+from sudosat.sat.solvers.cdcl.engine import Engine, luby
+from sudosat.sat.solvers.cdcl.loader import RunCache
+from sudosat.sat.solvers.cdcl.one_shot import solve
+from sudosat.sat.solvers.cdcl.proof import certify
+from sudosat.sat.solvers.cdcl.reasons import (
+    Clause,
+    Implication,
+    ProofStep,
+    Reason,
+    ReasonKind,
+    reason_kind,
+    reason_literals,
+)
+from sudosat.sat.solvers.cdcl.solver import Observer, Solver
+from sudosat.sat.solvers.cdcl.tunables import TUNABLES
+
+__all__ = [
+    "TUNABLES",
+    "Clause",
+    "Engine",
+    "Implication",
+    "Observer",
+    "ProofStep",
+    "Reason",
+    "ReasonKind",
+    "RunCache",
+    "Solver",
+    "certify",
+    "luby",
+    "reason_kind",
+    "reason_literals",
+    "solve",
+]

@@ -1,0 +1,269 @@
+"""The search: restarts, decisions and budgets on top of every other layer.
+
+:class:`Engine` is the whole CDCL search state in literal codes;
+:class:`~sudosat.sat.solvers.cdcl.solver.Solver` is its DIMACS-speaking face.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from sudosat.sat.result import Status
+from sudosat.sat.solvers.budget import Deadline, OutOfTime
+from sudosat.sat.solvers.cdcl.database import ClauseDatabase
+from sudosat.sat.solvers.codes import Code
+
+# What next_assumption returns when an assumption is false (not a literal code).
+FAILED = -2
+# Propagations between two looks at the clock in the search (see Engine.within_budget):
+# a count of work, so the clock's share of the time is the same on any machine (one call
+# per this many propagations: nothing next to them), and a look comes within a
+# millisecond or so of work on the benchmark's Sudoku and random sets.
+LOOK_EVERY = 256
+
+
+def luby(y: float, x: int) -> float:
+    """The x-th term (from 0) of the Luby sequence scaled by powers of `y`.
+
+    >>> [int(luby(2, i)) for i in range(7)]
+    [1, 1, 2, 1, 1, 2, 4]
+    """
+    size, seq = 1, 0
+    while size < x + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != x:
+        size = (size - 1) >> 1
+        seq -= 1
+        x = x % size
+    return y**seq
+
+
+class Engine(ClauseDatabase):
+    """The CDCL search state (create, :meth:`load`, then :meth:`solve`, again and again).
+
+    :class:`~sudosat.sat.solvers.cdcl.solver.Solver` is the public,
+    DIMACS-speaking face of it; this class works in literal codes and keeps
+    everything between calls: clauses (input and learnt), activities, saved
+    phases, level-0 facts, the proof log. Its methods come in layers, one file
+    per concern (see :mod:`sudosat.sat.solvers.cdcl`); this one adds the
+    search loop, the restarts, the assumptions and the budgets.
+    """
+
+    def set_budget(
+        self, deadline: Deadline, max_conflicts: int | None, max_propagations: int | None
+    ) -> None:
+        """Budget the next call (MiniSat's setConfBudget / setPropBudget, and a deadline).
+
+        Pre: between calls. Post: the next :meth:`solve` answers UNKNOWN once
+        `deadline` passes, or after `max_conflicts` more conflicts or
+        `max_propagations` more propagations (None: no such budget); ``stopped``
+        then says which.
+        """
+        self.deadline = deadline
+        self.conflict_limit = math.inf if max_conflicts is None else self.conflicts + max_conflicts
+        self.propagation_limit = (
+            math.inf if max_propagations is None else self.propagations + max_propagations
+        )
+        self.next_look = self.propagations  # the first decision looks
+        self.stopped = ""
+
+    def within_budget(self) -> bool:
+        """MiniSat's ``withinBudget()``: False (``stopped`` says why) once a budget is spent.
+
+        The search calls it before a decision once ``propagations`` reaches
+        ``next_look``: the clock is read every :data:`LOOK_EVERY` propagations,
+        a rate set by work done, not by a machine's speed. Conflicts are
+        also counted against their budget where they happen (:meth:`search`).
+        """
+        if self.conflicts >= self.conflict_limit:  # a budget of 0 conflicts: no decision
+            self.stopped = "conflicts"
+            return False
+        if self.propagations >= self.propagation_limit:
+            self.stopped = "propagations"
+            return False
+        if time.monotonic() >= self.deadline.at:
+            self.stopped = "time"
+            return False
+        self.next_look = min(self.propagations + LOOK_EVERY, self.propagation_limit)
+        return True
+
+    def search(self, budget: float) -> Status | None:
+        """CDCL until SAT, UNSAT, or `budget` conflicts (then restart).
+
+        Pre: level 0 after a restart. Post: SAT leaves a full assignment of the
+        used variables; UNSAT sets ``ok`` False; None means restart (level 0).
+        Raises :class:`OutOfTime` when the call's budget is spent (``stopped``
+        says which): the conflict budget is read after each conflict's clause
+        is learnt, the others (:meth:`within_budget`) where MiniSat reads its
+        budget, after a propagation that ends without a conflict, before the
+        next decision (a run of conflicts is bounded by the decision level,
+        each backjumping at least one level).
+        """
+        conflicts_here = 0
+        while True:
+            conflict = self.propagate()
+            if conflict is not None:
+                self.conflicts += 1
+                conflicts_here += 1
+                if not self.trail_lim:
+                    self.ok = False
+                    return Status.UNSAT
+                learnt, back, lbd = self.analyze(conflict)
+                self.cancel_until(back)
+                self.record(learnt, lbd)
+                self.var_inc /= self.var_decay
+                if self.conflicts >= self.conflict_limit:
+                    self.stopped = "conflicts"
+                    raise OutOfTime
+                continue
+            if conflicts_here >= budget:
+                self.cancel_until(0)
+                return None
+            if self.propagations >= self.next_look and not self.within_budget():
+                raise OutOfTime
+            if not self.trail_lim and len(self.trail) != self.simp_trail:
+                self.simplify()
+            if self.conflicts >= self.next_reduce:
+                self.next_reduce += self.reduce_interval
+                self.reduce_interval += self.settings["reduce_inc"]
+                self.reduce_db()
+            lit = self.next_assumption() if len(self.trail_lim) < len(self.assumptions) else -1
+            if lit == FAILED:
+                return Status.UNSAT
+            if lit < 0:
+                if self.heap_after_assumptions:
+                    self.heap_after_assumptions = False
+                    if self.rescore_now:
+                        self.rescore_now = False
+                        self.rescore()
+                    else:
+                        self.trim_heap()
+                lit = self.pick_branch_lit()
+                if lit < 0:
+                    return Status.SAT
+                self.decisions += 1
+            self.trail_lim.append(len(self.trail))
+            self.assign(lit, None)
+
+
+    def next_assumption(self) -> Code:
+        """The next assumption to decide, -1 when all hold, or FAILED (``core`` set).
+
+        Pre: every decision level so far holds one assumption (MiniSat's order:
+        assumption k is decided at level k + 1). An assumption already true
+        gets an empty level of its own; a false one ends the call.
+        """
+        assumptions, val, trail_lim = self.assumptions, self.val, self.trail_lim
+        while len(trail_lim) < len(assumptions):
+            p = assumptions[len(trail_lim)]
+            if val[p] == 1:
+                trail_lim.append(len(self.trail))
+            elif val[p]:
+                self.core = self.analyze_final(p)
+                return FAILED
+            else:
+                return p
+        return -1
+
+    def prepare_first_call(self) -> bool:
+        """Propagate the level-0 facts, simplify, and score the variables: the first call's start.
+
+        The first activities score the formula the level-0 facts leave
+        (:meth:`init_activity`), so those facts are propagated first; a
+        conflict there is the clauses' own (False: UNSAT), as it would be in
+        search. The search would simplify first thing anyway; before the
+        scores, it shortens what they read. Raises :class:`OutOfTime` between
+        the steps (each reads the whole formula): every step can run again,
+        so a later call starts over where this one stopped. Pre:
+        level 0 or assumption levels. Post: level 0; True, or False for UNSAT.
+        """
+        self.cancel_until(0)
+        if self.propagate() is not None:
+            self.conflicts += 1
+            self.ok = False
+            return False
+        if not self.in_time():
+            raise OutOfTime
+        self.simplify()
+        if not self.in_time():
+            raise OutOfTime
+        self.init_heap()
+        return True
+
+    def solve(self, assumptions: list[Code] | tuple = ()) -> Status:
+        """Restart loop (Luby), under `assumptions` (literal codes, decided first).
+
+        Pre: level 0, loaded. Post: SAT (the trail is a full assignment, to be
+        read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
+        clauses alone are unsatisfiable, else ``core`` is the failed subset of
+        the assumptions) or UNKNOWN (:class:`OutOfTime` from
+        :meth:`prepare_first_call` or :meth:`search`: a budget ran out, and
+        ``stopped`` says which; the state is consistent, at any level).
+        """
+        self.core = None
+        if not self.ok:
+            self.core = []
+            return Status.UNSAT
+        if not self.started:
+            try:
+                if not self.prepare_first_call():
+                    self.core = []
+                    return Status.UNSAT
+            except OutOfTime:
+                self.stopped = self.stopped or "time"
+                return Status.UNKNOWN
+            self.started = True
+        elif self.heap_stale:
+            self.rebuild_heap()
+        self.heap_stale = False
+        self.assumptions = list(assumptions)
+        # Only the call right after expect_new_question ranks anew, even if it ends
+        # before any free decision (an assumption fails, or propagation solves it).
+        self.rescore_now, self.rescore_next = self.rescore_next, False
+        self.heap_after_assumptions = bool(assumptions) or self.rescore_now
+        unit = self.settings["restart_first"]
+        conflicts_before = self.conflicts
+        restarts = 0
+        while True:
+            try:
+                status = self.search(luby(2, restarts) * unit)
+            except OutOfTime:
+                self.stopped = self.stopped or "time"
+                return Status.UNKNOWN
+            if status is not None:
+                if status is Status.UNSAT and not self.ok:
+                    self.core = []
+                spent = self.conflicts - conflicts_before
+                self.conflicts_per_call = 0.75 * self.conflicts_per_call + 0.25 * spent
+                return status
+            self.restarts += 1
+            restarts += 1
+            if len(self.heap) > 3 * self.num_vars + 100:
+                self.rebuild_heap()  # drop the stale entries lazy re-insertion leaves behind
+
+    # -- answers --------------------------------------------------------------------------
+
+    def model(self) -> list[int]:
+        """One signed literal per variable; unassigned (unused) variables read as false.
+
+        The values are only read: the solver may go on (incremental use).
+        """
+        val = self.val
+        return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
+
+    def counters(self) -> dict[str, float]:
+        """The counters since the engine was made."""
+        return {
+            "decisions": self.decisions,
+            "propagations": self.propagations,
+            "conflicts": self.conflicts,
+            "restarts": self.restarts,
+            "learnt": self.learnt_count,
+            "deleted": self.deleted,
+        }
+
+    def stats(self, cpu_started: float) -> dict[str, float]:
+        """The counters as ``Result.stats``."""
+        return {**self.counters(), "solver_cpu_s": time.process_time() - cpu_started}

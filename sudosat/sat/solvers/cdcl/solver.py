@@ -1,0 +1,426 @@
+"""The incremental :class:`Solver`: MiniSat's and PySAT's shape over the engine.
+
+Clauses added between calls, assumptions decided first, one level each
+(MiniSat's ``solve(assumps)``), the failed subset from final conflict analysis
+(``analyzeFinal``); the assumption levels a next call shares are kept, not
+decided again. Signed DIMACS literals at this boundary, literal codes inside.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from sudosat.errors import SolverError
+from sudosat.sat.cnf import CNF
+from sudosat.sat.result import Result, Status
+from sudosat.sat.solvers.base import verify_result
+from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused, settings_from
+from sudosat.sat.solvers.cdcl.engine import Engine
+from sudosat.sat.solvers.cdcl.model_check import ModelChecker
+from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, ProofStep
+from sudosat.sat.solvers.cdcl.state import NO_DEADLINE
+from sudosat.sat.solvers.cdcl.tunables import TUNABLES
+from sudosat.sat.solvers.codes import Code, to_codes, to_dimacs, to_dimacs_list
+
+__all__ = ["Observer", "Solver"]
+
+
+class Observer(Protocol):
+    """What :class:`Solver` tells an ``observer`` (either method may be missing).
+
+    Literals are signed DIMACS integers; levels count decisions (0: none).
+    """
+
+    def decided(self, literal: int, level: int, trail_size: int) -> None:
+        """The heuristic decided `literal`, opening `level`; the trail held `trail_size`."""
+
+    def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
+        """A conflict at `level` taught `clause` (asserting literal first); jump back."""
+
+
+class ObservedEngine(Engine):
+    """The engine with an observer (see :class:`Solver`): two methods wrapped, nothing else.
+
+    Decisions are reported from :meth:`pick_branch_lit` and learnt clauses
+    from :meth:`analyze`, so the search loop itself is the plain engine's.
+    """
+
+    def __init__(
+        self, num_vars: int, settings: dict, seed: int, proof: bool, observer: Observer
+    ) -> None:
+        super().__init__(num_vars, settings, seed, proof)
+        self.on_decided = getattr(observer, "decided", None)
+        self.on_learnt = getattr(observer, "learnt", None)
+
+    def pick_branch_lit(self) -> Code:
+        lit = super().pick_branch_lit()
+        if lit >= 0 and self.on_decided is not None:
+            self.on_decided(to_dimacs(lit), len(self.trail_lim) + 1, len(self.trail))
+        return lit
+
+    def analyze(self, confl: Implication) -> tuple[Clause, int, int]:
+        learnt, back, lbd = super().analyze(confl)
+        if self.on_learnt is not None:
+            self.on_learnt(to_dimacs_list(learnt), back, len(self.trail_lim))
+        return learnt, back, lbd
+
+
+class Solver:
+    """Our CDCL solver as an object that stays loaded: MiniSat's and PySAT's shape.
+
+    Clauses are added once; each :meth:`solve` may assume literals for that
+    call only. Learnt clauses, VSIDS activities, saved phases and level-0
+    facts carry over from call to call (every learnt clause follows from the
+    clauses alone, never from assumptions, so it stays valid).
+
+    Parameters
+    ----------
+    cnf : CNF, optional
+        Clauses to start with (more with :meth:`add_clause`, :meth:`append_formula`).
+    seed : int
+        Seeds the solver's only random source (0: fully deterministic).
+    proof : bool
+        Log a DRAT proof; an UNSAT :class:`Result` then carries it (see :meth:`solve`).
+    observer : object, optional
+        Told of the search as it runs (for tracing and teaching; see
+        :class:`Observer`): ``observer.decided(literal, level, trail_size)``
+        at each decision of the branching heuristic (assumptions are not
+        reported) and ``observer.learnt(clause, backjump_level, level)`` at
+        each learnt clause, literals as signed DIMACS integers. Either method
+        may be left out. None (the default) costs nothing: the plain engine
+        runs.
+    **tunables
+        Any name of :data:`TUNABLES`.
+
+    Raises
+    ------
+    SolverError
+        An unknown or out-of-range tunable.
+
+    Examples
+    --------
+    >>> class Count:
+    ...     decisions = 0
+    ...     def decided(self, literal, level, trail_size):
+    ...         self.decisions += 1
+    >>> counter = Count()
+    >>> Solver(CNF([[1, 2], [-1, 2]]), observer=counter).solve().status, counter.decisions
+    (<Status.SAT: 'SAT'>, 1)
+    >>> with Solver(CNF([[1, 2], [-1, 3]])) as s:
+    ...     s.solve([-3]).status, s.get_model()
+    ...     s.solve([1, -3]).status, s.get_core()
+    ...     s.add_clause([-2])
+    ...     s.solve([-3]).status, s.get_core()
+    (<Status.SAT: 'SAT'>, [-1, 2, -3])
+    (<Status.UNSAT: 'UNSAT'>, [1, -3])
+    (<Status.UNSAT: 'UNSAT'>, [-3])
+    """
+
+    def __init__(
+        self,
+        cnf: CNF | None = None,
+        *,
+        seed: int = 0,
+        proof: bool = False,
+        observer: Observer | None = None,
+        **tunables: float,
+    ) -> None:
+        self.settings = settings_from("cdcl", TUNABLES, tunables)
+        # The observer is served by a subclass chosen here, once, so that the
+        # search without one runs exactly the plain engine's code.
+        self._engine: Engine | None = (
+            Engine(0, self.settings, seed, proof) if observer is None
+            else ObservedEngine(0, self.settings, seed, proof, observer)
+        )
+        self._formula = CNF()  # every clause added, for the model check and the proof filter
+        self._model: list[int] | None = None
+        self._core: list[int] | None = None
+        self._checker: ModelChecker | None = None
+        self._checks = 0
+        if cnf is not None:
+            self.append_formula(cnf)
+
+    def __enter__(self) -> Solver:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.delete()
+
+    def delete(self) -> None:
+        """Free the solver's tables (PySAT's name); the object is unusable afterwards."""
+        self._engine = None
+
+    def _live_engine(self) -> Engine:
+        """The engine; raises :class:`SolverError` once :meth:`delete` freed it."""
+        engine = self._engine
+        if engine is None:
+            raise SolverError("cdcl: this solver was deleted")
+        return engine
+
+    # -- clauses ------------------------------------------------------------------
+
+    @property
+    def num_vars(self) -> int:
+        """The highest variable seen in a clause or an assumption."""
+        return self._live_engine().num_vars
+
+    @property
+    def num_clauses(self) -> int:
+        """Input clauses added so far (learnt clauses not counted)."""
+        return self._formula.num_clauses
+
+    def add_clause(self, clause: list[int] | tuple[int, ...]) -> None:
+        """Add one clause of signed DIMACS literals (it holds for every later call)."""
+        self.append_formula(CNF([list(clause)]))
+
+    def append_formula(self, formula: CNF | list) -> None:
+        """Add every clause of `formula` (a :class:`CNF` or a list of clauses).
+
+        Raises
+        ------
+        ValueError
+            A clause holds the literal 0.
+        """
+        cnf = formula if isinstance(formula, CNF) else CNF(formula)
+        with collector_paused():
+            self._append(cnf)
+
+    def _append(self, cnf: CNF, adopt: bool = False) -> None:
+        """Add `cnf`'s clauses; with `adopt`, keep `cnf` itself as the formula (no copy).
+
+        Adopting is for a solver that lives for one call on a formula nobody
+        changes meanwhile, and asks no assumption beyond its variables
+        (:func:`~sudosat.sat.solvers.cdcl.one_shot.solve`): a big formula's copy
+        would cost as much as a good part of its loading.
+        """
+        engine = self._live_engine()
+        engine.cancel_until(0)  # clauses are added at level 0 (assumption levels may remain)
+        engine.grow(cnf.num_vars)
+        # Only a one-shot call loads under a deadline (solve): growing the tables for a
+        # big formula takes a while.
+        if not engine.in_time():
+            raise OutOfTime
+        if not self._formula.num_clauses:
+            self._formula = cnf if adopt else cnf.copy()
+        else:
+            self._formula.extend(cnf)
+        if self._checker is not None:
+            self._checker.extend(cnf)
+        if self._formula.num_vars != engine.num_vars:
+            self._formula.num_vars = engine.num_vars
+        if not engine.trail and not engine.trail_lim:
+            engine.load(cnf.flat)  # nothing decided yet: the bulk loader applies
+            return
+        for clause in cnf:
+            engine.add_codes(to_codes(clause))
+
+    def forget_learnts(self, keep_lbd: int = 0) -> int:
+        """Delete the learnt clauses (of three literals or more) whose LBD exceeds `keep_lbd`.
+
+        Between unrelated questions on the same clauses (the next puzzle on the
+        same rules) the learnt clauses of the last one are valid but mostly
+        useless, and each costs watch visits (``benchmarks/incremental.py``
+        compares keeping and dropping them). Returns how many went.
+        """
+        engine = self._live_engine()
+        engine.cancel_until(0)
+        return engine.forget_learnts(keep_lbd)
+
+    def next_question(self, keep_lbd: int = 0) -> int:
+        """Get ready for an unrelated question on the same clauses (the next puzzle on the rules).
+
+        Drops the long learnt clauses (:meth:`forget_learnts`) and, when the
+        calls so far took many conflicts (tunable ``rescore_conflicts``), has
+        the next call rank the variables anew on what its assumptions leave
+        (see :meth:`Engine.expect_new_question`). Answers stay the same; only
+        the search's order changes. Returns how many learnt clauses went.
+        """
+        dropped = self.forget_learnts(keep_lbd)
+        self._live_engine().expect_new_question()
+        return dropped
+
+    # -- solving -------------------------------------------------------------------
+
+    def solve(
+        self,
+        assumptions=(),
+        time_limit_ms: float | None = None,
+        *,
+        max_conflicts: int | None = None,
+        max_propagations: int | None = None,
+    ) -> Result:
+        """Decide the clauses with the `assumptions` (signed literals) holding for this call.
+
+        Parameters
+        ----------
+        assumptions : sequence of int
+            Signed literals that hold for this call only.
+        time_limit_ms : float, optional
+            Wall-clock bound for this call.
+        max_conflicts, max_propagations : int, optional
+            Work budgets for this call (MiniSat's ``setConfBudget`` and
+            ``setPropBudget``): the call stops after that many more conflicts,
+            or at the first decision once that many more literals were
+            propagated. The same budgets on the same clauses stop at the same
+            point on any machine.
+
+        Returns
+        -------
+        Result
+            SAT with a model that satisfies every clause and every assumption
+            (checked unless ``check_model=0``); UNSAT, where :meth:`get_core`
+            names the assumptions that failed (empty: the clauses alone are
+            unsatisfiable); UNKNOWN when a budget ran out, never UNSAT
+            (``stats["stopped"]`` says which: "time", "conflicts" or
+            "propagations"; ``out_of_time`` for time alone). Stats count this
+            call only. With ``proof=True``, an UNSAT result's ``proof`` is a
+            DRAT proof of the clauses added so far plus the core as unit
+            clauses (check it with :func:`~sudosat.sat.solvers.cdcl.proof.certify` on
+            :meth:`proof_formula`).
+
+        Raises
+        ------
+        SolverError
+            A zero or non-integer assumption, or a negative budget.
+        """
+        cpu_started = time.process_time()
+        budgets = _checked_budgets(max_conflicts, max_propagations)
+        return self._solve(assumptions, Deadline(time_limit_ms), cpu_started, *budgets)
+
+    def _solve(
+        self,
+        assumptions,
+        deadline: Deadline,
+        cpu_started: float,
+        max_conflicts: int | None = None,
+        max_propagations: int | None = None,
+    ) -> Result:
+        """:meth:`solve` under `deadline` and the budgets, the CPU clock read by the caller
+        (``solver_cpu_s`` counts from it)."""
+        started = time.perf_counter()
+        engine = self._live_engine()
+        assumptions = list(assumptions)
+        for lit in assumptions:
+            if not isinstance(lit, int) or lit == 0:
+                raise SolverError(f"cdcl: an assumption must be a non-zero integer, got {lit!r}")
+            engine.grow(abs(lit))
+        # An adopted formula stays as it is: its one call has no assumptions (see _append).
+        if self._formula.num_vars != engine.num_vars:
+            self._formula.num_vars = engine.num_vars
+        codes = to_codes(assumptions)
+        before = engine.counters()
+        engine.set_budget(deadline, max_conflicts, max_propagations)
+        try:
+            with collector_paused():
+                engine.cancel_until(_shared_prefix(engine.assumptions, codes))
+                status = engine.solve(codes)
+                model = engine.model() if status is Status.SAT else None
+                # Keep the assumption levels: the next call re-decides only from the
+                # first assumption that differs (levels 1..k hold assumptions 1..k).
+                keep = len(codes) if status is not Status.UNKNOWN else 0
+                engine.cancel_until(min(keep, len(engine.trail_lim)))
+        finally:
+            stopped = engine.stopped
+            engine.set_budget(NO_DEADLINE, None, None)
+        stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
+        stats["solver_cpu_s"] = time.process_time() - cpu_started
+        # A complete solver answers UNKNOWN only when a budget runs out.
+        result = Result(status, model, stats, 0.0, "cdcl", out_of_time=stopped == "time")
+        if status is Status.UNKNOWN:
+            # Result.stats is typed as numbers; this one entry is a word.
+            result.stats["stopped"] = stopped  # type: ignore[assignment]
+        self._model = model
+        self._core = None
+        if status is Status.UNSAT:
+            self._core = to_dimacs_list(engine.core or [])
+            if engine.proof is not None:
+                result.proof = self.proof_text()
+        if model is not None and self.settings["check_model"]:
+            self._check(result, model, assumptions)
+        result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+        return result
+
+    def _check(self, result: Result, model: list[int], assumptions: list[int]) -> None:
+        """Fail loudly unless the model satisfies every input clause and every assumption.
+
+        The first check scans the flat formula in C (:func:`verify_result`);
+        from the second on, an index of the formula built once makes each check
+        read only the clauses a true literal could break (see :class:`ModelChecker`).
+        `model` is ``result.model``.
+        """
+        if self._checker is None and self._checks < 1:
+            verify_result(self._formula, result, "cdcl")
+        else:
+            if self._checker is None:
+                self._checker = ModelChecker(self._formula)
+            broken = self._checker.first_broken(model)
+            if broken is not None:
+                raise SolverError(f"cdcl returned a wrong model: it falsifies {broken}")
+            result.model_checked = True
+        self._checks += 1
+        unmet = [q for q in assumptions if model[abs(q) - 1] != q]
+        if unmet:
+            raise SolverError(f"cdcl returned a model that breaks the assumption {unmet[0]}")
+
+    def get_model(self) -> list[int] | None:
+        """The last SAT answer's model (one signed literal per variable), else None."""
+        return self._model
+
+    def get_core(self) -> list[int] | None:
+        """After UNSAT: the assumptions (signed, in the given order) that failed; else None.
+
+        Their conjunction with the clauses is unsatisfiable. It is not always
+        the smallest such set (MiniSat's final conflict analysis, no minimisation).
+        """
+        return self._core
+
+    # -- proofs ----------------------------------------------------------------------
+
+    def proof_formula(self) -> CNF:
+        """What the last UNSAT proof refutes: the clauses added so far plus the core as units."""
+        cnf = self._formula.copy()
+        for lit in self._core or []:
+            cnf.add_clause([lit])
+        return cnf
+
+    def proof_text(self) -> str:
+        """The DRAT proof logged so far, ending with the empty clause (``proof=True`` only).
+
+        A learnt clause equal to an input clause is never shown deleted:
+        checkers such as dratify delete every copy, and the input clause may
+        have been added after the learnt one was deleted.
+        """
+        engine = self._live_engine()
+        if engine.proof is None:
+            raise SolverError("cdcl: this solver was made without proof=True")
+        inputs = None
+        if any(kind is ProofStep.DELETE for kind, _ in engine.proof):
+            inputs = {frozenset(to_codes(clause)) for clause in self._formula}
+        return engine.proof_text(inputs)
+
+    def stats(self) -> dict[str, float]:
+        """The solver's counters since it was made (every call together)."""
+        return self._live_engine().stats(time.process_time())
+
+
+def _shared_prefix(old: list[Code], new: list[Code]) -> int:
+    """How many assumptions the two lists share from the start."""
+    k = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        k += 1
+    return k
+
+
+def _checked_budgets(
+    max_conflicts: int | None, max_propagations: int | None
+) -> tuple[int | None, int | None]:
+    """The two work budgets, checked: each None or a non-negative int."""
+    for name, value in (("max_conflicts", max_conflicts), ("max_propagations", max_propagations)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 0
+        ):
+            raise SolverError(f"cdcl: {name} must be a non-negative integer or None, got {value!r}")
+    return max_conflicts, max_propagations

@@ -1,0 +1,34 @@
+"""Every tunable of cdcl, declared once; ``solve(cnf, **tunables)`` accepts these names.
+
+The names are a public contract (registry, command line, studies), kept even
+where the code's word differs: ``initial_phase`` sets each variable's first
+phase (see :mod:`sudosat.sat.solvers.cdcl`).
+"""
+
+from __future__ import annotations
+
+from sudosat.sat.solvers.budget import Tunable, declare
+
+#: Every tunable, declared once. ``solve(cnf, **tunables)`` accepts these names.
+TUNABLES: dict[str, Tunable] = declare(
+    Tunable("var_decay", 0.95, 0.5, 0.9999, "VSIDS activity decay per conflict"),
+    Tunable("restart_first", 100, 1, 1e9, "conflicts in the first Luby restart unit"),
+    Tunable("reduce_first", 2000, 10, 1e9, "conflicts before the first learnt-clause cut"),
+    Tunable("reduce_inc", 300, 0, 1e9, "growth of the reduction interval after each reduction"),
+    Tunable("glue_lbd", 2, 0, 1e9, "learnt clauses with LBD at most this are never deleted"),
+    Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
+    Tunable(
+        "initial_phase", 2, 0, 2,
+        "phase (the polarity a variable is first tried with): 0 false, 1 true, 2 the sign it "
+        "has in more clauses (ties false; false on a formula with level-0 facts, such as a "
+        "puzzle's givens)",
+    ),
+    Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
+    Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
+    Tunable(
+        "rescore_conflicts", 16, 0, 1e9,
+        "a new question's first decision ranks the variables anew (Jeroslow-Wang products) "
+        "when the calls so far averaged at least this many conflicts",
+    ),
+)
+
