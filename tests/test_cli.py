@@ -171,7 +171,7 @@ def test_bad_instance_line_names_file_and_line(tmp_path, capsys):
 def test_unknown_solver_is_a_clear_error(example_file, tmp_path, capsys):
     cnf_path = tmp_path / "e.cnf"
     run(["encode", example_file, "-o", cnf_path], capsys)
-    with pytest.raises(SystemExit) as caught:  # bad usage (issue 17 item 9): exit 2
+    with pytest.raises(SystemExit) as caught:  # bad usage: exit 2
         run(["sat", cnf_path, "--solver", "nosuch"], capsys)
     assert caught.value.code == 2
     assert "unknown solver 'nosuch'" in capsys.readouterr().err
@@ -214,7 +214,7 @@ def test_sat_sn_on_the_rules_file_and_a_puzzle(tmp_path, capsys, strategy):
         err == f"SAT: warning: {path}:1: header declares 12016 clauses but the file holds 12015\n"
     )
     assert out.startswith("s SATISFIABLE")
-    # The .out names only the 729 variables the formula uses (issue 12), not all 999.
+    # The .out names only the 729 variables the formula uses, not all 999.
     solution = read_assignment((tmp_path / "sudoku.cnf.out").read_text())
     assert solution.status is Status.SAT and len(solution.values) == 729
     true_cells = sorted(v for v, value in solution.values.items() if value)

@@ -1,4 +1,4 @@
-"""DP and DPLL (issue 3): agreement with PySAT, edge cases, depth, Sudoku, options."""
+"""DP and DPLL: agreement with PySAT, edge cases, depth, Sudoku, options."""
 
 from __future__ import annotations
 

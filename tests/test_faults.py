@@ -1,7 +1,7 @@
-"""Regression tests for issue 17: faults that lost work or touched what was not ours.
+"""Regression tests for faults that lost work or touched what was not ours.
 
-Each test is named after the fault it pins down (``test_faultK_...`` for item K of
-the issue) and reproduces it as the audit did: through the command line, in a
+Each test is named after the fault it pins down (``test_faultK_...`` for fault K
+of the list audited) and reproduces it as the audit did: through the command line, in a
 scratch folder, checking the one line on standard error, the exit code, and that
 nothing else was lost or touched.
 """

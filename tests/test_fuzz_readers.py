@@ -1,6 +1,6 @@
 """Fuzzing every reader: bytes and mutated near-valid inputs give a result or a one-line error.
 
-The contract (issue 16): each reader returns a parsed result or raises a
+The contract: each reader returns a parsed result or raises a
 :class:`~sudosat.errors.SudosatError` that names the file (and the line, when the
 fault is on one), never another exception and never a hang (a deadline per
 example); a valid input gives the same result as a strict reference reading

@@ -1,4 +1,4 @@
-"""Issue 16 (hostile audit) and issue 17's faults 8, 9 and 10, one regression test each.
+"""A hostile audit's reproductions and faults 8, 9 and 10, one regression test each.
 
 Every test runs the command as a user would (in process, or in a subprocess when a
 resource limit must hold) and checks the one line it prints and its exit code.
@@ -49,10 +49,10 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-# -- issue 16: the three reproductions ------------------------------------------------
+# -- the hostile audit: the three reproductions --------------------------------------
 
 
-def test_issue16_billions_of_variables_are_refused_before_allocation(tmp_path, capsys):
+def test_audit_billions_of_variables_are_refused_before_allocation(tmp_path, capsys):
     path = write(tmp_path, "h.cnf", "p cnf 2000000000 1\n1 2 0\n")
     code, out, err = run(["-S1", path], capsys, sat_sn_main)
     assert code == 1
@@ -62,7 +62,7 @@ def test_issue16_billions_of_variables_are_refused_before_allocation(tmp_path, c
     assert not Path(f"{path}.out").exists()
 
 
-def test_issue16_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
+def test_audit_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
     path = write(tmp_path, "u.cnf", "p cnf 2 1\n\u0661 \u0662 \u0660\n")
     code, out, err = run(["-S3", path], capsys, sat_sn_main)
     assert code == 1
@@ -72,7 +72,7 @@ def test_issue16_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
     assert "SATISFIABLE" not in out
 
 
-def test_issue16_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, capsys):
+def test_audit_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, capsys):
     path = write(tmp_path, "b.txt", "2 -1 " + " ".join(["0"] * 15) + "\n")
     code, out, err = run(["encode", path], capsys)
     assert code == 1
@@ -91,14 +91,14 @@ def test_issue16_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, 
         ("-2 " + " ".join(["0"] * 16), "'-' at the start of the line is not an order"),
     ],
 )
-def test_issue16_dash_rules_name_the_position(line, fragment):
+def test_audit_dash_rules_name_the_position(line, fragment):
     with pytest.raises(InstanceError) as caught:
         Board.parse(line, source="in.txt", line=4)
     assert str(caught.value).startswith("in.txt:4: ")
     assert fragment in str(caught.value)
 
 
-def test_issue16_a_dash_between_two_numbers_still_separates():
+def test_audit_a_dash_between_two_numbers_still_separates():
     board = Board.parse("2 1-0-0-0-0-0-0-0-0-0-0-0-0-0-0-0")
     assert board.cells[0] == 1 and board.num_givens == 1
     assert Board.parse("2 1, 0,0 ,0" + ", 0" * 12 + ",").num_givens == 1
@@ -141,7 +141,7 @@ def test_parse_int_token_checks_bounds():
         parse_int_token("6", what="literal", low=1, high=5)
 
 
-# -- issue 17, fault 8: sizes from lying headers and huge numbers -----------------------
+# -- fault 8: sizes from lying headers and huge numbers -----------------------
 
 
 def test_fault8_lying_headers_thirty_million_variables_one_line_fast(tmp_path, capsys):
@@ -236,7 +236,7 @@ def test_fault8_lying_headers_board_with_a_5000_digit_number():
         Board.parse("2 " + "9" * 5000 + " 0" * 15)
 
 
-# -- issue 17, fault 9: options -------------------------------------------------------------
+# -- fault 9: options -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -299,7 +299,7 @@ def test_fault9_options_solve_stdin_without_output_is_usage(monkeypatch, capsys)
     assert "needs -o OUT" in one_line(err)
 
 
-# -- issue 17, fault 10: one line reader ------------------------------------------------------
+# -- fault 10: one line reader ------------------------------------------------------
 
 
 @pytest.mark.parametrize("inside", ["\x0c", "\u2028", "\x0b", "\x1c", "\x85", "\r"])

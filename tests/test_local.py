@@ -1,4 +1,4 @@
-"""GSAT and WalkSAT (issue 3): models check, SAT/UNKNOWN only, counters, Sudoku, options."""
+"""GSAT and WalkSAT: models check, SAT/UNKNOWN only, counters, Sudoku, options."""
 
 from __future__ import annotations
 

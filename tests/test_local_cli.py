@@ -1,4 +1,4 @@
-"""Local search from the command line (issue 12): flip/try/noise options and the time limit."""
+"""Local search from the command line: flip/try/noise options and the time limit."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One instance end to end, and a file of them (sudosat.run.pipeline, issue 5)."""
+"""One instance end to end, and a file of them (sudosat.run.pipeline)."""
 
 from __future__ import annotations
 

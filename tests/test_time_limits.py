@@ -1,4 +1,4 @@
-"""One time limit for all our own solvers (issue 3): UNKNOWN within T + max(10% T, 100 ms)."""
+"""One time limit for all our own solvers: UNKNOWN within T + max(10% T, 100 ms)."""
 
 from __future__ import annotations
 
