@@ -214,13 +214,14 @@ def test_fault8_long_clause():
     n = 100_000
     clause = [v if v % 2 else -v for v in range(1, n + 1)]
     cnf = CNF([clause, [-1], [2]], n)
-    started = time.monotonic()
+    # CPU time, which a busy machine does not inflate: a quadratic loader would take minutes.
+    started = time.process_time()
     result = cdcl.solve(cnf, time_limit_ms=300)
-    assert time.monotonic() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert result.status in (Status.SAT, Status.UNKNOWN)
     result = cdcl.solve(cnf)
     assert result.is_sat
-    assert time.monotonic() - started < 4.0
+    assert time.process_time() - started < 4.0
     tautology = CNF([[*clause, -clause[-1]]], n)
     assert cdcl.solve(tautology).is_sat
 
