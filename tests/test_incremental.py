@@ -615,3 +615,85 @@ def test_counting_refuses_a_solver_that_gives_the_same_solution_twice(monkeypatc
     monkeypatch.undo()
     with incremental.LoadedRules() as cache:
         assert incremental.count_solutions(Board.parse("2 " + "0" * 16), limit=3, cache=cache) == 3
+
+
+# -- the loaded rules: a bounded cache its owner closes ------------------------------------
+
+
+class ClosingLog:
+    """Records which loaded solvers were closed, by wrapping close on the session classes."""
+
+    def __init__(self, monkeypatch) -> None:
+        from sudosat.sat.solvers import incremental as sessions
+
+        self.closed: list[object] = []
+        for cls in (sessions.CdclSession, sessions.OneShot):
+            real = cls.close
+
+            def close(loaded, _real=real):
+                self.closed.append(loaded)
+                _real(loaded)
+
+            monkeypatch.setattr(cls, "close", close)
+
+
+def test_the_rules_cache_is_bounded_and_closes_what_it_evicts(monkeypatch):
+    log = ClosingLog(monkeypatch)
+    cache = incremental.LoadedRules(capacity=2)
+    first, _ = cache.get("cdcl", 2, "course")
+    second, _ = cache.get("dpll", 2, "course")
+    assert cache.get("cdcl", 2, "course")[0] is first and cache.loads == 2  # reused
+    third, _ = cache.get("cdcl", 2, "extended")  # one too many: the least recently used goes
+    assert len(cache) == 2 and log.closed == [second]
+    cache.close()
+    assert len(cache) == 0 and set(map(id, log.closed)) == {id(second), id(first), id(third)}
+
+
+def test_the_owner_decides_the_life_of_its_loaded_rules(monkeypatch):
+    log = ClosingLog(monkeypatch)
+    board = Board.parse("2 " + "0" * 16)
+    with incremental.LoadedRules() as mine:
+        assert incremental.count_solutions(board, limit=3, cache=mine) == 3
+        assert incremental.count_solutions(board, limit=3, cache=mine) == 3
+        assert mine.loads == 1 and not log.closed  # one load, kept while the owner lives
+    assert len(mine) == 0 and len(log.closed) == 1  # closed when its owner is done
+
+
+def test_activation_variables_are_fresh_on_each_loaded_solver():
+    with incremental.LoadedRules() as cache:
+        for solver in ("cdcl", "dpll"):
+            loaded, encoded = cache.get(solver, 2, "course")
+            first = incremental.new_activation(loaded, encoded)
+            assert first == encoded.num_vars + 1
+            loaded.add_clause([-first, 1])
+            second = incremental.new_activation(loaded, encoded)
+            assert second == first + 1  # the state is the solver's own: its variable count
+            loaded.add_clause([-second])
+
+
+def test_a_batch_in_this_process_closes_its_loaded_rules_at_the_end(tmp_path, monkeypatch):
+    from sudosat.run.pipeline import run_batch
+
+    log = ClosingLog(monkeypatch)
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{COURSE_EXAMPLE}\n{COURSE_EXAMPLE}\n")
+    default_before = len(incremental.default_rules())
+    run_batch(instances, tmp_path / "out.txt", solver_options={"cdcl": {"incremental": True}},
+              progress=False)
+    assert (tmp_path / "out.txt").read_text() == f"{COURSE_SOLUTION}\n" * 2
+    assert len(log.closed) == 1  # one load for both lines, closed by the run that owned it
+    assert len(incremental.default_rules()) == default_before  # the process's cache untouched
+
+
+def test_budgets_in_the_incremental_mode_give_unknown_rows():
+    from sudosat.run.pipeline import solve_instance
+
+    hard = Board.parse(
+        "....23...8.....4........1..1..8..6.........7...4.......5..6..2..2.....35...4.....")
+    for incremental_mode in (False, True):
+        outcome = solve_instance(hard, "dpll", "course", incremental=incremental_mode,
+                                 max_conflicts=3)
+        assert outcome.output_line == "3 UNKNOWN", outcome.row
+        assert outcome.row["status"] == "UNKNOWN"
+        assert outcome.row["error"] == "the work budget ran out (max_conflicts=3)"
+        assert outcome.row["conflicts"] == 3

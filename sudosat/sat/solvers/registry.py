@@ -42,6 +42,7 @@ __all__ = [
     "SolverInfo",
     "availability",
     "builtin_solver_names",
+    "check_budgets",
     "get_solver",
     "incremental_support",
     "list_solvers",
