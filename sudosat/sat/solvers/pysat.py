@@ -32,7 +32,12 @@ from sudosat.process import die_with_parent
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.adapter import describe_exit, finish, unsat_without_asking
-from sudosat.sat.solvers.budget import Deadline, budget_keywords, mark_budget_stop
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    budget_keywords,
+    collector_paused,
+    mark_budget_stop,
+)
 
 __all__ = [
     "ONE_SHOT_BACKENDS",
@@ -203,7 +208,10 @@ def _solve_in_process(
     from pysat.solvers import Solver
 
     began = time.perf_counter()
-    with Solver(name=backend) as solver:
+    # Handing the clauses over allocates a Python list per clause: a collection falling due
+    # meanwhile would scan the caller's whole heap inside this timed call (measured: 190 ms
+    # for a heap of 3 million lists). Nothing here makes cycles; passes run after the call.
+    with collector_paused(), Solver(name=backend) as solver:
         clauses = iter(cnf)
         while chunk := list(islice(clauses, _CHUNK)):
             if deadline is not None and deadline.expired():
@@ -264,13 +272,12 @@ def limited_search(
     name : str
         How an error names the solver.
     max_conflicts, max_propagations : int, optional
-        Work budgets for this call.
 
     Returns
     -------
     (bool or None, str)
-        True (SAT), False (UNSAT) or None, and why None: ``"time"``,
-        ``"max_conflicts"`` or ``"max_propagations"`` (``""`` with an answer).
+        True (SAT), False (UNSAT) or None, and why None (``"time"``, ``"max_conflicts"``,
+        ``"max_propagations"``; ``""`` with an answer).
 
     Raises
     ------
