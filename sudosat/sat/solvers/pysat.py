@@ -299,17 +299,8 @@ def limited_search(
         if max_propagations is not None and propagations >= max_propagations:
             return None, "max_propagations"
         slice_budget = budget if max_conflicts is None else min(budget, max_conflicts - conflicts)
-        try:
-            solver.conf_budget(slice_budget)
-        except NotImplementedError as exc:
-            if max_conflicts is None:
-                raise  # no limited solve at all: the caller runs it in a worker instead
-            raise SolverError(f"{name} cannot honour max_conflicts: {exc}") from None
-        if max_propagations is not None:
-            try:
-                solver.prop_budget(max_propagations - propagations)
-            except NotImplementedError as exc:
-                raise SolverError(f"{name} cannot honour max_propagations: {exc}") from None
+        left = None if max_propagations is None else max_propagations - propagations
+        _set_budgets(solver, name, slice_budget, max_conflicts is not None, left)
         began = time.monotonic()
         answer = solver.solve_limited(assumptions=assumed)
         if answer is not None:
@@ -325,6 +316,27 @@ def limited_search(
         elif took > target:
             budget = max(10, budget // 2)
     return None, "time"
+
+
+def _set_budgets(
+    solver: Any, name: str, conflicts: int, counted: bool, propagations: int | None
+) -> None:
+    """Give the next ``solve_limited`` its conflict and propagation budgets.
+
+    `counted` says whether the caller asked for a conflict budget (else the conflicts are
+    only a slice of a timed search, and a back end without budgets runs in a worker).
+    """
+    try:
+        solver.conf_budget(conflicts)
+    except NotImplementedError as exc:
+        if not counted:
+            raise  # no limited solve at all: the caller runs it in a worker instead
+        raise SolverError(f"{name} cannot honour max_conflicts: {exc}") from None
+    if propagations is not None:
+        try:
+            solver.prop_budget(propagations)
+        except NotImplementedError as exc:
+            raise SolverError(f"{name} cannot honour max_propagations: {exc}") from None
 
 
 def _work(solver: Any) -> tuple[int, int]:
