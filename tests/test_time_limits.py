@@ -235,3 +235,34 @@ def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
     assert result.stats["conflicts"] > 0
     again = cdcl.Solver(pigeonhole(9, 8)).solve(time_limit_ms=100)
     assert again.status is Status.UNKNOWN and again.out_of_time
+
+
+def test_dpll_reserve_for_freeing_comes_from_its_own_loading_time(monkeypatch) -> None:
+    """No per-machine rate: the engine stops before T by a fraction of what loading took."""
+    took = []
+    real = budget.load_reserve
+
+    def measured(load_seconds: float) -> float:
+        took.append(load_seconds)
+        return real(load_seconds)
+
+    monkeypatch.setattr("sudosat.sat.solvers.dpll.load_reserve", measured)
+    deadline = Deadline(60_000)
+    started = time.monotonic()
+    engine = _Engine(pigeonhole(30, 29), "moms", deadline, 0)
+    built = time.monotonic() - started
+    assert took and 0 < took[-1] <= built  # it measured its own loading, nothing else
+    reserve = deadline.at - engine.deadline.at
+    assert reserve == pytest.approx(budget.FREE_FRACTION_OF_LOAD * took[-1])
+    assert _Engine(pigeonhole(30, 29), "moms", Deadline(None), 0).deadline.limited is False
+
+
+def test_a_work_budget_is_not_a_time_out_in_the_pipeline() -> None:
+    from sudosat.run.pipeline import solve_instance
+    from sudosat.run.results import Verdict
+    from sudosat.sudoku.board import Board
+
+    row = solve_instance(Board.parse("2 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2"), "dp", "course",
+                         time_limit_ms=60_000, max_propagations=1).row
+    assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN"
+    assert row.error == "the work budget ran out (max_propagations=1)"

@@ -177,14 +177,14 @@ class _Clock:
         if covers not in LIMIT_POLICIES:
             raise ValueError(f"limit_covers must be one of {LIMIT_POLICIES}, got {covers!r}")
         self.started = time.perf_counter()
-        self.limit_ms = time_limit_ms
+        self.time_limit_ms = time_limit_ms
         self.covers = covers
         self.deadline = Deadline(time_limit_ms if covers == "pipeline" else None)
 
     def for_solver(self) -> Deadline:
         """The deadline the solver runs under (a fresh one when T is the solver's alone)."""
         if self.covers == "solver":
-            self.deadline = Deadline(self.limit_ms)
+            self.deadline = Deadline(self.time_limit_ms)
         return self.deadline
 
     def elapsed_ms(self) -> float:
