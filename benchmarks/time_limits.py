@@ -12,10 +12,17 @@ Prints a table (per solver and order: the answers, the median and the
 largest lateness, and the stage where T ran out) and writes one CSV row per
 run to ``benchmarks/results/time_limits.csv``.
 
+With ``--free-ratio`` it measures instead what the solvers' freeing reserve
+rests on (:data:`sudosat.sat.solvers.budget.FREE_FRACTION_OF_LOAD`): how long
+dpll takes to free its engine, and local search its own lists, against how
+long building them took, per order; one CSV row per run to
+``benchmarks/results/free_ratio.csv``.
+
 Usage::
 
     PYTHONPATH=. .venv/bin/python benchmarks/time_limits.py                  # ~1 min
     PYTHONPATH=. .venv/bin/python benchmarks/time_limits.py --orders 5 6 --solvers cdcl dpll
+    PYTHONPATH=. .venv/bin/python benchmarks/time_limits.py --free-ratio --orders 5 6
 """
 
 from __future__ import annotations
@@ -68,6 +75,48 @@ def run(orders: list[int], solvers: list[str], limits: list[float]) -> list[dict
     return rows
 
 
+def free_ratio(orders: list[int], repeat: int = 2) -> list[dict]:
+    """Seconds to free what dpll and local search build, against seconds to build it."""
+    import gc
+
+    from sudosat.sat.solvers import dpll, local
+    from sudosat.sat.solvers.budget import Deadline
+    from sudosat.sudoku.encoding import encode
+
+    rows = []
+    for order in orders:
+        cnf = encode(generate(order, 0.3, seed=order), "course").cnf
+        for run_number in range(repeat):
+            gc.disable()  # as inside the solvers: no collector pass in either figure
+            try:
+                began = time.monotonic()
+                engine = dpll._Engine(cnf, "moms", Deadline(None), 0)
+                built = time.monotonic()
+                del engine
+                freed = time.monotonic()
+                reduced = dpll.simplify(cnf)
+                assert reduced is not None
+                simplified = time.monotonic()
+                coded, names = local._compact(reduced.clauses)
+                state = local._State(coded, len(names), False)
+                listed = time.monotonic()
+                del reduced, coded, names, state
+                dropped = time.monotonic()
+            finally:
+                gc.enable()
+            for solver, load_s, free_s in (("dpll", built - began, freed - built),
+                                           # local search prices its reserve from the
+                                           # simplification, what it has measured by then
+                                           ("walksat", simplified - freed, dropped - listed)):
+                rows.append({"order": order, "solver": solver, "run": run_number + 1,
+                             "load_ms": round(load_s * 1000, 1),
+                             "free_ms": round(free_s * 1000, 1),
+                             "ratio": round(free_s / load_s, 3)})
+                print(f"order {order} {solver:8s} load {load_s * 1000:8.1f} ms, free "
+                      f"{free_s * 1000:7.1f} ms: {free_s / load_s:.3f}", flush=True)
+    return rows
+
+
 def summary(rows: list[dict]) -> None:
     print(f"\n{'solver':10s} {'order':>5s} {'runs':>5s} {'timeouts':>8s} "
           f"{'median late ms':>15s} {'most late ms':>13s}  stages")
@@ -88,8 +137,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solvers", nargs="+", default=["cdcl"])
     parser.add_argument("--limits", type=float, nargs="+", default=list(LIMITS_MS),
                         help="the time limits T in ms")
-    parser.add_argument("--csv", type=Path, default=RESULTS / "time_limits.csv")
+    parser.add_argument("--csv", type=Path, help="default results/time_limits.csv "
+                        "(results/free_ratio.csv with --free-ratio)")
+    parser.add_argument("--free-ratio", action="store_true",
+                        help="measure freeing against loading instead of lateness")
     args = parser.parse_args(argv)
+    if args.free_ratio:
+        csv = args.csv or RESULTS / "free_ratio.csv"
+        write_csv(csv, free_ratio(args.orders))
+        print(f"rows: {csv}")
+        return
+    args.csv = args.csv or RESULTS / "time_limits.csv"
     rows = run(args.orders, args.solvers, args.limits)
     summary(rows)
     write_csv(args.csv, rows)

@@ -51,8 +51,10 @@ FREE_FRACTION_OF_LOAD = 0.25
 """The reserve for freeing a solver's lists before T, as a fraction of what building them
 took in this same call. Freeing a list of small ints touches every object once; building it
 read the formula, allocated and filled each one: freeing is a small part of building, a
-ratio of two costs of the same code that a faster or a busier machine scales alike (dpll
-frees its engine in about a tenth of its loading time). A quarter leaves headroom."""
+ratio of two costs of the same code that a faster or a busier machine scales alike. dpll
+frees its engine in 0.098-0.104 of its loading time, local search its lists in 0.008-0.013
+of its simplification's, at orders 4-6 (``benchmarks/results/free_ratio.csv``, from
+``benchmarks/time_limits.py --free-ratio --orders 4 5 6``). A quarter leaves headroom."""
 
 
 def load_reserve(load_seconds: float) -> float:

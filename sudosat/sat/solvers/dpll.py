@@ -532,6 +532,26 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
     return Simplified(False, fixed, clauses)
 
 
+def _search(
+    cnf: CNF, heuristic: str | None, deadline: Deadline, seed: int, budgets: dict[str, int]
+) -> tuple[Status, list[int] | None, dict[str, float], str]:
+    """(status, model, stats, the budget that ran out or ""); the engine is freed on return."""
+    if cnf.has_empty_clause:
+        return Status.UNSAT, None, {}, ""
+    engine = None
+    try:
+        engine = _Engine(cnf, heuristic, deadline, seed, **budgets)
+        status = engine.search()
+    except OutOfTime:
+        status = Status.UNKNOWN
+    except _OutOfWork:
+        status = Status.UNKNOWN
+    if engine is None:
+        return status, None, {}, ""
+    model = engine.model() if status is Status.SAT else None
+    return status, model, engine.stats(), engine.stopped
+
+
 def _run(
     cnf: CNF,
     heuristic: str | None,
@@ -542,27 +562,15 @@ def _run(
 ) -> Result:
     """Build the engine, search, and wrap the outcome as a Result."""
     started, cpu = time.perf_counter(), time.process_time()
-    deadline = Deadline(time_limit_ms)
-    engine = None
-    stopped = ""
-    if cnf.has_empty_clause:
-        status = Status.UNSAT
-    else:
-        try:
-            # As cdcl: a collection due meanwhile would scan the engine's lists (and the
-            # caller's whole heap) inside the timed search; nothing here makes cycles.
-            with collector_paused():
-                engine = _Engine(cnf, heuristic, deadline, seed, **budgets)
-                status = engine.search()
-        except OutOfTime:
-            status = Status.UNKNOWN
-        except _OutOfWork:
-            status, stopped = Status.UNKNOWN, engine.stopped if engine else ""
-    stats = engine.stats() if engine is not None else {}
+    # As cdcl: a collection due meanwhile would scan the engine's lists (and the caller's
+    # whole heap) inside the timed call; nothing here makes cycles. The engine is dropped
+    # inside the pause, so the first pass after it never scans what is being freed.
+    with collector_paused():
+        status, model, stats, stopped = _search(cnf, heuristic, Deadline(time_limit_ms), seed,
+                                                budgets)
     stats["solver_cpu_s"] = time.process_time() - cpu
     if stopped:
         mark_budget_stop(stats, stopped)
-    model = engine.model() if status is Status.SAT and engine is not None else None
     result = make_result(status, model, stats, started, name)
     # A complete search stops only for time or for a work budget.
     result.out_of_time = status is Status.UNKNOWN and not stopped
