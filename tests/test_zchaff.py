@@ -604,5 +604,5 @@ def test_real_zchaff_honours_the_time_limit():
     started = time.monotonic()
     result = solve(pigeonhole(11, 10), "zchaff", time_limit_ms=500)
     assert result.status is Status.UNKNOWN
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 0.5 + 1.0  # T + 1 s to kill and reap on a busy machine
     assert live_children() <= before
