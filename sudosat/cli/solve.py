@@ -199,7 +199,8 @@ def _solve_input(args: argparse.Namespace) -> str:
 def _incremental_options(solvers: list[str], encoding: str) -> dict:
     """``solver_options`` for ``solve --incremental``; empty (after a message) when refused."""
     from sudosat.errors import EncodingError
-    from sudosat.sudoku.incremental import check_encoding, incremental_support
+    from sudosat.sat.solvers.registry import incremental_support
+    from sudosat.sudoku.incremental import check_encoding
 
     try:
         check_encoding(encoding)

@@ -174,8 +174,8 @@ class LoadedRules:
     Parameters
     ----------
     capacity : int
-        How many loaded solvers to keep (each holds a whole formula: order 5's
-        course rules are 2.3 million literal entries).
+        How many loaded solvers to keep, each holding a whole formula (by
+        default 4: a run meets one setting per solver, a generator one more).
 
     Examples
     --------
@@ -265,8 +265,8 @@ def forget_loaded() -> None:
 
 _LOAD_CHUNK = 1 << 16
 """Literals and clause ends cdcl loads between two looks at the deadline: about 22,000
-binary clauses, 20-70 ms on this machine (order 5's course rules, 2.3 million entries,
-come in 35 chunks; a 9x9 formula in one)."""
+binary clauses (a 9x9 formula comes in one chunk). A count of work, not of time: the
+deadline is looked at as often on a slow or busy machine as on a fast one."""
 
 
 def _load(solver: str, cnf: CNF, options: dict[str, Any], stop: Callable[[], None] | None):
