@@ -4,10 +4,12 @@ Every solver PySAT bundles runs in process, its search cut into slices of a
 conflict budget so that the wall-clock limit holds even for back ends that
 ignore ``interrupt()`` (:func:`limited_search`). The back ends that cannot be
 stopped in process (Kissat is not incremental, Lingeling has no limited
-solve) run in a worker process killed at the deadline. The incremental layer
-(:mod:`sudosat.sudoku.incremental`) keeps PySAT solvers loaded and uses the same
-names, counters and model filling (:func:`canonical_backend`,
-:func:`solver_stats`, :func:`full_model`).
+solve) run in a worker process killed at the deadline. The work budgets
+``max_conflicts`` and ``max_propagations`` use PySAT's ``conf_budget`` and
+``prop_budget``, in process only. The incremental session
+(:class:`sudosat.sat.solvers.incremental.PySatSession`) keeps PySAT solvers
+loaded and uses the same names, counters and model filling
+(:func:`canonical_backend`, :func:`solver_stats`, :func:`full_model`).
 
 Examples
 --------
