@@ -141,9 +141,11 @@ def solve_instance(
     clock starts before the memory guard and the encoding, the solver gets
     what is left, and when the encoding alone uses up T the answer is TIMEOUT.
     `max_bytes` is the memory guard's limit; `options` go to the solver
-    (``seed``, ``zchaff`` ...), but ``incremental=True``, which solves with
-    the rules loaded once per process and the givens as assumptions. Never
-    raises for one instance: whatever fails is an ERROR row saying why.
+    (``seed``, ``zchaff``, ``max_conflicts`` ...), but ``incremental=True``,
+    which solves with the rules loaded once (kept in ``rules=``, a
+    :class:`~sudosat.sudoku.incremental.LoadedRules`, or the process's default)
+    and the givens as assumptions. Never raises for one instance: whatever
+    fails is an ERROR row saying why.
     """
     incremental = bool(options.pop("incremental", False))
     return run_instance(  # `options` may carry the run's `rules` cache too

@@ -248,7 +248,7 @@ def run_instance(
     max_bytes : int, optional
         The memory guard's limit (default :data:`~sudosat.sudoku.encoding.DEFAULT_MAX_BYTES`).
     incremental : bool
-        Solve with the rules loaded once per process and the givens as
+        Solve with the rules loaded once (kept in `rules`) and the givens as
         assumptions; a solver without assumptions runs the default way.
     line : int, optional
         The input line number, for the row.
@@ -433,7 +433,7 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
 
 
 def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
-    """The stages with the rules loaded once per process and the givens as assumptions.
+    """The stages with the rules loaded once (kept in the cache) and the givens as assumptions.
 
     ``encode_ms`` counts building the assumptions (and, for the first puzzle
     of an order, building and loading the rules), ``clauses`` the rules plus
