@@ -627,11 +627,8 @@ def line_hash(text: str) -> str:
 
 
 def run_hash(job: _Job, solver: str) -> str:
-    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits.
-
-    The work budgets join it only when set, so the rows of runs without them keep their
-    fingerprints.
-    """
+    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits
+    (and the work budgets when set, so the rows of runs without them keep theirs)."""
     options = job.options.get(solver, {})
     parts = [solver, job.encoding, job.time_limit_ms, options.get("seed"), job.max_bytes]
     budgets = [(name, options[name]) for name in BUDGETS if options.get(name) is not None]
