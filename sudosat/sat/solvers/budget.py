@@ -142,14 +142,17 @@ def note_budget_stop(result: Result, budgets: Mapping[str, int]) -> None:
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the block, then restore its state.
 
-    A collection scans container objects: cdcl's clause lists while it runs
-    (about 5 % of its time on 16x16 Sudoku, more with a proof, seconds while a
-    huge formula loads), and in a notebook's kernel every object it holds
-    (pandas, matplotlib, the results so far), about 60 ms a full pass, which
-    lands in whichever solver's timed stage allocates when the pass is due.
-    The solvers' tables and the pipeline's stages make no reference cycles,
-    so nothing is lost by collecting later: pending passes run at the first
-    allocation after the block.
+    Each solver that runs in this process (cdcl, dpll, local search, PySAT's
+    in-process adapter) pauses it inside its own call, never around a caller's
+    other work. A collection scans container objects: cdcl's clause lists
+    while it runs (about 5 % of its time on 16x16 Sudoku, more with a proof,
+    seconds while a huge formula loads), and in a notebook's kernel every
+    object it holds (pandas, matplotlib, the results so far), about 60 ms a
+    full pass, which would land in whichever solver call allocates when the
+    pass is due. The solvers' tables make no reference cycles, so nothing is
+    lost by collecting later: pending passes run at the first allocation
+    after the block (free the solver's tables inside it, so that pass does
+    not scan them).
     """
     collecting = gc.isenabled()
     gc.disable()
