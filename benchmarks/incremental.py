@@ -75,7 +75,7 @@ from sudosat.run.pipeline import solve_instance
 from sudosat.sat.solvers.cdcl import Solver
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import encode
-from sudosat.sudoku.incremental import _loaded, forget_loaded, is_unique
+from sudosat.sudoku.incremental import default_rules, forget_loaded, is_unique
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the CSVs go: `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so that a
@@ -205,9 +205,9 @@ def course_stages(board: Board, split: dict) -> str:
 def run_set(name: str, boards: list[Board], repeat: int) -> list[dict]:
     forget_loaded()
     started = time.process_time()
-    _loaded("cdcl", 3, "course", {"seed": 0}, 10**9)
+    default_rules().get("cdcl", 3, "course", {"seed": 0}, 10**9)
     rules_ms = (time.process_time() - started) * 1000.0
-    _loaded("cdcl", 3, "extended", {"seed": 0}, 10**9)
+    default_rules().get("cdcl", 3, "extended", {"seed": 0}, 10**9)
     encode(boards[0], "course")  # the rules cache, built once per process
     rows = []
     for k, board in enumerate(boards, 1):
@@ -271,7 +271,7 @@ def run_file(name: str, boards: list[Board], passes: int) -> list[dict]:
         for mode, action in FILE_MODES.items():
             if mode == "file-incr-extended":
                 forget_loaded()
-                _loaded("cdcl", 3, "extended", {"seed": 0}, 10**9)
+                default_rules().get("cdcl", 3, "extended", {"seed": 0}, 10**9)
             gc.collect()
             for k, board in enumerate(boards, 1):
                 started = time.process_time()

@@ -1,4 +1,4 @@
-"""Executors, the results log, worker crashes and resumed runs (sudosat.run.batch, issue 5)."""
+"""Executors, the results log, worker crashes and resumed runs (sudosat.run.batch)."""
 
 from __future__ import annotations
 

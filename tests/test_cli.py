@@ -171,7 +171,7 @@ def test_bad_instance_line_names_file_and_line(tmp_path, capsys):
 def test_unknown_solver_is_a_clear_error(example_file, tmp_path, capsys):
     cnf_path = tmp_path / "e.cnf"
     run(["encode", example_file, "-o", cnf_path], capsys)
-    with pytest.raises(SystemExit) as caught:  # bad usage (issue 17 item 9): exit 2
+    with pytest.raises(SystemExit) as caught:  # bad usage: exit 2
         run(["sat", cnf_path, "--solver", "nosuch"], capsys)
     assert caught.value.code == 2
     assert "unknown solver 'nosuch'" in capsys.readouterr().err
@@ -214,7 +214,7 @@ def test_sat_sn_on_the_rules_file_and_a_puzzle(tmp_path, capsys, strategy):
         err == f"SAT: warning: {path}:1: header declares 12016 clauses but the file holds 12015\n"
     )
     assert out.startswith("s SATISFIABLE")
-    # The .out names only the 729 variables the formula uses (issue 12), not all 999.
+    # The .out names only the 729 variables the formula uses, not all 999.
     solution = read_assignment((tmp_path / "sudoku.cnf.out").read_text())
     assert solution.status is Status.SAT and len(solution.values) == 729
     true_cells = sorted(v for v, value in solution.values.items() if value)
@@ -245,3 +245,98 @@ def test_console_scripts_run_without_traceback(tmp_path):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.strip() == f"sudosat: {bad}:2: literal 2 is beyond the 1 declared variables"
+
+
+# -- work budgets: --max-conflicts and --max-propagations ------------------------------------
+
+HARD_9X9 = "....23...8.....4........1..1..8..6.........7...4.......5..6..2..2.....35...4....."
+
+
+@pytest.fixture
+def php_file(tmp_path):
+    from sudosat.sat.formulas import pigeonhole
+
+    path = tmp_path / "php.cnf"
+    path.write_text(pigeonhole(8, 7).to_dimacs())
+    return path
+
+
+@pytest.mark.parametrize(("flag", "budget"), [("--max-conflicts", "max_conflicts"),
+                                              ("--max-propagations", "max_propagations")])
+def test_sat_budget_gives_unknown_and_exit_0(php_file, capsys, flag, budget):
+    code, out, err = run(["sat", php_file, "--solver", "dpll", flag, "20", "--stats"], capsys)
+    assert code == 0, err  # unknown
+    lines = out.splitlines()
+    assert "s cnf -1 56" in lines
+    assert f"c no decision: {budget}=20 ran out" in lines
+    counter = "conflicts" if budget == "max_conflicts" else "propagations"
+    assert f"c {counter} 20" in lines
+
+
+def test_sat_budget_is_reproducible(php_file, capsys):
+    outputs = [run(["sat", php_file, "--solver", "dp", "--max-conflicts", "25", "--stats"],
+                   capsys)[1] for _ in range(2)]
+    counters = [[line for line in out.splitlines()
+                 if line.split()[1:2] in (["conflicts"], ["decisions"], ["propagations"])]
+                for out in outputs]
+    assert counters[0] == counters[1] and "c conflicts 25" in counters[0]
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "x", "1.5", "٣"])
+@pytest.mark.parametrize("flag", ["--max-conflicts", "--max-propagations"])
+def test_budget_flags_take_positive_whole_numbers(php_file, capsys, flag, value):
+    with pytest.raises(SystemExit) as caught:
+        main(["sat", str(php_file), flag, value])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"argument {flag}:" in err
+
+
+@pytest.mark.parametrize("solver", ["walksat", "gsat"])
+def test_sat_budget_refused_by_a_solver_that_cannot_honour_it(php_file, capsys, solver):
+    code, out, err = run(["sat", php_file, "--solver", solver, "--max-conflicts", "5"], capsys)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1
+    assert f"solver '{solver}' cannot honour max_conflicts" in err
+
+
+def test_solve_budget_writes_unknown_lines_not_timeouts(tmp_path, capsys):
+    import csv
+
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{HARD_9X9}\n{COURSE_EXAMPLE}\n")
+    code, out, err = run(["solve", instances, "-o", tmp_path / "out.txt", "--solver", "dpll",
+                          "--max-conflicts", "3", "--no-progress"], capsys)
+    assert code == 0, err
+    lines = (tmp_path / "out.txt").read_text().splitlines()
+    assert lines[0] == "3 UNKNOWN"
+    assert "1 unknown (a work budget ran out)" in out and "0 timeouts" in out
+    rows = list(csv.DictReader((tmp_path / "out.results.csv").open()))
+    assert rows[0]["status"] == "UNKNOWN" and rows[0]["conflicts"] == "3"
+    assert rows[0]["error"] == "the work budget ran out (max_conflicts=3)"
+    assert rows[1]["status"] in ("SAT", "UNKNOWN")  # the example may need more than 3
+
+
+def test_solve_budget_refused_before_any_work(tmp_path, capsys):
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{COURSE_EXAMPLE}\n")
+    code, out, err = run(["solve", instances, "-o", tmp_path / "out.txt", "--solver", "dpll",
+                          "--solver", "walksat", "--max-propagations", "100", "--no-progress"],
+                         capsys)
+    assert code == 1 and err.count("\n") == 1
+    assert "solver 'walksat' cannot honour max_propagations" in err
+    assert not (tmp_path / "out.txt").exists() and not (tmp_path / "out.dpll.txt").exists()
+
+
+def test_solve_budget_changes_the_fingerprint_resume_checks(tmp_path, capsys):
+    import csv
+
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{HARD_9X9}\n")
+    base = ["solve", instances, "-o", tmp_path / "out.txt", "--solver", "dpll", "--no-progress"]
+    assert run([*base, "--max-conflicts", "3"], capsys)[0] == 0
+    assert (tmp_path / "out.txt").read_text() == "3 UNKNOWN\n"
+    code, out, err = run([*base, "--resume"], capsys)  # without the budget: solved again
+    assert code == 0, err
+    (row,) = csv.DictReader((tmp_path / "out.results.csv").open())
+    assert row["status"] == "SAT"

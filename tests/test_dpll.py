@@ -1,4 +1,4 @@
-"""DP and DPLL (issue 3): agreement with PySAT, edge cases, depth, Sudoku, options."""
+"""DP and DPLL: agreement with PySAT, edge cases, depth, Sudoku, options."""
 
 from __future__ import annotations
 
@@ -207,7 +207,7 @@ def course_encoding_or_rules(puzzle: str) -> tuple[CNF, object]:
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=VARIANT_IDS)
 def test_solves_the_course_example(name: str, options: dict) -> None:
     cnf, check = course_encoding_or_rules(COURSE_EXAMPLE)
-    result = solve(cnf, name, time_limit_ms=20_000, **options)
+    result = solve(cnf, name, **options)  # complete: no time limit to miss on a busy machine
     assert result.status is Status.SAT
     check(result.model)
 

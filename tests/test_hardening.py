@@ -1,4 +1,4 @@
-"""Issue 16 (hostile audit) and issue 17's faults 8, 9 and 10, one regression test each.
+"""A hostile audit's reproductions and faults 8, 9 and 10, one regression test each.
 
 Every test runs the command as a user would (in process, or in a subprocess when a
 resource limit must hold) and checks the one line it prints and its exit code.
@@ -49,10 +49,10 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-# -- issue 16: the three reproductions ------------------------------------------------
+# -- the hostile audit: the three reproductions --------------------------------------
 
 
-def test_issue16_billions_of_variables_are_refused_before_allocation(tmp_path, capsys):
+def test_audit_billions_of_variables_are_refused_before_allocation(tmp_path, capsys):
     path = write(tmp_path, "h.cnf", "p cnf 2000000000 1\n1 2 0\n")
     code, out, err = run(["-S1", path], capsys, sat_sn_main)
     assert code == 1
@@ -62,7 +62,7 @@ def test_issue16_billions_of_variables_are_refused_before_allocation(tmp_path, c
     assert not Path(f"{path}.out").exists()
 
 
-def test_issue16_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
+def test_audit_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
     path = write(tmp_path, "u.cnf", "p cnf 2 1\n\u0661 \u0662 \u0660\n")
     code, out, err = run(["-S3", path], capsys, sat_sn_main)
     assert code == 1
@@ -72,7 +72,7 @@ def test_issue16_arabic_indic_digits_are_not_numbers(tmp_path, capsys):
     assert "SATISFIABLE" not in out
 
 
-def test_issue16_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, capsys):
+def test_audit_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, capsys):
     path = write(tmp_path, "b.txt", "2 -1 " + " ".join(["0"] * 15) + "\n")
     code, out, err = run(["encode", path], capsys)
     assert code == 1
@@ -91,14 +91,14 @@ def test_issue16_negative_number_in_a_numeric_line_is_not_a_separator(tmp_path, 
         ("-2 " + " ".join(["0"] * 16), "'-' at the start of the line is not an order"),
     ],
 )
-def test_issue16_dash_rules_name_the_position(line, fragment):
+def test_audit_dash_rules_name_the_position(line, fragment):
     with pytest.raises(InstanceError) as caught:
         Board.parse(line, source="in.txt", line=4)
     assert str(caught.value).startswith("in.txt:4: ")
     assert fragment in str(caught.value)
 
 
-def test_issue16_a_dash_between_two_numbers_still_separates():
+def test_audit_a_dash_between_two_numbers_still_separates():
     board = Board.parse("2 1-0-0-0-0-0-0-0-0-0-0-0-0-0-0-0")
     assert board.cells[0] == 1 and board.num_givens == 1
     assert Board.parse("2 1, 0,0 ,0" + ", 0" * 12 + ",").num_givens == 1
@@ -141,14 +141,16 @@ def test_parse_int_token_checks_bounds():
         parse_int_token("6", what="literal", low=1, high=5)
 
 
-# -- issue 17, fault 8: sizes from lying headers and huge numbers -----------------------
+# -- fault 8: sizes from lying headers and huge numbers -----------------------
+# "Fast" below is CPU time (time.process_time): a refusal before allocating costs little
+# CPU whatever else the machine runs, while its wall time grows with the machine's load.
 
 
 def test_fault8_lying_headers_thirty_million_variables_one_line_fast(tmp_path, capsys):
     path = write(tmp_path, "lie.cnf", "p cnf 30000000 1\n1 2 0\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run(["sat", path, "-T", 300], capsys)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert code == 1
     assert "the header declares 30,000,000 variables" in one_line(err)
     assert "raise it with --max-memory" in err
@@ -195,9 +197,9 @@ def test_fault8_lying_headers_compaction_keeps_every_solver_right(solver):
 
 def test_fault8_lying_headers_decode_of_a_trillion_variables(tmp_path, capsys):
     path = write(tmp_path, "t.sol", "s cnf 1 1000000000000\nv 1\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, _, err = run(["decode", path, "--order", 3], capsys)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert code == 1
     assert f"{path}:1: the solution declares 1,000,000,000,000 variables" in one_line(err)
 
@@ -205,18 +207,18 @@ def test_fault8_lying_headers_decode_of_a_trillion_variables(tmp_path, capsys):
 @pytest.mark.parametrize("order", [300, 10**9])
 def test_fault8_lying_headers_decode_of_huge_orders(tmp_path, capsys, order):
     path = write(tmp_path, "s.sol", "s cnf 1 1\nv 1\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, _, err = run(["decode", path, "--order", order], capsys)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert code == 1
     assert f"order {order} has {order**4:,} cells" in one_line(err)
 
 
 def test_fault8_lying_headers_encode_of_order_ten(tmp_path, capsys):
     path = write(tmp_path, "o10.txt", "10 " + " ".join(["0"] * 10**4) + "\n")
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run(["encode", path], capsys)
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
     assert code == 1 and out == ""
     line = one_line(err)
     assert line.startswith(f"sudosat: {path}:1: order 10 with the course encoding needs")
@@ -224,9 +226,9 @@ def test_fault8_lying_headers_encode_of_order_ten(tmp_path, capsys):
 
 
 def test_fault8_lying_headers_generate_of_order_a_billion(capsys):
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run(["generate", "--order", 10**9, "--alpha", 0.5], capsys)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert code == 1 and out == ""
     assert "order 1000000000 has" in one_line(err)
 
@@ -236,7 +238,7 @@ def test_fault8_lying_headers_board_with_a_5000_digit_number():
         Board.parse("2 " + "9" * 5000 + " 0" * 15)
 
 
-# -- issue 17, fault 9: options -------------------------------------------------------------
+# -- fault 9: options -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -299,7 +301,7 @@ def test_fault9_options_solve_stdin_without_output_is_usage(monkeypatch, capsys)
     assert "needs -o OUT" in one_line(err)
 
 
-# -- issue 17, fault 10: one line reader ------------------------------------------------------
+# -- fault 10: one line reader ------------------------------------------------------
 
 
 @pytest.mark.parametrize("inside", ["\x0c", "\u2028", "\x0b", "\x1c", "\x85", "\r"])
@@ -422,7 +424,6 @@ def test_sat_s1_on_a_trillion_variable_header_under_ulimit(tmp_path):
     path = write(tmp_path, "t.cnf", "p cnf 1000000000000 1\n1 2 0\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from sudosat.cli import sat_sn_main; "
          "sys.exit(sat_sn_main())", "-S1", str(path)],
@@ -430,17 +431,15 @@ def test_sat_s1_on_a_trillion_variable_header_under_ulimit(tmp_path):
         text=True,
         env=env,
         preexec_fn=_limit_address_space,
-        timeout=30,
+        timeout=30,  # a hang fails here; the machine may be busy, so no tighter wall bound
     )
-    wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert done.returncode == 1, done.stderr
     assert done.stderr.count("\n") == 1
     assert "the header declares 1,000,000,000,000 variables" in done.stderr
     assert "--max-memory" in done.stderr
-    assert cpu < 1.0, f"{cpu:.2f} s of CPU"
-    assert wall < 5.0  # the machine is shared: CPU time is the 1 s bar, wall time a backstop
+    assert cpu < 1.0, f"{cpu:.2f} s of CPU"  # CPU time: what a busy machine does not inflate
 
 
 def test_resource_limit_error_is_a_memory_error():
@@ -449,18 +448,18 @@ def test_resource_limit_error_is_a_memory_error():
 
 @pytest.mark.parametrize("var", [2**31, 10**15, 10**18 - 1])
 def test_fault8_lying_headers_competition_model_naming_a_huge_variable(var):
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(DimacsError, match="the model gives no value to variable 1$"):
         parse_solution(f"s SATISFIABLE\nv {var} 0\n", "m.sol")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     with pytest.raises(DimacsError, match="the model gives no value to variable 3$"):
         parse_solution("s SATISFIABLE\nv 1 -2 4 0\n", "m.sol")
 
 
 def test_fault8_lying_headers_generate_of_a_billion_boards(capsys):
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run(["generate", "--order", 1, "--alpha", 0.5, "--count", 10**9], capsys)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert code == 1 and out == ""
     assert "1,000,000,000 boards of order 1 have 1,000,000,000 cells" in one_line(err)
 

@@ -1,4 +1,4 @@
-"""GSAT and WalkSAT (issue 3): models check, SAT/UNKNOWN only, counters, Sudoku, options."""
+"""GSAT and WalkSAT: models check, SAT/UNKNOWN only, counters, Sudoku, options."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_plain_gsat_without_noise_still_works() -> None:
 @pytest.mark.parametrize("name", SOLVERS)
 def test_solves_the_course_example(name: str) -> None:
     cnf, check = course_encoding_or_rules(COURSE_EXAMPLE)
-    result = solve(cnf, name, time_limit_ms=20_000)
+    result = solve(cnf, name)  # seeded, no time limit: the same search on any machine
     assert result.status is Status.SAT
     check(result.model)
 
@@ -165,12 +165,14 @@ def test_solves_the_course_example(name: str) -> None:
 @pytest.mark.parametrize("name", SOLVERS)
 def test_solves_hard_puzzles_with_a_generous_budget(name: str) -> None:
     # Local search is incomplete: on hard puzzles it needs 10^4..10^6 flips; we ask for
-    # most of a small set within a generous limit (see the module docstring of local.py).
+    # most of a small set within a generous budget of flips (see the module docstring of
+    # local.py). A budget of work, not of time: seeded, it gives the same search on a busy
+    # machine (each of these five took at most 710,035 flips, 2 s of CPU, in one try).
     solved = 0
     puzzles = top_puzzles(5)
     for seed, puzzle in enumerate(puzzles):
         cnf, check = course_encoding_or_rules(puzzle)
-        result = solve(cnf, name, seed=seed, time_limit_ms=15_000, max_flips=10**6, max_tries=5)
+        result = solve(cnf, name, seed=seed, max_flips=10**6, max_tries=2)
         if result.status is Status.SAT:
             check(result.model)
             solved += 1

@@ -1,4 +1,4 @@
-"""Local search from the command line (issue 12): flip/try/noise options and the time limit."""
+"""Local search from the command line: flip/try/noise options and the time limit."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ def test_by_default_a_timed_search_restarts_until_the_limit(name):
     elapsed = time.monotonic() - started
     assert result.status is Status.UNKNOWN
     assert result.stats["tries"] > 10  # the old fixed budget was 10 tries
-    assert 1.2 <= elapsed < 10
+    # It restarted until T (less its small freeing reserve), and answered by T + max(10 %,
+    # 100 ms), the time limit's promise, which holds on a busy machine too.
+    assert 1.2 <= elapsed < 1.5 + 0.15
 
 
 @pytest.mark.parametrize("name", ["walksat", "gsat"])

@@ -35,7 +35,8 @@ def test_verdict_from_status_maps_no_decision_to_timeout():
     assert Verdict.from_status(Status.SAT) is Verdict.SAT
     assert Verdict.from_status(Status.UNSAT) is Verdict.UNSAT
     assert Verdict.from_status(Status.UNKNOWN) is Verdict.TIMEOUT
-    assert STATUSES == ("SAT", "UNSAT", "TIMEOUT", "ERROR")
+    assert Verdict.from_status(Status.UNKNOWN, "max_conflicts") is Verdict.UNKNOWN
+    assert STATUSES == ("SAT", "UNSAT", "TIMEOUT", "ERROR", "UNKNOWN")
     assert Verdict.TIMEOUT == "TIMEOUT" and f"{Verdict.UNSAT}" == "UNSAT"
 
 

@@ -1,4 +1,4 @@
-"""Each of our solvers solves generated 9x9 puzzles; every decoded board checks (issue 3)."""
+"""Each of our solvers solves generated 9x9 puzzles; every decoded board checks."""
 
 from __future__ import annotations
 

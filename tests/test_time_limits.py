@@ -1,4 +1,11 @@
-"""One time limit for all our own solvers (issue 3): UNKNOWN within T + max(10% T, 100 ms)."""
+"""One time limit for all our own solvers: UNKNOWN within T + max(10% T, 100 ms).
+
+The wall-clock bounds here protect that promise and nothing else: each is
+:func:`late_by_at_most`, T plus max(10 % of T, 100 ms), the lateness a caller may
+see on a machine busy with other work (our solvers look at the clock every few
+hundred units of work, and price the freeing of what they loaded from their own
+measured loading time, so a slower machine stretches both alike).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +17,14 @@ import pytest
 from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
-from sudosat.sat.solvers import solve
+from sudosat.sat.solvers import budget, get_solver, solve
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.dpll import _Engine
+
+
+def late_by_at_most(limit_ms: float) -> float:
+    """Seconds a call with limit T may take: T + max(10 % of T, 100 ms), the promise."""
+    return (limit_ms + max(0.1 * limit_ms, 100.0)) / 1000.0
 
 
 def _cdcl_or_skip() -> str:
@@ -29,19 +41,20 @@ OWN_SOLVERS = ["cdcl", "dpll", "dp", "walksat", "gsat"]
 UNBOUNDED = {"walksat": {"max_flips": 10**9}, "gsat": {"max_flips": 10**9}}
 
 
-def _solve_timed(cnf: CNF, name: str, limit_ms: float) -> tuple[Status, float]:
+def _solve_timed(cnf: CNF, name: str, limit_ms: float | None) -> tuple[Status, float]:
     if name == "cdcl":
         _cdcl_or_skip()
+    get_solver(name)  # imported before the clock starts: T is for solving, not for imports
     started = time.monotonic()
     result = solve(cnf, name, time_limit_ms=limit_ms, **UNBOUNDED.get(name, {}))
     return result.status, time.monotonic() - started
 
 
 @pytest.mark.parametrize("name", OWN_SOLVERS)
-def test_pigeonhole_10_in_9_stops_within_a_second(name: str) -> None:
+def test_pigeonhole_10_in_9_stops_at_the_limit(name: str) -> None:
     status, wall = _solve_timed(pigeonhole(10, 9), name, 500)
     assert status is Status.UNKNOWN
-    assert wall < 1.0, f"{name} took {wall:.2f} s for a 500 ms limit"
+    assert wall < late_by_at_most(500), f"{name} took {wall:.2f} s for a 500 ms limit"
 
 
 def _long_chain(length: int) -> CNF:
@@ -56,19 +69,19 @@ def _long_chain(length: int) -> CNF:
 def test_deadline_is_checked_inside_one_long_propagation(heuristic: str | None) -> None:
     # 100k implied literals and no decision: only the clock check inside propagate can stop it.
     engine = _Engine(_long_chain(100_000), heuristic, Deadline(None), 0)
-    engine.stop_at = Deadline(50).at  # what the search reads: its deadline less freeing time
+    engine.deadline = Deadline(50)  # what the search reads: its deadline less freeing time
     started = time.monotonic()
     with pytest.raises(OutOfTime):
         engine.search()
     wall = time.monotonic() - started
-    assert engine.decisions == 0 and 0 < engine.propagations < 100_000
-    assert wall < 0.05 + 0.1, f"stopped after {wall:.3f} s for a 50 ms deadline"
+    assert engine.decisions == 0 and 0 < engine.propagations < 100_000  # stopped inside
+    assert wall < late_by_at_most(50), f"stopped after {wall:.3f} s for a 50 ms deadline"
 
 
 @pytest.mark.parametrize("name", OWN_SOLVERS)
 def test_zero_limit_is_unknown_at_once(name: str) -> None:
     status, wall = _solve_timed(pigeonhole(8, 7), name, 0)
-    assert status is Status.UNKNOWN and wall < 0.5
+    assert status is Status.UNKNOWN and wall < late_by_at_most(0)
 
 
 @pytest.mark.parametrize("name", OWN_SOLVERS)
@@ -148,7 +161,7 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
     started = time.monotonic()
     result = cdcl.solve(CNF([[1, 2], [-1, 2]]), time_limit_ms=5000)
     assert result.status is Status.UNKNOWN and result.out_of_time
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5.0  # stopped before T: the reserve exceeded it
     assert cdcl.solve(CNF([[1, 2], [-1, 2]])).status is Status.SAT  # no limit: nothing reserved
 
 
@@ -156,14 +169,13 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
 def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch, name) -> None:
     from sudosat.run.pipeline import solve_instance
     from sudosat.run.results import Verdict
-    from sudosat.sat.solvers import cdcl, dpll, local
+    from sudosat.sat.solvers import cdcl, dpll
     from sudosat.sudoku.board import Board
 
-    # Freeing priced at a second a clause, or at 1e12 times cdcl's load: T is gone before
-    # the search starts.
+    # Freeing priced at 10^12 times cdcl's measured load and 10^9 times dpll's and local
+    # search's: T is gone before the search starts.
     monkeypatch.setattr(cdcl.state, "FREE_SHARE", 1e12)
-    monkeypatch.setattr(dpll, "FREE_S_PER_CLAUSE", 1.0)
-    monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(budget, "FREE_FRACTION_OF_LOAD", 1e9)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
     row = solve_instance(Board.empty(2), name, "course", 3000).row
     assert row.status is Verdict.TIMEOUT, row
@@ -189,16 +201,15 @@ def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
 @pytest.mark.parametrize("name", ["dpll", "walksat"])
 def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkeypatch, name):
     """Freeing a loaded formula's lists is paid before the answer returns: with freeing
-    priced at a second a clause, a 3 s limit on a 415-clause formula stops at once."""
-    from sudosat.sat.solvers import dpll, local
+    priced at 10^9 times the measured loading time, a 3 s limit stops at once."""
+    from sudosat.sat.solvers import dpll
 
-    for module in (dpll, local):
-        monkeypatch.setattr(module, "FREE_S_PER_CLAUSE", 1.0)
+    monkeypatch.setattr(budget, "FREE_FRACTION_OF_LOAD", 1e9)
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
     started = time.monotonic()
     result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)  # 415 clauses
     assert result.status is Status.UNKNOWN and result.out_of_time, result
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 3.0  # before T: the reserve, not the clock, stopped it
 
 
 def test_local_search_giving_up_is_not_a_time_out() -> None:
@@ -208,14 +219,13 @@ def test_local_search_giving_up_is_not_a_time_out() -> None:
 
 @pytest.mark.parametrize("name", ["walksat", "gsat"])
 def test_local_search_leaves_room_to_free_its_own_lists(monkeypatch, name) -> None:
-    """Simplification (dpll's engine) finishes; local search's own reserve then exceeds T."""
-    from sudosat.sat.solvers import local
-
-    monkeypatch.setattr(local, "FREE_S_PER_CLAUSE", 1.0)  # 415 clauses kept: 415 s
+    """Simplification (dpll's engine, 415 clauses: no look at the clock while loading)
+    finishes; local search's own reserve, priced from that loading time, then exceeds T."""
+    monkeypatch.setattr(budget, "FREE_FRACTION_OF_LOAD", 1e9)
     started = time.monotonic()
     result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)
     assert result.status is Status.UNKNOWN and result.out_of_time
-    assert result.stats["tries"] == 0 and time.monotonic() - started < 1.0
+    assert result.stats["tries"] == 0 and time.monotonic() - started < 3.0
 
 
 def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
@@ -226,3 +236,34 @@ def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
     assert result.stats["conflicts"] > 0
     again = cdcl.Solver(pigeonhole(9, 8)).solve(time_limit_ms=100)
     assert again.status is Status.UNKNOWN and again.out_of_time
+
+
+def test_dpll_reserve_for_freeing_comes_from_its_own_loading_time(monkeypatch) -> None:
+    """No per-machine rate: the engine stops before T by a fraction of what loading took."""
+    took = []
+    real = budget.load_reserve
+
+    def measured(load_seconds: float) -> float:
+        took.append(load_seconds)
+        return real(load_seconds)
+
+    monkeypatch.setattr("sudosat.sat.solvers.dpll.load_reserve", measured)
+    deadline = Deadline(60_000)
+    started = time.monotonic()
+    engine = _Engine(pigeonhole(30, 29), "moms", deadline, 0)
+    built = time.monotonic() - started
+    assert took and 0 < took[-1] <= built  # it measured its own loading, nothing else
+    reserve = deadline.at - engine.deadline.at
+    assert reserve == pytest.approx(budget.FREE_FRACTION_OF_LOAD * took[-1])
+    assert _Engine(pigeonhole(30, 29), "moms", Deadline(None), 0).deadline.limited is False
+
+
+def test_a_work_budget_is_not_a_time_out_in_the_pipeline() -> None:
+    from sudosat.run.pipeline import solve_instance
+    from sudosat.run.results import Verdict
+    from sudosat.sudoku.board import Board
+
+    row = solve_instance(Board.parse("2 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2"), "dp", "course",
+                         time_limit_ms=60_000, max_propagations=1).row
+    assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN"
+    assert row.error == "the work budget ran out (max_propagations=1)"

@@ -185,6 +185,30 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_budget_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-conflicts",
+        type=_positive_int,
+        metavar="N",
+        help="stop after N conflicts (backtracks for dpll/dp) with the answer 'unknown'; "
+        "the same N stops at the same point on any machine (cdcl, dpll, dp, pysat:NAME)",
+    )
+    parser.add_argument(
+        "--max-propagations",
+        type=_positive_int,
+        metavar="N",
+        help="stop after N propagated literals with the answer 'unknown' "
+        "(cdcl, dpll, dp, and the pysat:NAME back ends that count them)",
+    )
+
+
+def _budget_options(args: argparse.Namespace) -> dict:
+    """--max-conflicts and --max-propagations as solver options (only those given)."""
+    budgets = {"max_conflicts": getattr(args, "max_conflicts", None),
+               "max_propagations": getattr(args, "max_propagations", None)}
+    return {name: value for name, value in budgets.items() if value is not None}
+
+
 def _solver_options(args: argparse.Namespace, solver: str) -> dict:
     options: dict = {"seed": args.seed}
     if solver == "zchaff" and args.zchaff:

@@ -6,11 +6,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sudosat.cli.common import (
     EXIT_OK,
+    _add_budget_options,
     _add_memory_option,
     _add_solver_options,
+    _budget_options,
     _heuristic_name,
     _Parser,
     _positive_int,
@@ -34,13 +37,15 @@ def _add_sat_parser(subparsers) -> None:
         help="solve any DIMACS CNF formula",
         description="Solve a DIMACS CNF formula (any formula, not only Sudoku) and print the "
         "answer in the course's solution format ('s cnf R V' then one 'v' line per variable; "
-        "R = 1 satisfiable, 0 unsatisfiable, -1 no decision within the time limit) or in the "
+        "R = 1 satisfiable, 0 unsatisfiable, -1 no decision within the time limit or the work "
+        "budget) or in the "
         "SAT competition's. Exit 10 SAT, 20 UNSAT, 0 unknown, 1 bad input.",
         epilog="solvers: cdcl (default), dpll, dp, walksat, gsat, zchaff, pysat:NAME,\n"
         "  exec:PROGRAM ('sudosat solvers' says which are available here)\n\n"
         "examples:\n  sudosat sat formula.cnf -T 5000\n"
         "  sudosat sat formula.cnf --solver zchaff --zchaff ~/bin/zchaff --format competition\n"
-        "  sudosat sat php.cnf --proof php.drat --certify",
+        "  sudosat sat php.cnf --proof php.drat --certify\n"
+        "  sudosat sat php.cnf --solver dpll --max-conflicts 1000",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="DIMACS CNF file ('-' for standard input)")
@@ -92,6 +97,7 @@ def _add_sat_parser(subparsers) -> None:
         "--stats", action="store_true", help="print the solver's statistics as 'c' lines"
     )
     _add_solver_options(parser)
+    _add_budget_options(parser)
     _add_memory_option(parser)
 
 
@@ -99,6 +105,7 @@ def _run_sat(args: argparse.Namespace) -> int:
     from sudosat.sat.cnf import format_solution, parse_dimacs
     from sudosat.sat.result import Status
     from sudosat.sat.solvers import solve
+    from sudosat.sat.solvers.budget import budget_stop
 
     source = "<stdin>" if args.file == "-" else args.file
     if args.format == "dartmouth":
@@ -108,7 +115,7 @@ def _run_sat(args: argparse.Namespace) -> int:
         args.format = "course"
     else:
         cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
-    options = _solver_options(args, args.solver)
+    options = {**_solver_options(args, args.solver), **_budget_options(args)}
     if args.heuristic:
         options["heuristic"] = args.heuristic
     options.update(_local_search_options(args))
@@ -119,6 +126,9 @@ def _run_sat(args: argparse.Namespace) -> int:
         options["proof"] = True
     result = solve(cnf, args.solver, time_limit_ms=args.time_limit_ms, **options)
     comments = [f"solver {result.solver}, {result.elapsed_ms:.1f} ms"]
+    stopped = budget_stop(result.stats)
+    if stopped:
+        comments.append(f"no decision: {stopped}={options[stopped]} ran out")
     if args.stats:
         comments += [f"{key} {value}" for key, value in sorted(result.stats.items())]
     if wants_proof and result.status is Status.UNSAT:
@@ -159,7 +169,7 @@ def _handle_proof(cnf, result, args: argparse.Namespace) -> str:
 # SAT -Sn FILE
 
 
-SAT_STRATEGIES: dict[int, tuple[str, dict[str, object]]] = {
+SAT_STRATEGIES: dict[int, tuple[str, dict[str, Any]]] = {
     1: ("dp", {}),
     2: ("dpll", {}),
     3: ("cdcl", {}),

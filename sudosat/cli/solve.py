@@ -9,7 +9,9 @@ from sudosat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_USAGE,
+    _add_budget_options,
     _add_solver_options,
+    _budget_options,
     _encoding_name,
     _memory_size,
     _positive_int,
@@ -31,7 +33,8 @@ Solve every line of an instance file with each --solver under the same time
 limit T, which bounds the whole pipeline (encode, solve, decode, check).
 
 Each solver gets an output file with exactly one line per input line, in order:
-the solved board ('N T'), 'N UNSAT', 'N TIMEOUT' or 'ERROR <reason>'. It is
+the solved board ('N T'), 'N UNSAT', 'N TIMEOUT' (T ran out), 'N UNKNOWN'
+(--max-conflicts or --max-propagations ran out first) or 'ERROR <reason>'. It is
 written at the end, atomically. Its name: OUT with one solver; with several,
 OUT's stem + '.<solver>' + OUT's suffix (out.txt -> out.cdcl.txt,
 out.pysat-minisat22.txt: ':' and '/' become '-'); without -o,
@@ -47,12 +50,13 @@ again). One run at a time per results table; a second is refused. A bad line
 becomes an ERROR line and row; the others go on. Every output path is checked
 before the first line is solved; a FIFO or a device is written in place.
 
-Exit 0 when every line was answered (solved, UNSAT or TIMEOUT); 1 when some
+Exit 0 when every line was answered (solved, UNSAT, TIMEOUT or UNKNOWN); 1 when some
 line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         epilog="examples:\n"
         "  sudosat solve data/course-example.txt -o solved.txt -T 10000\n"
         "  sudosat solve puzzles.txt -o out.txt --solver cdcl --solver zchaff -T 10000 -j 2\n"
         "  sudosat solve puzzles.txt -o out.txt -T 10000 --resume        # after an interruption\n"
+        "  sudosat solve puzzles.txt -o out.txt --max-conflicts 500   # same answer anywhere\n"
         "  sudosat solve puzzles.txt -o out.txt --executor dask --scheduler tcp://HOST:8786\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -80,6 +84,7 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
     )
     _add_batch_options(parser)
     _add_solver_options(parser)
+    _add_budget_options(parser)
 
 
 def _add_batch_options(parser: argparse.ArgumentParser) -> None:
@@ -142,6 +147,13 @@ def _run_solve(args: argparse.Namespace) -> int:
     extra = _incremental_options(solvers, args.encoding) if args.incremental else None
     if extra is not None and not extra:
         return EXIT_USAGE
+    budgets = _budget_options(args)
+    if budgets:
+        from sudosat.sat.solvers.registry import check_budgets
+
+        for solver in solvers:  # one clear line before any work, never a silent ignore
+            check_budgets(solver, **budgets)
+        extra = {solver: {**(extra or {}).get(solver, {}), **budgets} for solver in solvers}
     try:
         settings = BatchSettings(
             solvers=tuple(solvers),
@@ -187,7 +199,8 @@ def _solve_input(args: argparse.Namespace) -> str:
 def _incremental_options(solvers: list[str], encoding: str) -> dict:
     """``solver_options`` for ``solve --incremental``; empty (after a message) when refused."""
     from sudosat.errors import EncodingError
-    from sudosat.sudoku.incremental import check_encoding, incremental_support
+    from sudosat.sat.solvers.registry import incremental_support
+    from sudosat.sudoku.incremental import check_encoding
 
     try:
         check_encoding(encoding)

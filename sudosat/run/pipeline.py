@@ -12,8 +12,8 @@ One instance
 A file
     :func:`run_batch` answers every line of an instance file with every
     solver asked for: one output file per solver, with exactly one line per
-    input line in order (``N T`` solved, ``N UNSAT``, ``N TIMEOUT`` or
-    ``ERROR <reason>``), written atomically at the end; a results table (CSV or
+    input line in order (``N T`` solved, ``N UNSAT``, ``N TIMEOUT``, ``N UNKNOWN``
+    or ``ERROR <reason>``), written atomically at the end; a results table (CSV or
     JSONL) appended and flushed row by row, so an interrupted run loses nothing
     finished and ``resume=True`` completes it without redoing those rows.
     Lines run in this process (``jobs=1``), in local worker processes
@@ -22,10 +22,9 @@ A file
 
 The results table
     One :class:`sudosat.run.results.Row` per (line, solver), the columns of
-    :data:`sudosat.run.results.COLUMNS`: those of DESIGN.md, then ``output``, the
-    output line itself (what ``resume`` needs to rebuild the output file, and
-    what a report shows beside the input), then the fingerprints ``resume``
-    checks. :mod:`sudosat.run.results` reads and writes it.
+    :data:`sudosat.run.results.COLUMNS`: the instance, the verdict, stage times
+    and counters, the output line (what ``resume`` needs to rebuild the output
+    file), then the fingerprints ``resume`` checks.
 
 Large sweeps on a cluster
     Start a Dask scheduler and workers on the machines (``dask scheduler`` on
@@ -91,8 +90,10 @@ from sudosat.run.results import (
 )
 from sudosat.run.runner import InstanceOutcome, blank_row, failed_outcome, run_instance
 from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.budget import BUDGETS
 from sudosat.sat.solvers.registry import solve
 from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.incremental import LoadedRules
 
 __all__ = [
     "COLUMNS",
@@ -140,12 +141,14 @@ def solve_instance(
     clock starts before the memory guard and the encoding, the solver gets
     what is left, and when the encoding alone uses up T the answer is TIMEOUT.
     `max_bytes` is the memory guard's limit; `options` go to the solver
-    (``seed``, ``zchaff`` ...), but ``incremental=True``, which solves with
-    the rules loaded once per process and the givens as assumptions. Never
-    raises for one instance: whatever fails is an ERROR row saying why.
+    (``seed``, ``zchaff``, ``max_conflicts`` ...), but ``incremental=True``,
+    which solves with the rules loaded once (kept in ``rules=``, a
+    :class:`~sudosat.sudoku.incremental.LoadedRules`, or the process's default)
+    and the givens as assumptions. Never raises for one instance: whatever
+    fails is an ERROR row saying why.
     """
     incremental = bool(options.pop("incremental", False))
-    return run_instance(
+    return run_instance(  # `options` may carry the run's `rules` cache too
         board,
         solver,
         encoding,
@@ -360,6 +363,8 @@ class _Job:
     source: str
     options: dict[str, dict[str, Any]]  # solver -> its keyword options
     max_bytes: int | None = None
+    # The loaded rules of a run in this process, closed at its end (workers: their own).
+    rules: LoadedRules | None = field(default=None, compare=False, repr=False)
 
 
 def _solve_task(job: _Job, task: Task) -> Row:
@@ -373,6 +378,7 @@ def _solve_task(job: _Job, task: Task) -> Row:
         job.time_limit_ms,
         source=job.source,
         max_bytes=job.max_bytes,
+        **({"rules": job.rules} if job.rules is not None else {}),
         **job.options.get(solver, {}),
     )
     return outcome.row
@@ -388,6 +394,7 @@ class SolverSummary:
     unsat: int = 0
     timeouts: int = 0
     errors: int = 0
+    unknown: int = 0  # a work budget ran out before T (never counted as a time-out)
     times_ms: list[float] = field(default_factory=list, repr=False)
     error_lines: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
@@ -401,6 +408,8 @@ class SolverSummary:
             self.unsat += 1
         elif status == Verdict.TIMEOUT:
             self.timeouts += 1
+        elif status == Verdict.UNKNOWN:
+            self.unknown += 1
         else:
             self.errors += 1
         if status != Verdict.ERROR and row.get("total_ms") not in (None, ""):
@@ -408,7 +417,7 @@ class SolverSummary:
 
     @property
     def lines(self) -> int:
-        return self.solved + self.unsat + self.timeouts + self.errors
+        return self.solved + self.unsat + self.timeouts + self.unknown + self.errors
 
     def __str__(self) -> str:
         times = self.times_ms
@@ -417,9 +426,10 @@ class SolverSummary:
             if times
             else "no timings"
         )
+        budget = f"{self.unknown} unknown (a work budget ran out), " if self.unknown else ""
         return (
             f"{self.solver}: {self.lines} lines: {self.solved} solved, {self.unsat} unsat, "
-            f"{self.timeouts} timeouts, {self.errors} errors; {timing} -> {self.output}"
+            f"{self.timeouts} timeouts, {budget}{self.errors} errors; {timing} -> {self.output}"
         )
 
 
@@ -493,11 +503,24 @@ def run_batch(
     roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
     check_paths(instances, [*roles, (results, "the results table")])  # before any work
     options = {solver: settings.options(solver) for solver in solvers}
-    job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
-               settings.max_bytes)
     tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
     # bad executor options fail before any file changes
     runner = _make_executor(settings.executor, settings.jobs, settings.scheduler)
+    # Solving in this process, the run owns the loaded rules and closes them at its end.
+    rules = LoadedRules() if isinstance(runner, SerialExecutor) else None
+    job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
+               settings.max_bytes, rules)
+    try:
+        return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
+    finally:
+        if rules is not None:
+            rules.close()
+
+
+def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
+             lines: list[str], solvers: list[str], paths: tuple[dict, Path]) -> BatchSummary:
+    """Solve the tasks not answered yet, keep the rows, write the table and the outputs."""
+    outputs, results = paths
     _ensure_parent(results)
     special = file_kind(output_target(results)) in SPECIAL_KINDS
     with ResultsLock(results) as lock:
@@ -574,7 +597,7 @@ def _kept_rows(
     A row is kept when its line exists and its ``line_hash`` matches that line
     (a table of another input keeps nothing), and, for a solver of this run,
     its ``run_hash`` matches this run's parameters and its answer holds up:
-    a SAT board is checked again against the puzzle, an UNSAT or TIMEOUT line
+    a SAT board is checked again against the puzzle, an UNSAT, TIMEOUT or UNKNOWN line
     must name the puzzle's order. Rows of solvers not in this run stay in the
     table when their line matches. Everything else is solved again.
     """
@@ -604,9 +627,13 @@ def line_hash(text: str) -> str:
 
 
 def run_hash(job: _Job, solver: str) -> str:
-    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits."""
-    seed = job.options.get(solver, {}).get("seed")
-    parts = [solver, job.encoding, job.time_limit_ms, seed, job.max_bytes]
+    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits
+    (and the work budgets when set, so the rows of runs without them keep theirs)."""
+    options = job.options.get(solver, {})
+    parts = [solver, job.encoding, job.time_limit_ms, options.get("seed"), job.max_bytes]
+    budgets = [(name, options[name]) for name in BUDGETS if options.get(name) is not None]
+    if budgets:
+        parts.append(budgets)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
@@ -658,6 +685,7 @@ class _Recorder:
         Verdict.SAT: "solved",
         Verdict.UNSAT: "unsat",
         Verdict.TIMEOUT: "timeouts",
+        Verdict.UNKNOWN: "unknown",
         Verdict.ERROR: "errors",
     }
 

@@ -3,16 +3,17 @@
 Everything above the solvers speaks this module's words:
 
 :class:`Verdict`
-    SAT, UNSAT, TIMEOUT or ERROR: a solver's :class:`~sudosat.sat.result.Status`
-    seen from the pipeline (:meth:`Verdict.from_status` is the one place
-    where "no decision" becomes TIMEOUT), plus ERROR for an instance that
-    could not be answered.
+    SAT, UNSAT, TIMEOUT, UNKNOWN or ERROR: a solver's
+    :class:`~sudosat.sat.result.Status` seen from the pipeline
+    (:meth:`Verdict.from_status` is the one place where "no decision"
+    becomes TIMEOUT, or UNKNOWN when a work budget, not the time limit,
+    ended the search), plus ERROR for an instance that could not be answered.
 :class:`Row`
     One row of the results table, a frozen dataclass with the columns of
     :data:`COLUMNS`, read like a mapping (``row["status"]``).
 :func:`format_output` and :func:`parse_output`
     The one grammar of output lines: ``N T`` (the solved board), ``N UNSAT``,
-    ``N TIMEOUT`` and ``ERROR <reason>``.
+    ``N TIMEOUT``, ``N UNKNOWN`` and ``ERROR <reason>``.
 Results tables
     The only reader (:func:`read_rows`, :func:`read_table`) and writer
     (:class:`ResultsLog`, :func:`write_table`) of results files. The format
@@ -85,16 +86,30 @@ class Verdict(StrEnum):
     UNSAT = "UNSAT"
     TIMEOUT = "TIMEOUT"
     ERROR = "ERROR"
+    UNKNOWN = "UNKNOWN"
+    """No decision because a work budget (``--max-conflicts``, ``--max-propagations``) ran
+    out, before the time limit: TIMEOUT stays the word for T."""
 
     @classmethod
-    def from_status(cls, status: Status) -> Verdict:
-        """The verdict of a solver's answer: UNKNOWN (no decision) is TIMEOUT.
+    def from_status(cls, status: Status, budget_stop: str | None = None) -> Verdict:
+        """The verdict of a solver's answer: no decision is TIMEOUT, or UNKNOWN for a budget.
+
+        Parameters
+        ----------
+        status : Status
+        budget_stop : str, optional
+            The work budget that ended the search (see
+            :func:`sudosat.sat.solvers.budget.budget_stop`), if one did.
 
         Examples
         --------
         >>> Verdict.from_status(Status.UNKNOWN)
         <Verdict.TIMEOUT: 'TIMEOUT'>
+        >>> Verdict.from_status(Status.UNKNOWN, "max_conflicts")
+        <Verdict.UNKNOWN: 'UNKNOWN'>
         """
+        if status is Status.UNKNOWN and budget_stop:
+            return cls.UNKNOWN
         return _FROM_STATUS[status]
 
 
@@ -131,7 +146,8 @@ COLUMNS: tuple[str, ...] = (
     "line_hash",
     "run_hash",
 )
-"""The results table's columns: DESIGN.md's, the output line, then what ``resume`` checks.
+"""The results table's columns: the instance, its answer and costs, the output line, then
+what ``resume`` checks.
 
 ``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
 this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
@@ -278,8 +294,8 @@ class OutputLine(NamedTuple):
     Attributes
     ----------
     verdict : Verdict
-        SAT for a line that is neither ``N UNSAT``, ``N TIMEOUT`` nor ``ERROR
-        ...``: it claims to be a solved board (``text``; parse it with
+        SAT for a line that is neither ``N UNSAT``, ``N TIMEOUT``, ``N UNKNOWN``
+        nor ``ERROR ...``: it claims to be a solved board (``text``; parse it with
         :meth:`sudosat.sudoku.board.Board.parse` to check it).
     order : int or None
         N of ``N UNSAT`` / ``N TIMEOUT`` (None when it is not a number), or the
@@ -306,7 +322,7 @@ def format_output(
     """The output file's line for one instance (no line end).
 
     ``SAT`` needs `solution` (the line is ``solution.to_line()``), ``UNSAT``
-    and ``TIMEOUT`` need `order`, ``ERROR`` takes `reason`, folded to one line.
+    ``TIMEOUT`` and ``UNKNOWN`` need `order`, ``ERROR`` takes `reason`, folded to one line.
 
     Examples
     --------
@@ -339,7 +355,7 @@ def parse_output(line: str) -> OutputLine:
     if words and words[0] == Verdict.ERROR:
         return OutputLine(Verdict.ERROR, None, line.strip()[len(Verdict.ERROR) :].strip(), line)
     order = _order(words[0]) if words else None
-    if len(words) == 2 and words[1] in (Verdict.UNSAT, Verdict.TIMEOUT):
+    if len(words) == 2 and words[1] in (Verdict.UNSAT, Verdict.TIMEOUT, Verdict.UNKNOWN):
         return OutputLine(Verdict(words[1]), order, None, line)
     return OutputLine(Verdict.SAT, order, None, line)
 

@@ -27,8 +27,14 @@ The formula is a registered encoding's name (built here), or a
 between solvers, the workbench builds formulas from its clause-family
 switches, the generator adds a clause): anything with ``cnf``, ``board``,
 ``encoding`` and ``decode(model)``. With ``incremental=True`` the rules are
-loaded once per process into an incremental solver
-(:func:`sudosat.sudoku.incremental.loaded_rules`) and the givens are assumptions.
+loaded once into an incremental solver kept in a cache (`rules`, the
+caller's :class:`~sudosat.sudoku.incremental.LoadedRules`, or the process's
+default; :func:`sudosat.sudoku.incremental.loaded_rules`) and the givens are
+assumptions.
+
+Work budgets (``max_conflicts``, ``max_propagations`` among the solver
+options) go to the solver on every path; an answer they end is UNKNOWN (the
+output line ``N UNKNOWN``), never TIMEOUT, which stays the word for T.
 
 Examples
 --------
@@ -50,13 +56,12 @@ from sudosat.errors import SudosatError
 from sudosat.run.results import Row, Verdict, format_output, one_line
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused
-from sudosat.sat.solvers.registry import get_solver, solve
+from sudosat.sat.solvers.budget import BUDGETS, Deadline, OutOfTime, budget_stop
+from sudosat.sat.solvers.registry import check_budgets, get_solver, incremental_support, solve
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, check_resources, encode
 
 __all__ = [
-    "ENCODE_ENTRIES_PER_MS",
     "LIMIT_POLICIES",
     "Formula",
     "InstanceOutcome",
@@ -69,17 +74,6 @@ __all__ = [
 
 LIMIT_POLICIES = ("pipeline", "solver")
 """What the time limit bounds: the whole pipeline, or the solver call alone."""
-
-ENCODE_ENTRIES_PER_MS = 50_000
-"""A fast rate of building clauses (literals plus clause ends per millisecond).
-
-Measured at 11,000-14,000 for every encoding at orders 4-6 (2026, a shared
-2-core machine), and at 15,000-19,000 for the course and optimised encodings
-at orders 5-7 once the writer counted its own clauses (2026-11-25); the
-up-front refusal uses about three times that, so it only turns away a build
-that surely cannot fit in T. The deadline checks during the build stop the
-rest.
-"""
 
 _STAT_COLUMNS = ("decisions", "conflicts", "propagations")
 _SPLIT_COLUMNS = ("load_ms", "search_ms")
@@ -107,7 +101,7 @@ class Prepared:
     encode_ms : float or None
         Milliseconds spent building it (the row's ``encode_ms``).
     loaded : incremental solver, optional
-        A solver (:func:`sudosat.sudoku.incremental.open_solver`) already holding
+        A solver (:func:`sudosat.sat.solvers.registry.open_solver`) already holding
         every clause of `formula` but the `assumptions`: it answers instead of
         a fresh solver, the assumptions holding for that call only (the
         workbench re-solves this way while only the givens change).
@@ -172,7 +166,7 @@ class InstanceOutcome:
 
     @property
     def status(self) -> Verdict:
-        """SAT, UNSAT, TIMEOUT or ERROR."""
+        """SAT, UNSAT, TIMEOUT, UNKNOWN (a work budget ran out) or ERROR."""
         return self.row.status or Verdict.ERROR
 
 
@@ -183,14 +177,14 @@ class _Clock:
         if covers not in LIMIT_POLICIES:
             raise ValueError(f"limit_covers must be one of {LIMIT_POLICIES}, got {covers!r}")
         self.started = time.perf_counter()
-        self.limit_ms = time_limit_ms
+        self.time_limit_ms = time_limit_ms
         self.covers = covers
         self.deadline = Deadline(time_limit_ms if covers == "pipeline" else None)
 
     def for_solver(self) -> Deadline:
         """The deadline the solver runs under (a fresh one when T is the solver's alone)."""
         if self.covers == "solver":
-            self.deadline = Deadline(self.limit_ms)
+            self.deadline = Deadline(self.time_limit_ms)
         return self.deadline
 
     def elapsed_ms(self) -> float:
@@ -208,6 +202,8 @@ class _Run:
     options: dict[str, Any]
     max_bytes: int | None
     memory_guard: bool
+    budgets: dict[str, Any] = field(default_factory=dict)
+    rules: Any = None
 
     def outcome(self, verdict: Verdict, **extra: Any) -> InstanceOutcome:
         """The outcome of this run with `verdict` (UNSAT, TIMEOUT or ERROR), total time stamped."""
@@ -229,6 +225,7 @@ def run_instance(
     max_bytes: int | None = None,
     incremental: bool = False,
     line: int | None = None,
+    rules: Any = None,
     **solver_options: Any,
 ) -> InstanceOutcome:
     """Encode, solve, decode and check one board under one time limit.
@@ -251,12 +248,16 @@ def run_instance(
     max_bytes : int, optional
         The memory guard's limit (default :data:`~sudosat.sudoku.encoding.DEFAULT_MAX_BYTES`).
     incremental : bool
-        Solve with the rules loaded once per process and the givens as
+        Solve with the rules loaded once (kept in `rules`) and the givens as
         assumptions; a solver without assumptions runs the default way.
     line : int, optional
         The input line number, for the row.
+    rules : LoadedRules, optional
+        The cache of loaded rules the incremental mode uses (its owner closes
+        it); default the process's own (:func:`~sudosat.sudoku.incremental.default_rules`).
     **solver_options
-        Passed to the solver (``seed``, ``zchaff`` ...).
+        Passed to the solver (``seed``, ``zchaff``, ``max_conflicts``,
+        ``max_propagations`` ...).
 
     Returns
     -------
@@ -267,15 +268,16 @@ def run_instance(
     _import_solver(solver)
     clock = _Clock(time_limit_ms, limit_covers)
     name = encoding if isinstance(encoding, str) else encoding.formula.encoding
-    run = _Run(board, solver, clock, _draft(line, solver, name, board), dict(solver_options),
-               max_bytes, memory_guard)
+    options = dict(solver_options)
+    budgets = {key: options.pop(key) for key in BUDGETS if options.get(key) is not None}
+    for key in BUDGETS:
+        options.pop(key, None)
+    run = _Run(board, solver, clock, _draft(line, solver, name, board), options, max_bytes,
+               memory_guard, budgets, rules)
     try:
-        # Every solver alike: a collection due meanwhile would scan the caller's whole heap
-        # (a notebook's kernel: about 60 ms) inside whichever stage happened to trigger it.
-        with collector_paused():
-            if incremental and isinstance(encoding, str) and _has_assumptions(solver):
-                return _incremental_stages(run, encoding)
-            return _stages(run, encoding)
+        if incremental and isinstance(encoding, str) and _has_assumptions(solver):
+            return _incremental_stages(run, encoding)
+        return _stages(run, encoding)
     except SudosatError as exc:
         return failed_outcome(run.draft, exc.reason, clock.elapsed_ms(), board)
     except MemoryError:
@@ -295,8 +297,6 @@ def _import_solver(solver: str) -> None:
 
 
 def _has_assumptions(solver: str) -> bool:
-    from sudosat.sudoku.incremental import incremental_support
-
     return incremental_support(solver)[0]
 
 
@@ -364,9 +364,11 @@ def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
     loaded = None if prepared is None else prepared.loaded
     if prepared is None or loaded is None:
         result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
-                       **run.options)
+                       **run.budgets, **run.options)
     else:
-        result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none())
+        check_budgets(run.solver, **run.budgets)
+        result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none(),
+                              **run.budgets)
     run.draft["solve_ms"] = _ms_since(started)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
     if loaded is None:  # a loaded solver's load happened before this call
@@ -380,11 +382,9 @@ def _build(run: _Run, encoding: str) -> Any:
     deadline = run.clock.deadline
     if run.memory_guard:
         limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
-        size = check_resources(run.board, encoding, limit)
-        too_slow = _cannot_encode_in_time(size, deadline)
-        if too_slow:
-            run.draft.update(variables=size["variables"], clauses=size["clauses"])
-            return run.outcome(Verdict.TIMEOUT, error=too_slow)
+        check_resources(run.board, encoding, limit)
+    # No up-front guess of how long the build takes (a rate would be one machine's): the
+    # encoder looks at the deadline before each at-most-one group and stops there.
     try:
         encoded = encode(run.board, encoding, check=deadline.check)
     except OutOfTime:
@@ -395,8 +395,12 @@ def _build(run: _Run, encoding: str) -> Any:
 
 
 def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> InstanceOutcome:
-    """UNSAT, TIMEOUT, or the decoded board checked against the puzzle."""
-    verdict = Verdict.from_status(result.status)
+    """UNSAT, TIMEOUT, UNKNOWN, or the decoded board checked against the puzzle."""
+    stopped = budget_stop(result.stats)
+    verdict = Verdict.from_status(result.status, stopped)
+    if verdict is Verdict.UNKNOWN:
+        why = f"the work budget ran out ({stopped}={run.budgets.get(stopped or '')})"
+        return run.outcome(verdict, error=why, result=result, formula=formula)
     if verdict is Verdict.UNSAT:
         clash = run.board.first_conflict()
         error = f"the givens clash: {clash}" if clash else None
@@ -429,7 +433,7 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
 
 
 def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
-    """The stages with the rules loaded once per process and the givens as assumptions.
+    """The stages with the rules loaded once (kept in the cache) and the givens as assumptions.
 
     ``encode_ms`` counts building the assumptions (and, for the first puzzle
     of an order, building and loading the rules), ``clauses`` the rules plus
@@ -440,10 +444,11 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
 
     started = time.perf_counter()
     limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
+    check_budgets(run.solver, **run.budgets)  # before loading: a refusal costs nothing
     try:
         loaded, rules = loaded_rules(
             run.board.order, encoding, solver=run.solver, max_bytes=limit,
-            deadline=run.clock.deadline, **run.options,
+            deadline=run.clock.deadline, cache=run.rules, **run.options,
         )
     except OutOfTime:
         run.draft["encode_ms"] = _ms_since(started)
@@ -457,7 +462,7 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
         return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
     deadline = run.clock.for_solver()
     started = time.perf_counter()
-    result = loaded.solve(assumptions, deadline.remaining_or_none())
+    result = loaded.solve(assumptions, deadline.remaining_or_none(), **run.budgets)
     run.draft["solve_ms"] = _ms_since(started)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
     outcome = _conclude(run, rules, result, deadline)
@@ -466,19 +471,6 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
         core = name_givens(loaded.get_core() or [], run.board.order)
         outcome.row = outcome.row.replace(error=f"{clash}; failed givens: {core}")
     return outcome
-
-
-def _cannot_encode_in_time(size: dict[str, int], deadline: Deadline) -> str | None:
-    """Why the encoding cannot be built within what is left of T (None when it may be)."""
-    entries = size["literals"] + size["clauses"]
-    least_ms = entries / ENCODE_ENTRIES_PER_MS
-    left = deadline.remaining_ms()
-    if least_ms <= left:
-        return None
-    return (
-        f"the encoding ({size['clauses']:,} clauses) takes at least {least_ms:.0f} ms "
-        f"to build, more than the {left:.0f} ms left of the time limit"
-    )
 
 
 def _ms_since(started: float) -> float:

@@ -332,7 +332,7 @@ def reference_search_ms(
     started = time.perf_counter()
     with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
         loaded = time.perf_counter()
-        answer = limited_search(solver, deadline)
+        answer, _ = limited_search(solver, deadline)  # (answer, why none)
         done = time.perf_counter()
     status = Verdict.TIMEOUT if answer is None else (Verdict.SAT if answer else Verdict.UNSAT)
     return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0

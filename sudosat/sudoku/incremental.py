@@ -6,22 +6,23 @@ solves each puzzle *under assumptions* (MiniSat's ``solve(assumps)``): the
 givens hold for that call only, and what the solver learnt from the rules
 (every learnt clause follows from them) helps the next puzzle.
 
-Pieces, from the bottom up:
+The solver side, opening any registered solver by name with assumptions
+(:func:`open_solver`, :func:`incremental_support`, :class:`OneShot`), lives
+in the solver registry (:mod:`sudosat.sat.solvers.registry`, adapters in
+:mod:`sudosat.sat.solvers.incremental`) and is re-exported here. This module
+holds the Sudoku side, from the bottom up:
 
-:func:`open_solver`
-    One incremental interface over the solvers that have one: ``cdcl``
-    (:class:`sudosat.sat.solvers.cdcl.Solver`) and ``pysat:NAME`` (PySAT's
-    ``solve(assumptions=...)`` and ``get_core()``). Every other solver
-    (``zchaff``, ``exec:``, ``dpll`` ...) gets :class:`OneShot`, which
-    re-solves the clauses plus the assumptions as unit clauses on every call
-    and says so (``native`` is False, :func:`incremental_support` tells why).
-:func:`loaded_rules`
-    What the pipeline's incremental mode (``sudosat solve --incremental``,
+:func:`rules`, :func:`givens_as_assumptions`
+    The clauses of the empty board, and a puzzle's givens as literals.
+:class:`LoadedRules`
+    Solvers loaded with the rules, one per (solver, order, encoding,
+    options), bounded, closed by their owner. :func:`loaded_rules` takes one
+    from a cache (the caller's, or the process's default): what the
+    pipeline's incremental mode (``sudosat solve --incremental``,
     :func:`sudosat.run.runner.run_instance` with ``incremental=True``) solves
-    with: one loaded solver per (solver, order, encoding, options) in each
-    worker process; the same output line and results row as the default
-    mode. A puzzle whose givens clash is UNSAT, and the row's ``error``
-    names the failed givens (the core).
+    with; the same output line and results row as the default mode. A
+    puzzle whose givens clash is UNSAT, and the row's ``error`` names the
+    failed givens (the core).
 :func:`count_solutions`
     0, 1, ... up to a limit: solve, block the solution's open cells, solve again.
 :func:`new_activation`
@@ -49,16 +50,15 @@ Examples
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.base import make_result, verify_result
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
-from sudosat.sat.solvers.registry import get_solver
+from sudosat.sat.solvers.incremental import OneShot
+from sudosat.sat.solvers.registry import incremental_support, open_solver
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import (
     DEFAULT_MAX_BYTES,
@@ -69,10 +69,13 @@ from sudosat.sudoku.encoding import (
 )
 
 __all__ = [
+    "LoadedRules",
     "OneShot",
     "check_encoding",
     "count_solutions",
     "counting_options",
+    "default_rules",
+    "forget_loaded",
     "givens_as_assumptions",
     "incremental_support",
     "is_unique",
@@ -81,177 +84,6 @@ __all__ = [
     "open_solver",
     "rules",
 ]
-
-
-# ---------------------------------------------------------------------------------------
-# one interface over the solvers
-
-
-def incremental_support(solver: str) -> tuple[bool, str]:
-    """Whether `solver` solves under assumptions natively, and if not, why.
-
-    Examples
-    --------
-    >>> incremental_support("cdcl")
-    (True, '')
-    >>> incremental_support("zchaff")[0]
-    False
-    """
-    if solver == "cdcl":
-        return True, ""
-    if solver.startswith("pysat:"):
-        from sudosat.sat.solvers.pysat import ONE_SHOT_BACKENDS, canonical_backend
-
-        try:
-            backend = canonical_backend(solver[len("pysat:") :])
-        except SolverError as exc:
-            return False, exc.reason
-        if backend in ONE_SHOT_BACKENDS:
-            return False, f"{solver} is not incremental in PySAT; each call runs one-shot"
-        return True, ""
-    return False, f"{solver} has no incremental interface; each call runs one-shot"
-
-
-def open_solver(solver: str, cnf: CNF, *, seed: int = 0, **options: Any):
-    """An incremental solver loaded with `cnf`.
-
-    The object has ``solve(assumptions=(), time_limit_ms=None) -> Result``
-    (answers checked: a model satisfies the clauses and the assumptions),
-    ``get_core()``, ``add_clause(clause)``, ``close()``, and ``native`` (False
-    for the one-shot fallback).
-
-    Parameters
-    ----------
-    solver : str
-        A registered solver name.
-    cnf : CNF
-        The clauses to load.
-    seed : int
-    **options
-        The solver's own options (cdcl's tunables, ``zchaff=PATH`` ...).
-    """
-    if solver == "cdcl":
-        from sudosat.sat.solvers.cdcl import Solver
-
-        return _Cdcl(Solver(cnf, seed=seed, **options))
-    if incremental_support(solver)[0]:
-        return _PySat(solver, cnf)
-    return OneShot(solver, cnf, seed=seed, **options)
-
-
-class _Cdcl:
-    """cdcl's Solver with the adapter's ``close`` and ``native``."""
-
-    native = True
-
-    def __init__(self, solver) -> None:
-        self.solver = solver
-
-    def solve(self, assumptions: Sequence[int] = (), time_limit_ms: float | None = None) -> Result:
-        return self.solver.solve(assumptions, time_limit_ms)
-
-    def get_core(self) -> list[int] | None:
-        return self.solver.get_core()
-
-    def add_clause(self, clause: Iterable[int]) -> None:
-        self.solver.add_clause(list(clause))
-
-    def next_question(self) -> None:
-        """Drop what the last question taught (see :meth:`Solver.next_question`)."""
-        self.solver.next_question()
-
-    def close(self) -> None:
-        self.solver.delete()
-
-
-class _PySat:
-    """A PySAT solver kept loaded; assumptions and cores are PySAT's own."""
-
-    native = True
-
-    def __init__(self, name: str, cnf: CNF) -> None:
-        from pysat.solvers import Solver
-
-        from sudosat.sat.solvers.pysat import canonical_backend
-
-        self.name = name
-        self.formula = cnf.copy()
-        self.solver = Solver(name=canonical_backend(name[len("pysat:") :]))
-        self.empty = cnf.has_empty_clause
-        self.solver.append_formula([clause for clause in cnf if clause])
-        self.core: list[int] | None = None
-
-    def add_clause(self, clause: Iterable[int]) -> None:
-        lits = list(clause)
-        self.formula.add_clause(lits)
-        self.empty = self.empty or not lits
-        if lits:
-            self.solver.add_clause(lits)
-
-    def solve(self, assumptions: Sequence[int] = (), time_limit_ms: float | None = None) -> Result:
-        from sudosat.sat.solvers.pysat import full_model, limited_search, solver_stats
-
-        started = time.perf_counter()
-        assumptions = list(assumptions)
-        self.formula.num_vars = max(self.formula.num_vars, *map(abs, assumptions), 0)
-        self.core = None
-        if self.empty:
-            self.core = []
-            return make_result(Status.UNSAT, None, {}, started, self.name)
-        answer = limited_search(self.solver, Deadline(time_limit_ms), assumptions)
-        stats = solver_stats(self.solver)
-        if answer is None:
-            return make_result(Status.UNKNOWN, None, stats, started, self.name)
-        if not answer:
-            failed = set(self.solver.get_core() or [])
-            self.core = [q for q in assumptions if q in failed]
-            return make_result(Status.UNSAT, None, stats, started, self.name)
-        model = full_model(self.solver.get_model() or [], self.formula.num_vars)
-        result = make_result(Status.SAT, model, stats, started, self.name)
-        _verify(self.formula, result, assumptions)
-        return result
-
-    def get_core(self) -> list[int] | None:
-        return self.core
-
-    def close(self) -> None:
-        self.solver.delete()
-
-
-class OneShot:
-    """The fallback for solvers without assumptions: clauses + assumptions as units, each call.
-
-    The core it reports is every assumption (true, not minimal): a one-shot
-    run says nothing about which of them failed.
-    """
-
-    native = False
-
-    def __init__(self, solver: str, cnf: CNF, *, seed: int = 0, **options: Any) -> None:
-        self.name = solver
-        self.function = get_solver(solver)
-        self.formula = cnf.copy()
-        self.options = {"seed": seed, **options}
-        self.core: list[int] | None = None
-
-    def add_clause(self, clause: Iterable[int]) -> None:
-        self.formula.add_clause(list(clause))
-
-    def solve(self, assumptions: Sequence[int] = (), time_limit_ms: float | None = None) -> Result:
-        cnf = self.formula.copy()
-        for lit in assumptions:
-            cnf.add_clause([lit])
-        result = self.function(cnf, time_limit_ms=time_limit_ms, **self.options)
-        result.solver = result.solver or self.name
-        verify_result(cnf, result)
-        self.core = list(assumptions) if result.is_unsat else None
-        return result
-
-    def get_core(self) -> list[int] | None:
-        return self.core
-
-    def close(self) -> None:
-        self.formula = CNF()
 
 
 def _next_question(loaded: Any) -> None:
@@ -266,15 +98,6 @@ def _next_question(loaded: Any) -> None:
     forget = getattr(loaded, "next_question", None)
     if forget is not None:
         forget()
-
-
-def _verify(cnf: CNF, result: Result, assumptions: Sequence[int]) -> None:
-    """A SAT answer satisfies every clause and every assumption, or SolverError."""
-    verify_result(cnf, result)
-    model = result.model or []
-    for lit in assumptions:
-        if model[abs(lit) - 1] != lit:
-            raise SolverError(f"{result.solver} returned a model that breaks the assumption {lit}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -335,45 +158,115 @@ def name_givens(literals: Iterable[int], order: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# the pipeline's incremental mode
-
-# (solver, order, encoding, options) -> (loaded solver, rules). One per worker process:
-# workers are separate interpreters, each loads the rules of what it meets once.
-_LOADED: dict[tuple, tuple[Any, Encoded]] = {}
+# the loaded rules, in a cache with an owner
 
 
-def _loaded(
-    solver: str,
-    order: int,
-    encoding: str,
-    options: dict[str, Any],
-    max_bytes: int,
-    deadline: Deadline | None = None,
-):
-    """The loaded solver and rules for this key, building and loading them on first use.
+class LoadedRules:
+    """Solvers loaded with the rules: one per solver, order, encoding and options, a few at most.
 
-    Raises
-    ------
-    OutOfTime
-        `deadline` passed while the rules were built or loaded; nothing is kept,
-        so the next instance tries again under its own deadline.
+    Whoever creates a cache owns it and decides its life: the pipeline run
+    (closed when the run ends), a generator, a test, a notebook. The least
+    recently used entry is closed when a new one would exceed `capacity`, and
+    :meth:`close` closes them all; a cache is also a context manager that
+    closes on exit. Callers that give none share the process's default cache
+    (:func:`default_rules`, also bounded; :func:`forget_loaded` closes it).
+
+    Parameters
+    ----------
+    capacity : int
+        How many loaded solvers to keep, each holding a whole formula (by
+        default 4: a run meets one setting per solver, a generator one more).
+
+    Examples
+    --------
+    >>> with LoadedRules(capacity=1) as cache:
+    ...     loaded, rules = cache.get("cdcl", 2, "course")
+    ...     rules.num_vars, len(cache)
+    (64, 1)
+    >>> len(cache)
+    0
     """
-    key = (solver, order, encoding, tuple(sorted(options.items())))
-    if key not in _LOADED:
+
+    def __init__(self, capacity: int = 4) -> None:
+        if capacity < 1:
+            raise ValueError(f"a rules cache holds at least one entry, got {capacity}")
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple, tuple[Any, Encoded]] = OrderedDict()
+        self.loads = 0  # rules built and loaded (a reuse costs none)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __enter__(self) -> LoadedRules:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def get(
+        self,
+        solver: str,
+        order: int,
+        encoding: str,
+        options: dict[str, Any] | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        deadline: Deadline | None = None,
+    ) -> tuple[Any, Encoded]:
+        """The loaded solver and rules for this key, building and loading them on first use.
+
+        Raises
+        ------
+        OutOfTime
+            `deadline` passed while the rules were built or loaded; nothing is
+            kept, so the next instance tries again under its own deadline.
+        """
+        options = options or {}
+        key = (solver, order, encoding, tuple(sorted(options.items())))
+        if key in self._entries:
+            self._entries.move_to_end(key)
+            return self._entries[key]
         empty = Board(order, [0] * order**4)
         check_resources(empty, encoding, max_bytes)
         stop = deadline.check if deadline is not None and deadline.limited else None
         if stop is not None:
             stop()  # an instance that starts out of time loads nothing
         encoded = rules(order, encoding, check=stop)
-        _LOADED[key] = (_load(solver, encoded.cnf, options, stop), encoded)
-    return _LOADED[key]
+        entry = (_load(solver, encoded.cnf, options, stop), encoded)
+        while len(self._entries) >= self.capacity:
+            _, (old, _) = self._entries.popitem(last=False)
+            old.close()
+        self._entries[key] = entry
+        self.loads += 1
+        return entry
+
+    def close(self) -> None:
+        """Close and drop every loaded solver."""
+        while self._entries:
+            _, (loaded, _) = self._entries.popitem(last=False)
+            loaded.close()
+
+
+_DEFAULT: LoadedRules | None = None
+
+
+def default_rules() -> LoadedRules:
+    """The cache shared by callers that bring none (created on first use, bounded)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = LoadedRules()
+    return _DEFAULT
+
+
+def forget_loaded() -> None:
+    """Close every solver of the default cache (:func:`default_rules`)."""
+    if _DEFAULT is not None:
+        _DEFAULT.close()
 
 
 _LOAD_CHUNK = 1 << 16
 """Literals and clause ends cdcl loads between two looks at the deadline: about 22,000
-binary clauses, 20-70 ms on this machine (order 5's course rules, 2.3 million entries,
-come in 35 chunks; a 9x9 formula in one)."""
+binary clauses (a 9x9 formula comes in one chunk). A count of work, not of time: the
+deadline is looked at as often on a slow or busy machine as on a fast one."""
 
 
 def _load(solver: str, cnf: CNF, options: dict[str, Any], stop: Callable[[], None] | None):
@@ -390,7 +283,7 @@ def _load(solver: str, cnf: CNF, options: dict[str, Any], stop: Callable[[], Non
         try:
             for chunk in _chunks(cnf, _LOAD_CHUNK):
                 stop()
-                loaded.solver.append_formula(chunk)
+                loaded.append_formula(chunk)
         except BaseException:
             loaded.close()
             raise
@@ -412,14 +305,6 @@ def _chunks(cnf: CNF, entries: int) -> Iterator[CNF]:
         start = end
 
 
-def forget_loaded() -> None:
-    """Close and drop every solver this process keeps loaded."""
-    for loaded, _ in _LOADED.values():
-        loaded.close()
-    _LOADED.clear()
-    _ACTIVATION.clear()
-
-
 # ---------------------------------------------------------------------------------------
 # counting solutions
 
@@ -432,6 +317,7 @@ def count_solutions(
     encoding: str = "extended",
     time_limit_ms: float | None = None,
     seed: int = 0,
+    cache: LoadedRules | None = None,
 ) -> int | None:
     """How many solutions keep the givens of `board`, counted up to `limit`.
 
@@ -439,8 +325,9 @@ def count_solutions(
     limit ran out first. The default encoding is ``extended``: its coverage
     clauses let propagation find a symbol's last place in a unit, which cuts
     the conflicts on hard 9×9 puzzles about eightfold against ``course``.
-    The rules stay loaded in this process (one solver
-    per solver, order and encoding, as in :func:`loaded_rules`); each count
+    The rules stay loaded in `cache` (default: the process's
+    :func:`default_rules`; one solver per solver, order and encoding, as in
+    :func:`loaded_rules`); each count
     solves under the givens, then adds "not this solution" behind a fresh
     activation variable a (the clause ¬a ∨ ¬solution, with a assumed), and
     retires the clauses with the unit ¬a at the end, so the next puzzle
@@ -461,7 +348,7 @@ def count_solutions(
     deadline = Deadline(time_limit_ms)
     try:
         loaded, encoded = loaded_rules(
-            board.order, encoding, solver=solver, deadline=deadline,
+            board.order, encoding, solver=solver, deadline=deadline, cache=cache,
             **counting_options(solver, seed),
         )
     except OutOfTime:
@@ -502,10 +389,6 @@ def counting_options(solver: str, seed: int = 0) -> dict[str, Any]:
     return {"seed": seed, "check_model": 0} if solver == "cdcl" else {"seed": seed}
 
 
-# loaded solver's id -> the last activation variable it was given (see new_activation)
-_ACTIVATION: dict[int, int] = {}
-
-
 def loaded_rules(
     order: int,
     encoding: str = "extended",
@@ -513,12 +396,14 @@ def loaded_rules(
     solver: str = "cdcl",
     max_bytes: int = DEFAULT_MAX_BYTES,
     deadline: Deadline | None = None,
+    cache: LoadedRules | None = None,
     **options: Any,
 ) -> tuple[Any, Encoded]:
-    """The solver this process keeps loaded with the rules, ready for a new question.
+    """A solver loaded with the rules, ready for a new question.
 
-    One per (solver, order, encoding, options), shared by the pipeline's
-    incremental mode (:func:`sudosat.run.runner.run_instance`), :func:`count_solutions`
+    One per (solver, order, encoding, options) in `cache` (default: the
+    process's :func:`default_rules`), shared by the pipeline's incremental
+    mode (:func:`sudosat.run.runner.run_instance`), :func:`count_solutions`
     and the generator: the first call builds and loads the rules (behind the
     memory guard, under `deadline`), later calls reuse them, and every call
     tells the solver an unrelated question comes next. Do not alter the rules
@@ -536,7 +421,8 @@ def loaded_rules(
         `deadline` passed while the rules were built or loaded.
     """
     check_encoding(encoding)
-    loaded, encoded = _loaded(solver, order, encoding, options, max_bytes, deadline)
+    cache = default_rules() if cache is None else cache
+    loaded, encoded = cache.get(solver, order, encoding, options, max_bytes, deadline)
     _next_question(loaded)
     return loaded, encoded
 
@@ -545,10 +431,11 @@ def new_activation(loaded: Any, encoded: Encoded) -> int:
     """A variable no clause of `loaded` has named yet, to switch one question's clauses.
 
     Add each such clause with ``-a`` in it and assume ``a`` while they should
-    hold; add the unit clause ``[-a]`` to retire them for good.
+    hold; add the unit clause ``[-a]`` to retire them for good. The variable
+    is the one after the highest the solver holds, so it is fresh until a
+    clause names it: name it in a clause before asking for another.
     """
-    activation = _ACTIVATION[id(loaded)] = _ACTIVATION.get(id(loaded), encoded.num_vars) + 1
-    return activation
+    return max(encoded.num_vars, loaded.num_vars) + 1
 
 
 def is_unique(board: Board, *, solver: str = "cdcl", encoding: str = "extended") -> bool:

@@ -1,5 +1,9 @@
 """Our SAT solvers and the adapters to external ones, behind one :class:`Result`.
 
+One registry names them all (:mod:`sudosat.sat.solvers.registry`): :func:`solve`
+runs one once, :func:`open_solver` keeps one loaded for calls under assumptions,
+and both take the work budgets ``max_conflicts`` and ``max_propagations``.
+
 >>> from sudosat.sat.cnf import CNF
 >>> from sudosat.sat.solvers import solve
 >>> solve(CNF([[1, 2], [-1]]), "cdcl").model
@@ -13,8 +17,11 @@ from sudosat.sat.solvers.registry import (
     SolverInfo,
     availability,
     builtin_solver_names,
+    check_budgets,
     get_solver,
+    incremental_support,
     list_solvers,
+    open_solver,
     solve,
 )
 
@@ -25,8 +32,11 @@ __all__ = [
     "Status",
     "availability",
     "builtin_solver_names",
+    "check_budgets",
     "get_solver",
+    "incremental_support",
     "list_solvers",
+    "open_solver",
     "solve",
     "verify_result",
 ]

@@ -1,8 +1,11 @@
 """What every solver shares: the model check, the result's clock, the compaction of lying headers.
 
 A solver is a function ``solve(cnf, *, time_limit_ms=None, seed=0, **options)
--> Result``. It never raises for UNSAT or for a time-out (those are results);
-it raises :class:`~sudosat.errors.SolverError` when it cannot run at all.
+-> Result``; one that honours the work budgets also takes ``max_conflicts`` and
+``max_propagations`` (the registry passes them only when set, and refuses them
+for the others). It never raises for UNSAT, a time-out or a spent budget (those
+are results); it raises :class:`~sudosat.errors.SolverError` when it cannot run
+at all.
 The registry of names (:mod:`sudosat.sat.solvers.registry`) sits above every
 solver; this module sits below them all and imports none.
 

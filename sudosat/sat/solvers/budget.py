@@ -20,22 +20,139 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sudosat.errors import SolverError
+from sudosat.sat.result import Result, Status
 
-__all__ = ["Deadline", "OutOfTime", "Tunable", "collector_paused", "declare", "settings_from"]
+__all__ = [
+    "BUDGETS",
+    "Deadline",
+    "OutOfTime",
+    "Tunable",
+    "budget_keywords",
+    "budget_stop",
+    "collector_paused",
+    "declare",
+    "load_reserve",
+    "mark_budget_stop",
+    "note_budget_stop",
+    "settings_from",
+]
+
+BUDGETS: tuple[str, ...] = ("max_conflicts", "max_propagations")
+"""The work budgets a solver may honour: conflicts (a DPLL's backtracks) and propagations
+(literals made true by unit propagation), counted from the start of the call. Unlike a
+time limit they stop the same search at the same point on every machine."""
+
+# stats key -> the budget whose running out it records (value 1)
+_STOP_FLAGS = {"max_conflicts": "out_of_conflicts", "max_propagations": "out_of_propagations"}
+# the counter each budget limits, in every solver's stats
+_COUNTERS = {"max_conflicts": "conflicts", "max_propagations": "propagations"}
+
+FREE_FRACTION_OF_LOAD = 0.25
+"""The reserve for freeing a solver's lists before T, as a fraction of what building them
+took in this same call. Freeing a list of small ints touches every object once; building it
+read the formula, allocated and filled each one: freeing is a small part of building, a
+ratio of two costs of the same code that a faster or a busier machine scales alike. dpll
+frees its engine in 0.098-0.104 of its loading time, local search its lists in 0.008-0.013
+of its simplification's, at orders 4-6 (``benchmarks/results/free_ratio.csv``, from
+``benchmarks/time_limits.py --free-ratio --orders 4 5 6``). A quarter leaves headroom."""
+
+
+def load_reserve(load_seconds: float) -> float:
+    """Seconds to keep free before the deadline for freeing what took `load_seconds` to build.
+
+    Derived from what this call measured, so it scales with the machine and its load
+    instead of a per-clause rate tuned to one machine.
+
+    Examples
+    --------
+    >>> load_reserve(0.2)
+    0.05
+    """
+    return max(0.0, load_seconds) * FREE_FRACTION_OF_LOAD
+
+
+def budget_keywords(
+    max_conflicts: int | None = None, max_propagations: int | None = None
+) -> dict[str, int]:
+    """The budgets that are set, as keywords to pass on (an unset one is left out).
+
+    Raises
+    ------
+    SolverError
+        A budget is not a positive integer.
+
+    Examples
+    --------
+    >>> budget_keywords(100, None)
+    {'max_conflicts': 100}
+    >>> budget_keywords(0)
+    Traceback (most recent call last):
+    ...
+    sudosat.errors.SolverError: max_conflicts must be a positive integer, got 0
+    """
+    given = {"max_conflicts": max_conflicts, "max_propagations": max_propagations}
+    budgets = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SolverError(f"{name} must be a positive integer, got {value!r}")
+        budgets[name] = value
+    return budgets
+
+
+def budget_stop(stats: Mapping[str, object]) -> str | None:
+    """The budget whose running out ended a call (``max_conflicts`` ...), or None.
+
+    Examples
+    --------
+    >>> budget_stop({"conflicts": 10, "out_of_conflicts": 1})
+    'max_conflicts'
+    >>> budget_stop({"conflicts": 10}) is None
+    True
+    """
+    for budget, flag in _STOP_FLAGS.items():
+        if stats.get(flag):
+            return budget
+    return None
+
+
+def mark_budget_stop(stats: dict, budget: str) -> None:
+    """Record in `stats` that `budget` (one of :data:`BUDGETS`) ran out."""
+    stats[_STOP_FLAGS[budget]] = 1
+
+
+def note_budget_stop(result: Result, budgets: Mapping[str, int]) -> None:
+    """Say why an UNKNOWN answer given under `budgets` stopped, when the solver did not.
+
+    A solver that honours a budget but does not flag it (a back end that only
+    counts) stopped for the budget whose counter reached it; then the answer
+    did not run out of time.
+    """
+    if not budgets or result.status is not Status.UNKNOWN or budget_stop(result.stats):
+        return
+    for budget, limit in budgets.items():
+        if result.stats.get(_COUNTERS[budget], 0) >= limit:
+            mark_budget_stop(result.stats, budget)
+            result.out_of_time = False
+            return
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the block, then restore its state.
 
-    A collection scans container objects: cdcl's clause lists while it runs
-    (about 5 % of its time on 16x16 Sudoku, more with a proof, seconds while a
-    huge formula loads), and in a notebook's kernel every object it holds
-    (pandas, matplotlib, the results so far), about 60 ms a full pass, which
-    lands in whichever solver's timed stage allocates when the pass is due.
-    The solvers' tables and the pipeline's stages make no reference cycles,
-    so nothing is lost by collecting later: pending passes run at the first
-    allocation after the block.
+    Each solver that runs in this process (cdcl, dpll, local search, PySAT's
+    in-process adapter) pauses it inside its own call, never around a caller's
+    other work. A collection scans container objects: cdcl's clause lists
+    while it runs (about 5 % of its time on 16x16 Sudoku, more with a proof,
+    seconds while a huge formula loads), and in a notebook's kernel every
+    object it holds (pandas, matplotlib, the results so far), about 60 ms a
+    full pass, which would land in whichever solver call allocates when the
+    pass is due. The solvers' tables make no reference cycles, so nothing is
+    lost by collecting later: pending passes run at the first allocation
+    after the block (free the solver's tables inside it, so that pass does
+    not scan them).
     """
     collecting = gc.isenabled()
     gc.disable()

@@ -48,7 +48,12 @@ are ever made. A decision scans the variables once, O(V). Memory is
 O(V + total literal occurrences).
 
 The clock is read every 256 applied literals (and at every decision), so a
-time limit is honoured even in the middle of a long propagation.
+time limit is honoured even in the middle of a long propagation. The search
+stops that much before its deadline as freeing the loaded lists will take,
+priced from how long loading them took in the same call
+(:func:`~sudosat.sat.solvers.budget.load_reserve`). Work budgets
+(``max_conflicts``, counted as backtracks, and ``max_propagations``, literals
+applied) stop the same search at the same point on every machine.
 
 What they can do
 ----------------
@@ -84,7 +89,16 @@ from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.base import make_result
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, Tunable, declare
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    OutOfTime,
+    Tunable,
+    budget_keywords,
+    collector_paused,
+    declare,
+    load_reserve,
+    mark_budget_stop,
+)
 from sudosat.sat.solvers.codes import to_codes, to_dimacs_list
 
 #: Branching heuristics of :func:`solve_dpll`, the default first. With
@@ -107,24 +121,42 @@ TUNABLES: dict[str, Tunable] = declare()
 
 _CHECK_EVERY = 255  # read the clock when (applied literals & _CHECK_EVERY) == 0
 _CHECK_CLAUSES = 4095  # and after every 4,096 clauses read while loading
-#: Seconds to free one clause held as a Python list of ints with its occurrence entries,
-#: paid before a timed-out answer returns: 95 to 125 ns measured on order-4 and order-5
-#: Sudoku (0.3 s for order 6's 3.3 million clauses). The engine, and local search for its
-#: own lists, stop that much before their deadline.
-FREE_S_PER_CLAUSE = 1.2e-7
+_NO_LIMIT = 1 << 62  # a work budget that never runs out
+
+
+def _past(began: float, at: float) -> bool:
+    """Whether loading that began at `began` must stop: freeing it would no longer fit by `at`."""
+    now = time.monotonic()
+    return now + load_reserve(now - began) >= at
+
+
+class _OutOfWork(Exception):  # noqa: N818 - a signal inside the engine, never raised out of it
+    """A work budget ran out; the engine's ``stopped`` names which."""
 
 
 class _Engine:
     """The DPLL state over one formula (see the module docstring for the fields)."""
 
-    def __init__(self, cnf: CNF, heuristic: str | None, deadline: Deadline, seed: int) -> None:
+    def __init__(
+        self,
+        cnf: CNF,
+        heuristic: str | None,
+        deadline: Deadline,
+        seed: int,
+        max_conflicts: int | None = None,
+        max_propagations: int | None = None,
+    ) -> None:
+        began = time.monotonic()
         n = cnf.num_vars
         self.num_vars = n
         self.heuristic = heuristic
         self.track_jw = heuristic in ("moms", "jw", "jw1")
-        # When to stop (a time.monotonic()): the deadline, less the time freeing what is
-        # loaded will take once _load has read the formula.
-        self.stop_at = deadline.at
+        # The one time to stop by: the caller's deadline while loading, then that deadline
+        # less a reserve for freeing what was loaded (see the end of __init__).
+        self.deadline = deadline
+        self.max_conflicts = _NO_LIMIT if max_conflicts is None else max_conflicts
+        self.max_propagations = _NO_LIMIT if max_propagations is None else max_propagations
+        self.stopped = ""  # the budget that ran out, if one did
         self.value = [0] * (2 * n + 2)
         self.occ: list[list[int]] = [[] for _ in range(2 * n + 2)]
         self.lits: list[list[int]] = []
@@ -137,7 +169,7 @@ class _Engine:
         self.order = list(range(1, n + 1))
         if seed and heuristic is not None:
             random.Random(seed).shuffle(self.order)  # ties fall differently per seed
-        self._load(cnf)
+        self._load(cnf, began)
         self.nsat = [0] * len(self.lits)
         self.nfalse = [0] * len(self.lits)
         self.num_active = len(self.lits)
@@ -149,20 +181,23 @@ class _Engine:
         if self.track_jw:
             jw, weight, lits = self.jw, self.weight, self.lits
             for begin in range(0, len(lits), _CHECK_CLAUSES + 1):  # the clock between blocks
-                if time.monotonic() >= self.stop_at:
+                if _past(began, deadline.at):
                     raise OutOfTime
                 for clause in lits[begin : begin + _CHECK_CLAUSES + 1]:
                     w = weight[len(clause)]
                     for lit in clause:
                         jw[lit] += w
+        # Freeing the lists loaded here is paid before a timed-out answer returns: keep a
+        # reserve for it, priced from what loading them took in this very call.
+        self.deadline = deadline.sooner(load_reserve(time.monotonic() - began))
 
-    def _load(self, cnf: CNF) -> None:
+    def _load(self, cnf: CNF, began: float) -> None:
         """Fill ``lits``, ``occ`` and ``units``; drop tautologies and repeated literals.
 
-        Raises :class:`OutOfTime` when freeing what is loaded would no longer fit
-        before the deadline. Post: ``stop_at`` makes room for freeing it all.
+        Raises :class:`OutOfTime` when freeing what is loaded (priced from the
+        time loading has taken since `began`) would no longer fit before the deadline.
         """
-        at = self.stop_at  # the deadline itself until now
+        at = self.deadline.at
         lits, occ, units = self.lits, self.occ, self.units
         for number, clause in enumerate(cnf):
             codes = to_codes(clause)
@@ -176,12 +211,8 @@ class _Engine:
                 occ[code].append(index)
             if len(codes) == 1:
                 units.append(codes[0])
-            if (
-                number & _CHECK_CLAUSES == _CHECK_CLAUSES
-                and time.monotonic() + number * FREE_S_PER_CLAUSE >= at
-            ):
+            if number & _CHECK_CLAUSES == _CHECK_CLAUSES and _past(began, at):
                 raise OutOfTime
-        self.stop_at = at - len(lits) * FREE_S_PER_CLAUSE
 
     # -- assignment -----------------------------------------------------------------
 
@@ -220,9 +251,12 @@ class _Engine:
         trail, value, occ, lits = self.trail, self.value, self.occ, self.lits
         nsat, nfalse, active, jw, weight = self.nsat, self.nfalse, self.active, self.jw, self.weight
         track_jw = self.track_jw
-        at = self.stop_at
+        at = self.deadline.at
         ok = True
         while ok and self.qhead < len(trail):
+            if self.propagations >= self.max_propagations:
+                self.stopped = "max_propagations"
+                raise _OutOfWork
             lit = trail[self.qhead]
             self.qhead += 1
             self.propagations += 1
@@ -339,7 +373,12 @@ class _Engine:
         self.enqueue(lit)
 
     def search(self) -> Status:
-        """Run to SAT or UNSAT (raises :class:`OutOfTime` at ``stop_at``, before the deadline)."""
+        """Run to SAT or UNSAT.
+
+        Raises :class:`OutOfTime` at ``deadline`` (before the caller's, by the
+        freeing reserve) and :class:`_OutOfWork` when a work budget runs out:
+        conflicts (each one a backtrack) or propagations (literals applied).
+        """
         if not self.start():
             return Status.UNSAT
         pick = _PICKERS[self.heuristic]
@@ -348,9 +387,12 @@ class _Engine:
                 self.conflicts += 1
                 if not self.backtrack():
                     return Status.UNSAT
+                if self.conflicts >= self.max_conflicts:
+                    self.stopped = "max_conflicts"
+                    raise _OutOfWork
             if self.num_active == 0:
                 return Status.SAT
-            if time.monotonic() >= self.stop_at:
+            if time.monotonic() >= self.deadline.at:
                 raise OutOfTime
             self.decide(pick(self))
 
@@ -479,7 +521,7 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
         return None
     if refuted:
         return Simplified(True, [], [])
-    value, nsat, stop_at = engine.value, engine.nsat, engine.stop_at
+    value, nsat, stop_at = engine.value, engine.nsat, engine.deadline.at
     fixed = to_dimacs_list(engine.trail)
     clauses = []
     for c, clause in enumerate(engine.lits):
@@ -490,30 +532,59 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
     return Simplified(False, fixed, clauses)
 
 
+def _search(
+    cnf: CNF, heuristic: str | None, deadline: Deadline, seed: int, budgets: dict[str, int]
+) -> tuple[Status, list[int] | None, dict[str, float], str]:
+    """(status, model, stats, the budget that ran out or ""); the engine is freed on return."""
+    if cnf.has_empty_clause:
+        return Status.UNSAT, None, {}, ""
+    engine = None
+    try:
+        engine = _Engine(cnf, heuristic, deadline, seed, **budgets)
+        status = engine.search()
+    except OutOfTime:
+        status = Status.UNKNOWN
+    except _OutOfWork:
+        status = Status.UNKNOWN
+    if engine is None:
+        return status, None, {}, ""
+    model = engine.model() if status is Status.SAT else None
+    return status, model, engine.stats(), engine.stopped
+
+
 def _run(
-    cnf: CNF, heuristic: str | None, time_limit_ms: float | None, seed: int, name: str
+    cnf: CNF,
+    heuristic: str | None,
+    time_limit_ms: float | None,
+    seed: int,
+    name: str,
+    budgets: dict[str, int],
 ) -> Result:
     """Build the engine, search, and wrap the outcome as a Result."""
     started, cpu = time.perf_counter(), time.process_time()
-    deadline = Deadline(time_limit_ms)
-    engine = None
-    if cnf.has_empty_clause:
-        status = Status.UNSAT
-    else:
-        try:
-            engine = _Engine(cnf, heuristic, deadline, seed)
-            status = engine.search()
-        except OutOfTime:
-            status = Status.UNKNOWN
-    stats = engine.stats() if engine is not None else {}
+    # As cdcl: a collection due meanwhile would scan the engine's lists (and the caller's
+    # whole heap) inside the timed call; nothing here makes cycles. The engine is dropped
+    # inside the pause, so the first pass after it never scans what is being freed.
+    with collector_paused():
+        status, model, stats, stopped = _search(cnf, heuristic, Deadline(time_limit_ms), seed,
+                                                budgets)
     stats["solver_cpu_s"] = time.process_time() - cpu
-    model = engine.model() if status is Status.SAT and engine is not None else None
+    if stopped:
+        mark_budget_stop(stats, stopped)
     result = make_result(status, model, stats, started, name)
-    result.out_of_time = status is Status.UNKNOWN  # a complete search stops only for time
+    # A complete search stops only for time or for a work budget.
+    result.out_of_time = status is Status.UNKNOWN and not stopped
     return result
 
 
-def solve_dp(cnf: CNF, *, time_limit_ms: float | None = None, seed: int = 0) -> Result:
+def solve_dp(
+    cnf: CNF,
+    *,
+    time_limit_ms: float | None = None,
+    seed: int = 0,
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
+) -> Result:
     """Decide `cnf` with basic DPLL (the course's ``SAT -S1``).
 
     Unit propagation, the pure-literal rule, chronological backtracking, and
@@ -528,16 +599,22 @@ def solve_dp(cnf: CNF, *, time_limit_ms: float | None = None, seed: int = 0) -> 
         Wall-clock limit of the call; past it the result is UNKNOWN.
     seed : int
         Accepted for the common solver contract; ``dp`` is deterministic.
+    max_conflicts : int, optional
+        Stop (UNKNOWN) after this many conflicts, each one a backtrack.
+    max_propagations : int, optional
+        Stop (UNKNOWN) after this many literals applied by propagation.
 
     Returns
     -------
     Result
         SAT with a model (every variable 1..V; irrelevant ones False), UNSAT,
-        or UNKNOWN on time-out. Stats: decisions, propagations (literals
-        applied), conflicts, pure_literals, solver_cpu_s.
+        or UNKNOWN on time-out or when a budget runs out (then the stats flag
+        ``out_of_conflicts`` or ``out_of_propagations``). Stats: decisions,
+        propagations (literals applied), conflicts, pure_literals, solver_cpu_s.
     """
     del seed  # the branching order is fixed by definition
-    return _run(cnf, None, time_limit_ms, 0, "dp")
+    budgets = budget_keywords(max_conflicts, max_propagations)
+    return _run(cnf, None, time_limit_ms, 0, "dp", budgets)
 
 
 def solve_dpll(
@@ -546,6 +623,8 @@ def solve_dpll(
     time_limit_ms: float | None = None,
     seed: int = 0,
     heuristic: str = "moms",
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
 ) -> Result:
     """Decide `cnf` with DPLL and a branching heuristic (``SAT -S2``/``-S3``).
 
@@ -562,6 +641,8 @@ def solve_dpll(
     heuristic : str
         One of :data:`HEURISTICS`; ``moms`` by default (the fastest on Sudoku
         encodings, where the others branch on "not this digit" literals).
+    max_conflicts, max_propagations : int, optional
+        Work budgets, as for :func:`solve_dp`.
 
     Returns
     -------
@@ -583,4 +664,5 @@ def solve_dpll(
         raise SolverError(
             f"unknown DPLL heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}"
         )
-    return _run(cnf, heuristic, time_limit_ms, seed, "dpll")
+    budgets = budget_keywords(max_conflicts, max_propagations)
+    return _run(cnf, heuristic, time_limit_ms, seed, "dpll", budgets)

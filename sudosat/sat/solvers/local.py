@@ -4,8 +4,8 @@ Both start from a random assignment and flip one variable at a time, trying to
 reach zero falsified clauses within ``max_flips`` flips; after that they
 restart from a fresh random assignment, at most ``max_tries`` times. By
 default (``max_tries=None``) a call with a time limit restarts until the
-limit runs out rather than giving up after a fixed number of tries (issue
-12: ``sudosat sat --solver gsat -T 30000`` used to stop after about 2 s);
+limit runs out rather than giving up after a fixed number of tries (so
+``sudosat sat --solver gsat -T 30000`` searches for the whole 30 s);
 without a time limit the default is 10 tries, so a call always ends. They
 answer SAT (with a model) or UNKNOWN; they can never prove a formula
 unsatisfiable by searching.
@@ -75,8 +75,8 @@ faster on Sudoku; local search is here for the course's GSAT/WalkSAT
 assignment and for comparison. On the 35 hard puzzles of ``damnhard.sdk.txt``,
 ``sudosat sat --solver walksat -T 30000`` (defaults, restarting until T)
 solved 16, median 11.5 s wall / 4.4 s CPU for those, on a machine so shared
-that 30 s of wall time gave the solver 6-15 s of CPU (benchmarks/local_search.py,
-issue 12). On an unsatisfiable formula local search
+that 30 s of wall time gave the solver 6-15 s of CPU (benchmarks/local_search.py).
+On an unsatisfiable formula local search
 spends its whole budget (``max_flips * max_tries`` flips, or the time limit)
 and answers UNKNOWN.
 
@@ -98,8 +98,16 @@ from typing import cast
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.base import make_result
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, Tunable, declare, settings_from
-from sudosat.sat.solvers.dpll import FREE_S_PER_CLAUSE, simplify
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    OutOfTime,
+    Tunable,
+    collector_paused,
+    declare,
+    load_reserve,
+    settings_from,
+)
+from sudosat.sat.solvers.dpll import simplify
 
 _MANY = 1e15  # the upper end of the count ranges: no practical bound
 
@@ -193,7 +201,7 @@ class _State:
             for lit in clause:
                 occ[lit].append(c)
             if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
-                raise OutOfTime(0)
+                raise OutOfTime
         self.truth = [0] * (2 * num_vars)
         self.numtrue = [0] * len(clauses)
         self.crit = [0] * len(clauses)
@@ -205,8 +213,8 @@ class _State:
     def reset(self, rng: random.Random, at: float) -> None:
         """Draw a random assignment and recompute every counter from scratch.
 
-        Raises OutOfTime (args[0]: 0 flips) when the clock passes `at` (a
-        ``time.monotonic()``, the deadline's ``at``) meanwhile.
+        Raises OutOfTime when the clock passes `at` (a ``time.monotonic()``,
+        the deadline's ``at``) meanwhile.
         """
         truth = self.truth
         for i in range(self.num_vars):
@@ -218,7 +226,7 @@ class _State:
         self.where = [-1] * len(self.clauses)
         for c, clause in enumerate(self.clauses):
             if c & 4095 == 4095 and time.monotonic() >= at:
-                raise OutOfTime(0)
+                raise OutOfTime
             true_lits = [lit for lit in clause if truth[lit]]
             self.numtrue[c] = len(true_lits)
             crit = 0
@@ -290,18 +298,21 @@ class _State:
                     score[other] -= 1
 
 
-def _walksat_try(state: _State, rng: random.Random, noise: float, max_flips: int, at: float) -> int:
-    """Flip by the WalkSAT rule until no clause is falsified; return the flips made.
+def _walksat_try(
+    state: _State, rng: random.Random, noise: float, max_flips: int, at: float
+) -> tuple[int, bool]:
+    """Flip by the WalkSAT rule until no clause is falsified; return (flips made, out of time).
 
-    Post-condition: ``state.unsat`` is empty, or `max_flips` flips were made.
+    Post-condition: ``state.unsat`` is empty, `max_flips` flips were made, or
+    the clock passed `at` (it is read every 256 flips).
     """
     clauses, breaks, unsat = state.clauses, state.breaks, state.unsat
     randrange, uniform = rng.randrange, rng.random
     for flips in range(max_flips):
         if not unsat:
-            return flips
+            return flips, False
         if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
-            raise OutOfTime(flips)
+            return flips, True
         clause = clauses[unsat[randrange(len(unsat))]]
         best, ties = len(clauses) + 1, []
         for lit in clause:
@@ -314,21 +325,23 @@ def _walksat_try(state: _State, rng: random.Random, noise: float, max_flips: int
             state.flip(clause[randrange(len(clause))] >> 1)
         else:
             state.flip(ties[randrange(len(ties))])
-    return max_flips
+    return max_flips, False
 
 
-def _gsat_try(state: _State, rng: random.Random, noise: float, max_flips: int, at: float) -> int:
-    """Flip by the GSAT rule (with random walk) until no clause is falsified; return the flips.
+def _gsat_try(
+    state: _State, rng: random.Random, noise: float, max_flips: int, at: float
+) -> tuple[int, bool]:
+    """Flip by the GSAT rule (with random walk) until no clause is falsified.
 
-    Post-condition: ``state.unsat`` is empty, or `max_flips` flips were made.
+    Returns (flips made, out of time), as :func:`_walksat_try`.
     """
     clauses, score, unsat = state.clauses, state.score, state.unsat
     randrange, uniform = rng.randrange, rng.random
     for flips in range(max_flips):
         if not unsat:
-            return flips
+            return flips, False
         if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
-            raise OutOfTime(flips)
+            return flips, True
         if noise and uniform() < noise:
             clause = clauses[unsat[randrange(len(unsat))]]
             state.flip(clause[randrange(len(clause))] >> 1)
@@ -338,7 +351,7 @@ def _gsat_try(state: _State, rng: random.Random, noise: float, max_flips: int, a
         for _ in range(randrange(score.count(best))):
             position = score.index(best, position + 1)
         state.flip(position)
-    return max_flips
+    return max_flips, False
 
 
 def _compact(
@@ -354,7 +367,7 @@ def _compact(
     coded = []
     for number, clause in enumerate(clauses):
         if number & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
-            raise OutOfTime(0)
+            raise OutOfTime
         codes = []
         for lit in clause:
             var = abs(lit)
@@ -380,8 +393,16 @@ def _plain(cnf: CNF) -> tuple[bool, list[int], list[list[int]]]:
 
 def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float | None,
                   seed: int) -> Result:
-    """Shared driver of both algorithms: simplify, restart, wrap the outcome."""
+    """Shared driver of both algorithms, the collector paused as in cdcl and dpll."""
+    with collector_paused():
+        return _local_search_unpaused(cnf, settings, time_limit_ms, seed)
+
+
+def _local_search_unpaused(cnf: CNF, settings: LocalSearchSettings,
+                           time_limit_ms: float | None, seed: int) -> Result:
+    """Simplify, restart, wrap the outcome."""
     started, cpu = time.perf_counter(), time.process_time()
+    began = time.monotonic()
     deadline = Deadline(time_limit_ms)
     stats: dict[str, float] = {"flips": 0, "tries": 0}
     model = None
@@ -399,9 +420,9 @@ def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float 
         status = Status.UNSAT
     if status is None:
         # The kept clauses, signed and coded, and the per-literal lists are freed before
-        # the answer returns: about 120 ns a kept clause in all (11.4 ms for order 5's
-        # 93,504), dpll's rate. Stop early enough for that to fit in T.
-        deadline = deadline.sooner(len(clauses) * FREE_S_PER_CLAUSE)
+        # the answer returns. Stop early enough for that to fit in T: the reserve is
+        # priced from what simplifying the formula (building those lists) took here.
+        deadline = deadline.sooner(load_reserve(time.monotonic() - began))
         try:
             coded, names = _compact(clauses, deadline.at)
         except OutOfTime:
@@ -451,12 +472,14 @@ def _search(
                 return None, True
             stats["tries"] += 1
             state.reset(rng, deadline.at)
-            stats["flips"] += run_try(state, rng, noise, max_flips, deadline.at)
+            flips, out_of_time = run_try(state, rng, noise, max_flips, deadline.at)
+            stats["flips"] += flips
+            if out_of_time:
+                return None, True
             if not state.unsat:
                 return state.truth, False
             best = min(best, len(state.unsat))
-    except OutOfTime as timeout:
-        stats["flips"] += timeout.args[0]
+    except OutOfTime:  # while drawing a fresh assignment
         return None, True
     finally:
         stats["unsat_at_end"] = len(state.unsat)

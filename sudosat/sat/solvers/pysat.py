@@ -4,10 +4,12 @@ Every solver PySAT bundles runs in process, its search cut into slices of a
 conflict budget so that the wall-clock limit holds even for back ends that
 ignore ``interrupt()`` (:func:`limited_search`). The back ends that cannot be
 stopped in process (Kissat is not incremental, Lingeling has no limited
-solve) run in a worker process killed at the deadline. The incremental layer
-(:mod:`sudosat.sudoku.incremental`) keeps PySAT solvers loaded and uses the same
-names, counters and model filling (:func:`canonical_backend`,
-:func:`solver_stats`, :func:`full_model`).
+solve) run in a worker process killed at the deadline. The work budgets
+``max_conflicts`` and ``max_propagations`` use PySAT's ``conf_budget`` and
+``prop_budget``, in process only. The incremental session
+(:class:`sudosat.sat.solvers.incremental.PySatSession`) keeps PySAT solvers
+loaded and uses the same names, counters and model filling
+(:func:`canonical_backend`, :func:`solver_stats`, :func:`full_model`).
 
 Examples
 --------
@@ -32,7 +34,12 @@ from sudosat.process import die_with_parent
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.adapter import describe_exit, finish, unsat_without_asking
-from sudosat.sat.solvers.budget import Deadline
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    budget_keywords,
+    collector_paused,
+    mark_budget_stop,
+)
 
 __all__ = [
     "ONE_SHOT_BACKENDS",
@@ -51,6 +58,7 @@ ONE_SHOT_BACKENDS = frozenset({"kissat404", "lingeling"})
 _CHUNK = 20_000  # clauses handed to PySAT between two looks at the clock
 _FIRST_BUDGET = 100  # conflicts in the first slice of a limited search
 _SLICE_S = 0.04  # aim for slices of about this length, so T is overshot by about as much
+_UNLIMITED = 1 << 30  # a conflict slice that never ends first when only budgets bound the call
 
 
 def _backend_names() -> dict[str, str]:
@@ -131,6 +139,8 @@ def solve_pysat(
     time_limit_ms: float | None = None,
     seed: int = 0,
     worker: bool | None = None,
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
 ) -> Result:
     """Solve `cnf` with one of PySAT's bundled solvers.
 
@@ -152,29 +162,38 @@ def solve_pysat(
     worker : bool, optional
         Force (True) or forbid (False) the worker process; by default only
         the back ends that need one use it.
+    max_conflicts, max_propagations : int, optional
+        Work budgets (``conf_budget``, ``prop_budget``); when one runs out the
+        result is UNKNOWN and its stats say which (``out_of_conflicts`` ...).
+        Only in process: a back end in a worker refuses them, as does one
+        without that budget (CaDiCaL has no propagation budget).
 
     Raises
     ------
     SolverNotFoundError
         PySAT is missing or has no working solver of that name.
     SolverError
-        The back end crashed or returned a wrong model.
+        The back end crashed, returned a wrong model, or cannot honour a budget.
     """
     del seed  # PySAT's API takes no seed
     started = time.perf_counter()
     deadline = Deadline(time_limit_ms)
     name, canonical = f"pysat:{backend}", canonical_backend(backend)
+    budgets = budget_keywords(max_conflicts, max_propagations)
+    in_worker = canonical in ONE_SHOT_BACKENDS if worker is None else worker
+    if budgets and in_worker:
+        raise SolverError(f"{name} runs in a worker process and cannot honour "
+                          f"{' or '.join(budgets)}")
     if cnf.has_empty_clause:
         return unsat_without_asking(started, name)
     if not cnf.num_clauses:  # PySAT's MapleSAT dies of a segmentation fault on it
         return finish(Result(Status.SAT, full_model([], cnf.num_vars)), cnf, started, name, name)
-    in_worker = canonical in ONE_SHOT_BACKENDS if worker is None else worker
     outcome = None
     if not in_worker:
         try:
-            outcome = _solve_in_process(cnf, canonical, deadline)
+            outcome = _solve_in_process(cnf, canonical, deadline, name, budgets)
         except NotImplementedError:
-            if worker is False:
+            if worker is False or budgets:
                 raise SolverError(f"{name} cannot be stopped in process; allow a worker") from None
     if outcome is None:  # a back end without limited solving, in a process we can kill
         outcome = _solve_in_worker(cnf, canonical, deadline, name)
@@ -185,23 +204,33 @@ def solve_pysat(
 _Outcome = tuple[Status, list[int] | None, dict[str, float]]
 
 
-def _solve_in_process(cnf: CNF, backend: str, deadline: Deadline | None) -> _Outcome:
+def _solve_in_process(
+    cnf: CNF, backend: str, deadline: Deadline | None, name: str, budgets: dict[str, int]
+) -> _Outcome:
     from pysat.solvers import Solver
 
     began = time.perf_counter()
-    with Solver(name=backend) as solver:
+    # Handing the clauses over allocates a Python list per clause: a collection falling due
+    # meanwhile would scan the caller's whole heap inside this timed call (measured: 190 ms
+    # for a heap of 3 million lists). Nothing here makes cycles; passes run after the call.
+    with collector_paused(), Solver(name=backend) as solver:
         clauses = iter(cnf)
         while chunk := list(islice(clauses, _CHUNK)):
             if deadline is not None and deadline.expired():
                 return Status.UNKNOWN, None, {}
             solver.append_formula(chunk)
         loaded = time.perf_counter()  # copying the clauses into the C++ solver ends here
-        answer = limited_search(solver, deadline)
+        answer, stopped = limited_search(
+            solver, deadline, name=name, max_conflicts=budgets.get("max_conflicts"),
+            max_propagations=budgets.get("max_propagations"),
+        )
         stats = solver_stats(solver)
         stats.update(
             load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
         )
         if answer is None:
+            if stopped != "time":
+                mark_budget_stop(stats, stopped)
             return Status.UNKNOWN, None, stats
         if not answer:
             return Status.UNSAT, None, stats
@@ -218,16 +247,22 @@ def solver_stats(solver: Any) -> dict[str, float]:
 
 
 def limited_search(
-    solver: Any, deadline: Deadline | None, assumptions: Sequence[int] = ()
-) -> bool | None:
-    """Solve under `assumptions` until an answer or the deadline; None at the deadline.
+    solver: Any,
+    deadline: Deadline | None,
+    assumptions: Sequence[int] = (),
+    *,
+    name: str = "pysat",
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
+) -> tuple[bool | None, str]:
+    """Solve under `assumptions` until an answer, the deadline, or a work budget runs out.
 
-    Without a limit this is PySAT's ``solve``. With one, the search runs in
-    slices of a conflict budget (``conf_budget`` + ``solve_limited``) and the
-    clock is read between slices, since PySAT's ``interrupt()`` never reaches
-    CaDiCaL or Kissat. The budget doubles while a slice is short and halves
-    when one runs long, so each slice lasts about ``_SLICE_S`` whatever a
-    conflict costs, and T is overshot by about as much.
+    Without a limit of any kind this is PySAT's ``solve``. With a deadline, the
+    search runs in slices of a conflict budget (``conf_budget`` +
+    ``solve_limited``), the clock read between slices (PySAT's ``interrupt()``
+    never reaches CaDiCaL or Kissat); a slice's budget doubles while slices
+    are short and halves when one runs long, so each lasts about ``_SLICE_S``.
+    The work budgets cap the slices.
 
     Parameters
     ----------
@@ -236,29 +271,80 @@ def limited_search(
     deadline : Deadline or None
     assumptions : sequence of int
         Literals assumed true for this call only.
+    name : str
+        How an error names the solver.
+    max_conflicts, max_propagations : int, optional
 
     Returns
     -------
-    bool or None
-        True (SAT), False (UNSAT), None (the deadline passed first).
+    (bool or None, str)
+        True (SAT), False (UNSAT) or None, and why None (``"time"``, ``"max_conflicts"``,
+        ``"max_propagations"``; ``""`` with an answer).
+
+    Raises
+    ------
+    SolverError
+        The back end cannot honour a budget that was given (CaDiCaL has no
+        propagation budget).
     """
     assumed = list(assumptions)
-    if deadline is None or not deadline.limited:
-        return solver.solve(assumptions=assumed)
-    budget = _FIRST_BUDGET
-    while not deadline.expired():
-        solver.conf_budget(budget)
+    timed = deadline is not None and deadline.limited
+    if not timed and max_conflicts is None and max_propagations is None:
+        return solver.solve(assumptions=assumed), ""
+    start = _work(solver)
+    budget = _FIRST_BUDGET if timed else _UNLIMITED
+    while not (timed and deadline is not None and deadline.expired()):
+        spent = _work(solver)
+        conflicts, propagations = (spent[0] - start[0], spent[1] - start[1])
+        if max_conflicts is not None and conflicts >= max_conflicts:
+            return None, "max_conflicts"
+        if max_propagations is not None and propagations >= max_propagations:
+            return None, "max_propagations"
+        slice_budget = budget if max_conflicts is None else min(budget, max_conflicts - conflicts)
+        left = None if max_propagations is None else max_propagations - propagations
+        _set_budgets(solver, name, slice_budget, max_conflicts is not None, left)
         began = time.monotonic()
         answer = solver.solve_limited(assumptions=assumed)
         if answer is not None:
-            return answer
+            return answer, ""
+        if not timed or deadline is None:
+            if _work(solver) == spent:  # a back end that counts nothing (Kissat) stopped
+                return None, "max_conflicts" if max_conflicts is not None else "max_propagations"
+            continue  # only a budget can have stopped it: the next look says which
         took = time.monotonic() - began
         target = min(_SLICE_S, deadline.remaining_ms() / 4000.0)
         if took < target / 2:
             budget *= 2
         elif took > target:
             budget = max(10, budget // 2)
-    return None
+    return None, "time"
+
+
+def _set_budgets(
+    solver: Any, name: str, conflicts: int, counted: bool, propagations: int | None
+) -> None:
+    """Give the next ``solve_limited`` its conflict and propagation budgets.
+
+    `counted` says whether the caller asked for a conflict budget (else the conflicts are
+    only a slice of a timed search, and a back end without budgets runs in a worker).
+    """
+    try:
+        solver.conf_budget(conflicts)
+    except NotImplementedError as exc:
+        if not counted:
+            raise  # no limited solve at all: the caller runs it in a worker instead
+        raise SolverError(f"{name} cannot honour max_conflicts: {exc}") from None
+    if propagations is not None:
+        try:
+            solver.prop_budget(propagations)
+        except NotImplementedError as exc:
+            raise SolverError(f"{name} cannot honour max_propagations: {exc}") from None
+
+
+def _work(solver: Any) -> tuple[int, int]:
+    """The conflicts and propagations the solver has counted over its life."""
+    stats = solver_stats(solver)
+    return int(stats.get("conflicts", 0)), int(stats.get("propagations", 0))
 
 
 def full_model(lits: list[int], num_vars: int) -> list[int]:
@@ -310,7 +396,8 @@ def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None
     """
     die_with_parent(signal.SIGKILL, parent)
     try:
-        status, model, stats = _solve_in_process(CNF.from_flat(flat, num_vars), backend, None)
+        cnf = CNF.from_flat(flat, num_vars)
+        status, model, stats = _solve_in_process(cnf, backend, None, f"pysat:{backend}", {})
         sender.send(("ok", status.value, model, stats))
     except Exception as exc:  # reported to the parent, which raises SolverError
         sender.send(("error", f"{type(exc).__name__}: {exc}"))

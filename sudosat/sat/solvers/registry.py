@@ -1,9 +1,16 @@
 """The solvers by name: one registry for ours, zChaff, ``exec:PROGRAM`` and ``pysat:NAME``.
 
-:func:`solve` runs a named solver and checks its answer; :func:`get_solver`
-gives the bare function; :func:`list_solvers` and :func:`availability` say
-what runs on this machine and why not. The solvers and adapters are imported
-on first use, so asking for ``cdcl`` never pays for importing PySAT or the
+One table names every solver and says how it runs: one-shot (a function
+``solve(cnf, **options) -> Result``), incrementally (an opener of a solver
+kept loaded, whose calls take assumptions; see
+:mod:`sudosat.sat.solvers.incremental`), and which work budgets it honours
+(``max_conflicts``, ``max_propagations``). A solver registered here is
+available both ways: :func:`solve` runs it once and checks its answer,
+:func:`open_solver` keeps it loaded (natively, or re-solving from scratch on
+every call when it has no incremental interface). :func:`get_solver` gives
+the bare function; :func:`list_solvers` and :func:`availability` say what
+runs on this machine and why not. The solvers and adapters are imported on
+first use, so asking for ``cdcl`` never pays for importing PySAT or the
 process machinery; no solver imports this module.
 
 Examples
@@ -21,20 +28,27 @@ import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result
 from sudosat.sat.solvers.base import Compaction, verify_result
+from sudosat.sat.solvers.budget import BUDGETS, budget_keywords, note_budget_stop
 
 __all__ = [
     "SolveFunction",
+    "SolverEntry",
     "SolverInfo",
     "availability",
     "builtin_solver_names",
+    "check_budgets",
     "get_solver",
+    "incremental_support",
     "list_solvers",
+    "open_solver",
     "solve",
+    "solver_entry",
 ]
 
 SolveFunction = Callable[..., Result]
@@ -50,31 +64,84 @@ class SolverInfo:
     why_not: str = ""
 
 
-# name -> (module, function, one-line description). Imported on first use.
-_BUILTIN: dict[str, tuple[str, str, str]] = {
-    "cdcl": (
+@dataclass(frozen=True)
+class SolverEntry:
+    """How one solver (or family of solvers) runs: the registry's one row for it.
+
+    Attributes
+    ----------
+    module, function : str
+        Where its one-shot ``solve(cnf, **options) -> Result`` lives (imported on first use).
+    description : str
+        One line for ``sudosat solvers``.
+    session : str or None
+        The class in :mod:`sudosat.sat.solvers.incremental` that keeps it
+        loaded and solves under assumptions; None for a solver without
+        assumptions (each incremental call then runs it one-shot).
+    budgets : frozenset of str
+        The work budgets it honours (of :data:`~sudosat.sat.solvers.budget.BUDGETS`).
+    keyword : str or None
+        For a family (``pysat:``, ``exec:``), the keyword that receives the
+        rest of the name (``backend``, ``program``).
+    """
+
+    module: str
+    function: str
+    description: str
+    session: str | None = None
+    budgets: frozenset[str] = frozenset()
+    keyword: str | None = None
+
+
+_BOTH = frozenset(BUDGETS)
+
+# name -> entry. Imported on first use.
+_BUILTIN: dict[str, SolverEntry] = {
+    "cdcl": SolverEntry(
         "sudosat.sat.solvers.cdcl",
         "solve",
         "our CDCL solver (watched literals, 1UIP, VSIDS, restarts)",
+        session="CdclSession",
+        budgets=_BOTH,
     ),
-    "dpll": ("sudosat.sat.solvers.dpll", "solve_dpll", "our DPLL with a branching heuristic"),
-    "dp": ("sudosat.sat.solvers.dpll", "solve_dp", "our basic DPLL (first unassigned variable)"),
-    "walksat": (
+    "dpll": SolverEntry(
+        "sudosat.sat.solvers.dpll", "solve_dpll", "our DPLL with a branching heuristic",
+        budgets=_BOTH,
+    ),
+    "dp": SolverEntry(
+        "sudosat.sat.solvers.dpll", "solve_dp", "our basic DPLL (first unassigned variable)",
+        budgets=_BOTH,
+    ),
+    "walksat": SolverEntry(
         "sudosat.sat.solvers.local",
         "solve_walksat",
         "our WalkSAT local search (SAT or UNKNOWN)",
     ),
-    "gsat": ("sudosat.sat.solvers.local", "solve_gsat", "our GSAT local search (SAT or UNKNOWN)"),
-    "zchaff": (
+    "gsat": SolverEntry(
+        "sudosat.sat.solvers.local", "solve_gsat", "our GSAT local search (SAT or UNKNOWN)"
+    ),
+    "zchaff": SolverEntry(
         "sudosat.sat.solvers.zchaff",
         "solve_zchaff",
         "zChaff, the course's reference (your binary)",
     ),
 }
-# prefix -> (module, function, keyword that receives the rest of the name)
-_PREFIXED: dict[str, tuple[str, str, str]] = {
-    "pysat:": ("sudosat.sat.solvers.pysat", "solve_pysat", "backend"),
-    "exec:": ("sudosat.sat.solvers.competition", "solve_exec", "program"),
+# prefix -> entry of the family; the rest of the name goes to the entry's keyword
+_PREFIXED: dict[str, SolverEntry] = {
+    "pysat:": SolverEntry(
+        "sudosat.sat.solvers.pysat",
+        "solve_pysat",
+        "PySAT's bundled solvers, in process",
+        session="PySatSession",
+        budgets=_BOTH,
+        keyword="backend",
+    ),
+    "exec:": SolverEntry(
+        "sudosat.sat.solvers.competition",
+        "solve_exec",
+        "an external SAT-competition binary",
+        keyword="program",
+    ),
 }
 
 
@@ -88,14 +155,62 @@ def _unknown_name(name: str) -> SolverError:
     return SolverError(f"unknown solver {name!r}; known solvers: {known}")
 
 
+def solver_entry(name: str) -> tuple[SolverEntry, dict[str, str]]:
+    """The registry's entry for `name`, and the keyword its family binds (``{}`` for none).
+
+    Raises
+    ------
+    SolverError
+        The name is unknown.
+
+    Examples
+    --------
+    >>> entry, bound = solver_entry("pysat:minisat22")
+    >>> entry.session, bound
+    ('PySatSession', {'backend': 'minisat22'})
+    """
+    if name in _BUILTIN:
+        return _BUILTIN[name], {}
+    for prefix, entry in _PREFIXED.items():
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return entry, {str(entry.keyword): name[len(prefix) :]}
+    raise _unknown_name(name)
+
+
 def _module_of(name: str) -> str | None:
     """The module that holds solver `name`, or None for a name the registry does not know."""
-    if name in _BUILTIN:
-        return _BUILTIN[name][0]
-    for prefix, (module, _, _) in _PREFIXED.items():
-        if name.startswith(prefix) and len(name) > len(prefix):
-            return module
-    return None
+    try:
+        return solver_entry(name)[0].module
+    except SolverError:
+        return None
+
+
+def check_budgets(
+    name: str, max_conflicts: int | None = None, max_propagations: int | None = None
+) -> dict[str, int]:
+    """The budgets that are set, after checking that solver `name` can honour them.
+
+    Raises
+    ------
+    SolverError
+        A budget is not a positive integer, or the solver cannot honour it (one
+        line naming the solver: a budget is never silently ignored).
+
+    Examples
+    --------
+    >>> check_budgets("dpll", max_conflicts=10)
+    {'max_conflicts': 10}
+    >>> check_budgets("walksat", max_conflicts=10)
+    Traceback (most recent call last):
+    ...
+    sudosat.errors.SolverError: solver 'walksat' cannot honour max_conflicts
+    """
+    budgets = budget_keywords(max_conflicts, max_propagations)
+    entry, _ = solver_entry(name)
+    refused = [budget for budget in budgets if budget not in entry.budgets]
+    if refused:
+        raise SolverError(f"solver {name!r} cannot honour {' or '.join(refused)}")
+    return budgets
 
 
 def get_solver(name: str) -> SolveFunction:
@@ -109,23 +224,25 @@ def get_solver(name: str) -> SolveFunction:
     SolverError
         The name is unknown.
     """
-    if name in _BUILTIN:
-        module, function, _ = _BUILTIN[name]
-        return getattr(importlib.import_module(module), function)
-    for prefix, (module, function, keyword) in _PREFIXED.items():
-        if name.startswith(prefix) and len(name) > len(prefix):
-            target = getattr(importlib.import_module(module), function)
-            rest = name[len(prefix) :]
+    entry, bound = solver_entry(name)
+    target = getattr(importlib.import_module(entry.module), entry.function)
+    if not bound:
+        return target
 
-            def bound(cnf: CNF, _target=target, _keyword=keyword, _rest=rest, **options) -> Result:
-                return _target(cnf, **{_keyword: _rest}, **options)
+    def bound_solve(cnf: CNF, _target=target, _bound=bound, **options) -> Result:
+        return _target(cnf, **_bound, **options)
 
-            return bound
-    raise _unknown_name(name)
+    return bound_solve
 
 
 def solve(
-    cnf: CNF, solver: str = "cdcl", *, time_limit_ms: float | None = None, **options
+    cnf: CNF,
+    solver: str = "cdcl",
+    *,
+    time_limit_ms: float | None = None,
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
+    **options,
 ) -> Result:
     """Solve `cnf` with the named solver and check the answer before returning it.
 
@@ -136,19 +253,28 @@ def solve(
         A registered name (see :func:`get_solver`).
     time_limit_ms : float, optional
         Wall-clock limit for the whole call; the result is UNKNOWN when it runs out.
+    max_conflicts, max_propagations : int, optional
+        Work budgets: the result is UNKNOWN when one runs out, and its stats
+        say which (``out_of_conflicts``, ``out_of_propagations``; see
+        :func:`~sudosat.sat.solvers.budget.budget_stop`). The same budget
+        stops the same search at the same point on any machine.
     **options
         Passed to the solver (``seed``, ``heuristic``, ``proof``, ``zchaff`` ...).
 
     Raises
     ------
     SolverError
-        The solver cannot run, or returned a model that falsifies the formula.
+        The solver cannot run, cannot honour a budget that was given, or
+        returned a model that falsifies the formula.
     """
     started = time.perf_counter()
+    budgets = check_budgets(solver, max_conflicts, max_propagations)
     function = get_solver(solver)
     compact = None if options.get("proof") else Compaction.of(cnf)
     target = cnf if compact is None else compact.cnf
-    result = function(target, time_limit_ms=time_limit_ms, **options)
+    # Budgets are passed only when set: a solver takes them as keywords of its own.
+    result = function(target, time_limit_ms=time_limit_ms, **budgets, **options)
+    note_budget_stop(result, budgets)
     result.solver = result.solver or solver
     if not result.elapsed_ms:
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
@@ -199,8 +325,8 @@ def list_solvers(extra: list[str] | None = None, **options: object) -> list[Solv
         Passed to every check (see :func:`availability`), e.g. ``zchaff=PATH``.
     """
     infos = []
-    for name, (_, _, description) in _BUILTIN.items():
-        infos.append(SolverInfo(name, description, *availability(name, **options)))
+    for name, entry in _BUILTIN.items():
+        infos.append(SolverInfo(name, entry.description, *availability(name, **options)))
     from sudosat.sat.solvers.pysat import pysat_backends
 
     backends = pysat_backends()
@@ -215,3 +341,79 @@ def list_solvers(extra: list[str] | None = None, **options: object) -> list[Solv
             available, why = availability(name, **options)
             infos.append(SolverInfo(name, "an external SAT-competition binary", available, why))
     return infos
+
+
+def incremental_support(solver: str) -> tuple[bool, str]:
+    """Whether `solver` solves under assumptions natively, and if not, why.
+
+    Examples
+    --------
+    >>> incremental_support("cdcl")
+    (True, '')
+    >>> incremental_support("zchaff")[0]
+    False
+    """
+    entry, bound = solver_entry(solver)
+    if entry.session is None:
+        return False, f"{solver} has no incremental interface; each call runs one-shot"
+    if "backend" in bound:
+        from sudosat.sat.solvers.pysat import ONE_SHOT_BACKENDS, canonical_backend
+
+        try:
+            backend = canonical_backend(bound["backend"])
+        except SolverError as exc:
+            return False, exc.reason
+        if backend in ONE_SHOT_BACKENDS:
+            return False, f"{solver} is not incremental in PySAT; each call runs one-shot"
+    return True, ""
+
+
+def open_solver(
+    solver: str,
+    cnf: CNF,
+    *,
+    seed: int = 0,
+    max_conflicts: int | None = None,
+    max_propagations: int | None = None,
+    **options: Any,
+) -> Any:
+    """An incremental solver loaded with `cnf`, whatever its registered name.
+
+    The object has ``solve(assumptions=(), time_limit_ms=None, *,
+    max_conflicts=None, max_propagations=None) -> Result`` (answers checked: a
+    model satisfies the clauses and the assumptions), ``get_core()``,
+    ``add_clause(clause)``, ``close()``, and ``native`` (False for the
+    one-shot fallback, :class:`~sudosat.sat.solvers.incremental.OneShot`,
+    which :func:`incremental_support` explains).
+
+    Parameters
+    ----------
+    solver : str
+        A registered solver name.
+    cnf : CNF
+        The clauses to load.
+    seed : int
+    max_conflicts, max_propagations : int, optional
+        Work budgets for every call that gives none of its own.
+    **options
+        The solver's own options (cdcl's tunables, ``zchaff=PATH`` ...).
+
+    Raises
+    ------
+    SolverError
+        The name is unknown, or the solver cannot honour a budget given.
+
+    Examples
+    --------
+    >>> loaded = open_solver("dpll", CNF([[1, 2]]))
+    >>> loaded.native, loaded.solve([-1]).model
+    (False, [-1, 2])
+    """
+    from sudosat.sat.solvers import incremental
+
+    budgets = check_budgets(solver, max_conflicts, max_propagations)
+    entry, bound = solver_entry(solver)
+    if entry.session is not None and incremental_support(solver)[0]:
+        session = getattr(incremental, entry.session)
+        return session(cnf, seed=seed, **bound, **budgets, **options)
+    return incremental.OneShot(solver, solve, cnf, seed=seed, **budgets, **options)
