@@ -8,6 +8,7 @@ import time
 import warnings
 from array import array
 
+import pysat.solvers as pysat_solvers
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -20,8 +21,6 @@ from sudosat.sat.solvers import cdcl, registry
 from sudosat.sat.solvers.budget import settings_from
 from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
 from tests.conftest import generated_lines, hard_puzzles, vu_rules_file
-
-pysat_solvers = pytest.importorskip("pysat.solvers")
 
 
 def reference_sat(cnf: CNF) -> bool:
@@ -325,16 +324,16 @@ def test_time_limit_returns_unknown_on_pigeonhole_10():
     started = time.monotonic()
     result = solve(cnf, time_limit_ms=500)
     wall = time.monotonic() - started
-    assert result.status is Status.UNKNOWN
-    assert wall < 1.0
+    assert result.status is Status.UNKNOWN and result.out_of_time
+    assert wall < 0.5 + 0.1  # the promise: T + max(10 % of T, 100 ms), even on a busy machine
     assert result.model is None
 
 
-def test_zero_time_limit_still_answers_unknown_quickly():
-    started = time.monotonic()
+def test_zero_time_limit_still_answers_unknown_without_searching():
+    cpu = time.process_time()
     result = solve(pigeonhole(9, 8), time_limit_ms=0)
-    assert result.status is Status.UNKNOWN
-    assert time.monotonic() - started < 0.5
+    assert result.status is Status.UNKNOWN and result.stats["conflicts"] == 0
+    assert time.process_time() - cpu < 0.5  # CPU time: what a busy machine cannot stretch
 
 
 # -- Sudoku --------------------------------------------------------------------------------
@@ -373,8 +372,8 @@ def test_contradictory_givens_are_unsat():
 
 
 def test_solves_the_course_encoding():
-    encoding = pytest.importorskip("sudosat.sudoku.encoding")
-    board_module = pytest.importorskip("sudosat.sudoku.board")
+    from sudosat.sudoku import board as board_module
+    from sudosat.sudoku import encoding
     lines = hard_puzzles(10)
     for line in lines:
         board = board_module.Board.parse(line)
@@ -385,8 +384,8 @@ def test_solves_the_course_encoding():
 
 
 def test_solves_a_16x16_course_encoding():
-    encoding = pytest.importorskip("sudosat.sudoku.encoding")
-    board_module = pytest.importorskip("sudosat.sudoku.board")
+    from sudosat.sudoku import board as board_module
+    from sudosat.sudoku import encoding
     line = generated_lines(4, 1)[0]
     board = board_module.Board.parse(line)
     encoded = encoding.encode(board, "course")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pysat.solvers as pysat_solvers
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,8 +20,6 @@ from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole, random_kcnf
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl
-
-pysat_solvers = pytest.importorskip("pysat.solvers")
 
 
 def reference_sat(cnf: CNF) -> bool:

@@ -183,18 +183,11 @@ def test_simplify_reports_forced_literals_and_the_rest() -> None:
 
 # -- Sudoku ------------------------------------------------------------------------------
 
-def course_encoding_or_rules(puzzle: str) -> tuple[CNF, object]:
-    """The course encoding when sudosat.sudoku.encoding exists, else the rules file plus units.
+def course_encoding(puzzle: str) -> tuple[CNF, object]:
+    """The course encoding of `puzzle`, and a checker taking a model."""
+    from sudosat.sudoku.board import Board, check_solution
+    from sudosat.sudoku.encoding import encode
 
-    Returns the CNF and a checker taking a model.
-    """
-    try:
-        from sudosat.sudoku.board import Board, check_solution
-        from sudosat.sudoku.encoding import encode
-    except ImportError:
-        cnf = rules_cnf()
-        cnf.extend(sudoku_units(puzzle))
-        return cnf, lambda model: check_sudoku_model(model, puzzle)
     board = Board.parse(puzzle)
     encoded = encode(board, "course")
 
@@ -206,7 +199,7 @@ def course_encoding_or_rules(puzzle: str) -> tuple[CNF, object]:
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=VARIANT_IDS)
 def test_solves_the_course_example(name: str, options: dict) -> None:
-    cnf, check = course_encoding_or_rules(COURSE_EXAMPLE)
+    cnf, check = course_encoding(COURSE_EXAMPLE)
     result = solve(cnf, name, **options)  # complete: no time limit to miss on a busy machine
     assert result.status is Status.SAT
     check(result.model)
@@ -230,7 +223,7 @@ def top_puzzles(count: int) -> list[str]:
 @pytest.mark.parametrize("name", ["dp", "dpll"])
 def test_solves_five_hard_puzzles(name: str) -> None:
     for puzzle in top_puzzles(5):
-        cnf, check = course_encoding_or_rules(puzzle)
+        cnf, check = course_encoding(puzzle)
         result = solve(cnf, name)
         assert result.status is Status.SAT
         check(result.model)
@@ -240,7 +233,7 @@ def test_solves_five_hard_puzzles(name: str) -> None:
 @pytest.mark.parametrize("name", ["dp", "dpll"])
 def test_solves_a_hundred_hard_puzzles(name: str) -> None:
     for puzzle in top_puzzles(100):
-        cnf, check = course_encoding_or_rules(puzzle)
+        cnf, check = course_encoding(puzzle)
         result = solve(cnf, name)
         assert result.status is Status.SAT
         check(result.model)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pysat.solvers as pysat_solvers
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,9 +13,6 @@ from sudosat.cli import main
 from sudosat.errors import InstanceError
 from sudosat.run.generate import generate, generate_many, pattern_solution
 from sudosat.sudoku.board import Board
-
-pysat_solvers = pytest.importorskip("pysat.solvers")
-
 
 # ---------------------------------------------------------------------------------------
 # an independent checker: our own small course encoding fed to PySAT's MiniSat
@@ -54,11 +52,6 @@ def count_solutions(board: Board, limit: int = 2) -> int:
             found += 1
             solver.add_clause([-lit for lit in solver.get_model() if lit > 0])
         return found
-
-
-def _needs_our_solver():
-    pytest.importorskip("sudosat.sudoku.encoding")
-    pytest.importorskip("sudosat.sat.solvers.cdcl")
 
 
 # ---------------------------------------------------------------------------------------
@@ -201,28 +194,24 @@ def test_naive_fill_can_be_infeasible_which_the_solution_method_never_is():
 
 @pytest.mark.parametrize("order", [1, 2, 3])
 def test_solver_base_gives_feasible_boards(order):
-    _needs_our_solver()
     for board in generate_many(order, 0.4, 3, seed=2, base="solver"):
         assert board.num_givens == int(0.4 * order**4 + 0.5)
         assert count_solutions(board, limit=1) == 1
 
 
 def test_solver_base_is_deterministic():
-    _needs_our_solver()
     assert generate(3, 1.0, seed=9, base="solver") == generate(3, 1.0, seed=9, base="solver")
     assert generate(3, 1.0, seed=9, base="solver") != generate(3, 1.0, seed=10, base="solver")
 
 
 @pytest.mark.parametrize("order, alpha, seed", [(2, 0.0, 1), (3, 0.3, 1), (3, 0.0, 4)])
 def test_unique_boards_have_exactly_one_solution(order, alpha, seed):
-    _needs_our_solver()
     board = generate(order, alpha, seed=seed, unique=True)
     assert board.num_givens >= int(alpha * order**4 + 0.5)
     assert count_solutions(board, limit=2) == 1
 
 
 def test_unique_boards_stop_at_the_asked_givens_when_possible():
-    _needs_our_solver()
     board = generate(3, 0.5, seed=3, unique=True)
     assert board.num_givens == 41
     assert count_solutions(board, limit=2) == 1
@@ -230,7 +219,6 @@ def test_unique_boards_stop_at_the_asked_givens_when_possible():
 
 @pytest.mark.slow
 def test_unique_order_four_board_has_one_solution():
-    _needs_our_solver()
     board = generate(4, 0.5, seed=1, unique=True)
     assert board.num_givens == 128
     assert count_solutions(board, limit=2) == 1
@@ -242,7 +230,6 @@ def test_unique_order_four_board_has_one_solution():
 
 @pytest.mark.parametrize("order, seed", [(2, 3), (3, 5), (3, 6)])
 def test_minimal_boards_are_unique_and_lose_uniqueness_without_any_given(order, seed):
-    _needs_our_solver()
     board = generate(order, 0.9, seed=seed, minimal=True)  # alpha is ignored
     assert count_solutions(board, limit=2) == 1
     for i, j, _ in board.givens():
@@ -250,7 +237,6 @@ def test_minimal_boards_are_unique_and_lose_uniqueness_without_any_given(order, 
 
 
 def test_minimal_is_unique_with_every_cell_tried():
-    _needs_our_solver()
     assert generate(3, 0.0, seed=2, minimal=True) == generate(3, 0.0, seed=2, unique=True)
 
 
@@ -258,7 +244,6 @@ def test_boards_made_one_after_another_on_the_shared_solver_match_fresh_ones():
     """The uniqueness checker keeps one loaded solver for every board; a board's clause retires."""
     from sudosat.sudoku.incremental import forget_loaded
 
-    _needs_our_solver()
     forget_loaded()
     batch = generate_many(3, 0.0, 4, seed=20, minimal=True)
     for k, board in enumerate(batch):
@@ -268,14 +253,12 @@ def test_boards_made_one_after_another_on_the_shared_solver_match_fresh_ones():
 
 
 def test_uniqueness_checks_on_pysat_give_the_same_boards():
-    _needs_our_solver()
     # the pattern base: the complete solution does not depend on the solver
     ours = generate(3, 0.3, seed=8, unique=True, base="pattern")
     assert generate(3, 0.3, seed=8, unique=True, base="pattern", solver="pysat:minisat22") == ours
 
 
 def test_uniqueness_checks_through_the_one_shot_fallback_give_the_same_boards():
-    _needs_our_solver()
     ours = generate(2, 0.0, seed=4, minimal=True, base="pattern")
     assert generate(2, 0.0, seed=4, minimal=True, base="pattern", solver="dpll") == ours
 

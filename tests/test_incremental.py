@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pysat.solvers as pysat_solvers
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +13,6 @@ from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl
 from sudosat.sat.solvers.cdcl import Solver, certify
-
-pysat_solvers = pytest.importorskip("pysat.solvers")
 
 
 def reference(clauses: list[list[int]], assumptions: list[int]) -> bool:

@@ -271,8 +271,9 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
         finally:
             browser.close()
     elapsed = time.monotonic() - started
+    # The session's length is reported, not bounded: a busy machine stretches it, and
+    # pytest-timeout already stops a session that hangs.
     print(f"browser session {elapsed:.1f} s; screenshots: {', '.join(map(str, shots))}")
-    assert elapsed < 90
 
 
 def _shot(page, folder: Path, name: str) -> Path:

@@ -11,8 +11,6 @@ from sudosat.sat.formulas import pigeonhole, random_kcnf
 from sudosat.sat.result import Status
 from sudosat.sat.solvers.cdcl import certify, solve
 
-pytest.importorskip("dratify")
-
 
 def _unsat_random(count: int, seed: int, num_vars: int = 50) -> list[CNF]:
     rng = random.Random(seed)

@@ -235,3 +235,32 @@ def test_the_readme_and_the_analysis_quote_no_measured_time():
         text = (ROOT / name).read_text(encoding="utf-8")
         times = re.findall(r"\b\d[\d.,]* ?(?:ms|µs|ns)\b|\b\d+\.\d+ ?s\b", text)
         assert not times, f"{name} quotes {times}: move them to docs/performance.md with their CSV"
+
+
+def test_the_cdcl_package_keeps_the_search_of_the_single_file():
+    by_set: dict[str, list[dict[str, str]]] = {}
+    for row in rows("cdcl_ab.csv"):
+        by_set.setdefault(row["set"], []).append(row)
+    stated = quoted(r"identical on all (\d+) sets \(damnhard ([\d,]+), top2365 ([\d,]+), "
+                    r"16x16 ([\d,]+), random100 ([\d,]+)\)")
+    assert int(stated[0]) == len(by_set)
+    for group in by_set.values():
+        assert [r["base_conflicts"] for r in group] == [r["new_conflicts"] for r in group]
+    totals = [sum(int(r["new_conflicts"]) for r in by_set[name])
+              for name in ("damnhard", "top2365", "16x16", "random100")]
+    assert [int(text.replace(",", "")) for text in stated[1:]] == totals
+    ratios = [statistics.median(float(r["new_ms"]) / float(r["base_ms"]) for r in group)
+              for group in by_set.values()]
+    low, high = quoted(r"new over old, lies between ([\d.]+) and ([\d.]+) per set")
+    assert_all_agree([low, high], [min(ratios), max(ratios)], ["lowest", "highest"])
+
+
+def test_the_freeing_shares_are_those_of_their_csvs():
+    cold = [float(r["free_over_load"]) for r in rows("cdcl_free.csv") if r["mode"] == "cold"]
+    stated = quoted(r"freed its tables in ([\d.]+) to ([\d.]+) of its loading time, loaded cold")
+    assert_all_agree(stated, [min(cold), max(cold)], ["cdcl lowest", "cdcl highest"])
+    measured = rows("free_ratio.csv")
+    for solver, pattern in (("dpll", r"`dpll` freed its engine in ([\d.]+) to ([\d.]+)"),
+                            ("walksat", r"`walksat` its lists in ([\d.]+) to ([\d.]+)")):
+        ratios = [float(r["ratio"]) for r in measured if r["solver"] == solver]
+        assert_all_agree(quoted(pattern), [min(ratios), max(ratios)], [solver, solver])

@@ -30,9 +30,6 @@ from sudosat.studies.scaling import (
 from sudosat.sudoku.board import Board
 
 matplotlib.use("Agg")
-pytest.importorskip("sudosat.sudoku.encoding")
-pytest.importorskip("sudosat.sat.solvers.cdcl")
-pytest.importorskip("sudosat.sat.solvers.pysat")
 REFERENCE = "pysat:minisat22"
 
 

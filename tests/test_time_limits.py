@@ -9,7 +9,6 @@ measured loading time, so a slower machine stretches both alike).
 
 from __future__ import annotations
 
-import importlib
 import time
 
 import pytest
@@ -27,23 +26,12 @@ def late_by_at_most(limit_ms: float) -> float:
     return (limit_ms + max(0.1 * limit_ms, 100.0)) / 1000.0
 
 
-def _cdcl_or_skip() -> str:
-    """``cdcl`` once its module imports; skipped (with the reason) before that."""
-    try:
-        importlib.import_module("sudosat.sat.solvers.cdcl")
-    except ImportError as exc:
-        pytest.skip(f"sudosat.sat.solvers.cdcl does not import yet: {exc}")
-    return "cdcl"
-
-
 OWN_SOLVERS = ["cdcl", "dpll", "dp", "walksat", "gsat"]
 # Local search would otherwise stop after its flip budget; the time limit must stop it first.
 UNBOUNDED = {"walksat": {"max_flips": 10**9}, "gsat": {"max_flips": 10**9}}
 
 
 def _solve_timed(cnf: CNF, name: str, limit_ms: float | None) -> tuple[Status, float]:
-    if name == "cdcl":
-        _cdcl_or_skip()
     get_solver(name)  # imported before the clock starts: T is for solving, not for imports
     started = time.monotonic()
     result = solve(cnf, name, time_limit_ms=limit_ms, **UNBOUNDED.get(name, {}))

@@ -96,7 +96,6 @@ def _count_models(cnf, cell_vars: int, limit: int) -> int:
 
 
 def test_verdict_agrees_with_a_model_count_for_every_switch_combination():
-    pytest.importorskip("pysat")
     empty = Board.empty(2)  # 288 solutions: a correct encoding has exactly 288 models
     for values in itertools.product((False, True), repeat=6):
         switches = workbench.Switches(*values)

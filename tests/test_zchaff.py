@@ -562,11 +562,7 @@ needs_real_zchaff = pytest.mark.skipif(
 
 
 def reference_status(cnf: CNF) -> Status:
-    """Our CDCL solver's answer when it imports, else PySAT's MiniSat."""
-    try:
-        import sudosat.sat.solvers.cdcl  # noqa: F401
-    except ImportError:
-        return solve(cnf, "pysat:minisat22").status
+    """Our CDCL solver's answer."""
     return solve(cnf, "cdcl").status
 
 

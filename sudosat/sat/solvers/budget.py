@@ -57,18 +57,21 @@ of its simplification's, at orders 4-6 (``benchmarks/results/free_ratio.csv``, f
 ``benchmarks/time_limits.py --free-ratio --orders 4 5 6``). A quarter leaves headroom."""
 
 
-def load_reserve(load_seconds: float) -> float:
+def load_reserve(load_seconds: float, share: float | None = None) -> float:
     """Seconds to keep free before the deadline for freeing what took `load_seconds` to build.
 
     Derived from what this call measured, so it scales with the machine and its load
-    instead of a per-clause rate tuned to one machine.
+    instead of a per-clause rate tuned to one machine. `share` is the solver's own measured
+    ratio of freeing to building (default :data:`FREE_FRACTION_OF_LOAD`).
 
     Examples
     --------
     >>> load_reserve(0.2)
     0.05
+    >>> round(load_reserve(0.2, share=0.1), 6)
+    0.02
     """
-    return max(0.0, load_seconds) * FREE_FRACTION_OF_LOAD
+    return max(0.0, load_seconds) * (FREE_FRACTION_OF_LOAD if share is None else share)
 
 
 def budget_keywords(

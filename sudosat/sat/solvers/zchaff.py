@@ -199,7 +199,7 @@ _ZCHAFF_EXIT_REASONS = {
     134: "zChaff aborted on an assertion, as a literal beyond V or a missing header makes it do",
 }
 
-# zChaff's statistic name -> our stats key (see shared/zchaff/README.md).
+# zChaff's statistic name (as its closing report prints it) -> our stats key.
 _ZCHAFF_STATS = {
     "Random Seed Used": "random_seed",
     "Max Decision Level": "max_decision_level",

@@ -6,7 +6,7 @@ import time
 
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused
+from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused, load_reserve
 from sudosat.sat.solvers.cdcl import state
 from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.solver import Solver, _checked_budgets
@@ -110,7 +110,7 @@ def _one_shot(
         return result
     loaded = time.perf_counter()
     engine.load_began = None
-    reserve = deadline.sooner(state.FREE_SHARE * (loaded - began))
+    reserve = deadline.sooner(load_reserve(loaded - began, state.FREE_SHARE))
     # solver_cpu_s includes loading
     result = solver._solve((), reserve, cpu_started, *budgets)
     result.stats.update(

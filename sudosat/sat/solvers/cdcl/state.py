@@ -17,7 +17,7 @@ import math
 import time
 from random import Random
 
-from sudosat.sat.solvers.budget import Deadline, OutOfTime
+from sudosat.sat.solvers.budget import Deadline, OutOfTime, load_reserve
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep, Reason
 from sudosat.sat.solvers.codes import Code
 
@@ -217,7 +217,7 @@ class State:
         """
         now = time.monotonic()
         began = self.load_began
-        reserve = 0.0 if began is None else FREE_SHARE * (now - began)
+        reserve = 0.0 if began is None else load_reserve(now - began, FREE_SHARE)
         return now + reserve < self.deadline.at
 
     def assign(self, lit: Code, why) -> None:
