@@ -255,3 +255,22 @@ def test_a_work_budget_is_not_a_time_out_in_the_pipeline() -> None:
                          time_limit_ms=60_000, max_propagations=1).row
     assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN"
     assert row.error == "the work budget ran out (max_propagations=1)"
+
+
+def test_local_search_giving_up_with_time_left_is_unknown_not_a_time_out() -> None:
+    from sudosat.run.pipeline import solve_instance
+    from sudosat.run.results import Verdict
+    from sudosat.sudoku.board import Board
+
+    # No unit repeats a given, yet the board has no solution (cdcl proves it): local search,
+    # which cannot prove that, gives up after its one try, long before T.
+    board = Board.parse("2 1 2 0 0 0 0 3 0 0 0 0 0 0 0 0 0")
+    assert board.first_conflict() is None
+    assert solve_instance(board, "cdcl", "course").row.status is Verdict.UNSAT
+    row = solve_instance(board, "walksat", "course", time_limit_ms=60_000, max_tries=1,
+                         max_flips=200, simplify=False).row
+    assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN", row
+    assert row.error == "the solver gave up without a decision, with time left"
+    timed_out = solve_instance(board, "walksat", "course", time_limit_ms=50,
+                               max_flips=10**9, simplify=False).row
+    assert timed_out.status is Verdict.TIMEOUT  # T, not the method, ended this one

@@ -6,8 +6,9 @@ Everything above the solvers speaks this module's words:
     SAT, UNSAT, TIMEOUT, UNKNOWN or ERROR: a solver's
     :class:`~sudosat.sat.result.Status` seen from the pipeline
     (:meth:`Verdict.from_status` is the one place where "no decision"
-    becomes TIMEOUT, or UNKNOWN when a work budget, not the time limit,
-    ended the search), plus ERROR for an instance that could not be answered.
+    becomes TIMEOUT when the time limit ended the search, or UNKNOWN when a
+    work budget did or an incomplete method gave up), plus ERROR for an
+    instance that could not be answered.
 :class:`Row`
     One row of the results table, a frozen dataclass with the columns of
     :data:`COLUMNS`, read like a mapping (``row["status"]``).
@@ -87,12 +88,15 @@ class Verdict(StrEnum):
     TIMEOUT = "TIMEOUT"
     ERROR = "ERROR"
     UNKNOWN = "UNKNOWN"
-    """No decision because a work budget (``--max-conflicts``, ``--max-propagations``) ran
-    out, before the time limit: TIMEOUT stays the word for T."""
+    """No decision before the time limit: a work budget (``--max-conflicts``,
+    ``--max-propagations``) ran out, or an incomplete method (local search) gave up.
+    TIMEOUT stays the word for T."""
 
     @classmethod
-    def from_status(cls, status: Status, budget_stop: str | None = None) -> Verdict:
-        """The verdict of a solver's answer: no decision is TIMEOUT, or UNKNOWN for a budget.
+    def from_status(
+        cls, status: Status, budget_stop: str | None = None, out_of_time: bool = True
+    ) -> Verdict:
+        """The verdict of a solver's answer: no decision is TIMEOUT when T ran out, else UNKNOWN.
 
         Parameters
         ----------
@@ -100,6 +104,9 @@ class Verdict(StrEnum):
         budget_stop : str, optional
             The work budget that ended the search (see
             :func:`sudosat.sat.solvers.budget.budget_stop`), if one did.
+        out_of_time : bool
+            Whether the time limit ran out (or the solver stopped for it). False with no
+            budget stop means an incomplete method gave up with time left.
 
         Examples
         --------
@@ -107,8 +114,10 @@ class Verdict(StrEnum):
         <Verdict.TIMEOUT: 'TIMEOUT'>
         >>> Verdict.from_status(Status.UNKNOWN, "max_conflicts")
         <Verdict.UNKNOWN: 'UNKNOWN'>
+        >>> Verdict.from_status(Status.UNKNOWN, out_of_time=False)
+        <Verdict.UNKNOWN: 'UNKNOWN'>
         """
-        if status is Status.UNKNOWN and budget_stop:
+        if status is Status.UNKNOWN and (budget_stop or not out_of_time):
             return cls.UNKNOWN
         return _FROM_STATUS[status]
 

@@ -397,20 +397,18 @@ def _build(run: _Run, encoding: str) -> Any:
 def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> InstanceOutcome:
     """UNSAT, TIMEOUT, UNKNOWN, or the decoded board checked against the puzzle."""
     stopped = budget_stop(result.stats)
-    verdict = Verdict.from_status(result.status, stopped)
+    out_of_time = deadline.expired() or result.out_of_time
+    verdict = Verdict.from_status(result.status, stopped, out_of_time)
     if verdict is Verdict.UNKNOWN:
-        why = f"the work budget ran out ({stopped}={run.budgets.get(stopped or '')})"
+        why = (f"the work budget ran out ({stopped}={run.budgets.get(stopped or '')})"
+               if stopped else "the solver gave up without a decision, with time left")
         return run.outcome(verdict, error=why, result=result, formula=formula)
     if verdict is Verdict.UNSAT:
         clash = run.board.first_conflict()
         error = f"the givens clash: {clash}" if clash else None
         return run.outcome(verdict, error=error, result=result, formula=formula)
     if verdict is Verdict.TIMEOUT:
-        why = (
-            "the time limit ran out while solving"
-            if deadline.expired() or result.out_of_time
-            else "the solver stopped without a decision"
-        )
+        why = "the time limit ran out while solving"
         return run.outcome(verdict, error=why, result=result, formula=formula)
     started = time.perf_counter()
     solution = formula.decode(result.model or [])
