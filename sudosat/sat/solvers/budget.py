@@ -130,9 +130,11 @@ def note_budget_stop(result: Result, budgets: Mapping[str, int]) -> None:
 
     A solver that honours a budget but does not flag it (a back end that only
     counts) stopped for the budget whose counter reached it; then the answer
-    did not run out of time.
+    did not run out of time. An answer the solver itself says ran out of time
+    is left as it is.
     """
-    if not budgets or result.status is not Status.UNKNOWN or budget_stop(result.stats):
+    if (not budgets or result.status is not Status.UNKNOWN or result.out_of_time
+            or budget_stop(result.stats)):
         return
     for budget, limit in budgets.items():
         if result.stats.get(_COUNTERS[budget], 0) >= limit:
