@@ -85,14 +85,19 @@ def hard_puzzles(count: int) -> list[str]:
     """
     from sudosat.run.generate import generate
 
-    lines = (ROOT / "data" / "instances.txt").read_text(encoding="utf-8").splitlines()
-    graded = [Board.parse(line).to_grid() for line in reversed(lines[1:49])]
-    puzzles = [*HARD_9X9, *graded][:count]
+    puzzles = [*HARD_9X9, *graded_puzzles()][:count]
     seed = 0
     while len(puzzles) < count:
         puzzles.append(generate(3, 0.0, minimal=True, seed=seed).to_grid())
         seed += 1
     return puzzles
+
+
+def graded_puzzles(count: int = 48) -> list[str]:
+    """The `count` hardest of the 48 minimal 9x9 puzzles of ``data/instances.txt`` (lines
+    2-49, listed easiest first), hardest first, as grid lines."""
+    lines = (ROOT / "data" / "instances.txt").read_text(encoding="utf-8").splitlines()
+    return [Board.parse(line).to_grid() for line in reversed(lines[1:49])][:count]
 
 
 def generated_lines(order: int, count: int, alpha: float = 0.45, seed: int = 0) -> list[str]:

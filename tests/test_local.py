@@ -15,8 +15,8 @@ from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import solve
 from sudosat.sat.solvers.local import _compact, _State, solve_gsat
-from tests.conftest import COURSE_EXAMPLE
-from tests.test_dpll import brute_force_sat, course_encoding, random_3cnf, top_puzzles
+from tests.conftest import COURSE_EXAMPLE, graded_puzzles
+from tests.test_dpll import brute_force_sat, course_encoding, random_3cnf
 
 SOLVERS = ["walksat", "gsat"]
 SMALL_BUDGET = {"max_flips": 5_000, "max_tries": 2}
@@ -168,11 +168,11 @@ def test_solves_hard_puzzles_with_a_generous_budget(name: str) -> None:
     # most of a small set within a generous budget of flips (see the module docstring of
     # local.py). A budget of work, not of time: seeded, it gives the same search on a busy
     # machine. The set is the five hardest minimal puzzles of data/instances.txt (each took
-    # at most 729,461 flips, in one try); the famous hardest-known puzzles that open
-    # top_puzzles are hard for backtracking and harder still for GSAT, whose greedy moves
-    # stall on them for millions of flips.
+    # at most 729,461 flips, in one try); the famous hardest-known puzzles of HARD_9X9 are
+    # hard for backtracking and harder still for GSAT, whose greedy moves stall on them for
+    # millions of flips.
     solved = 0
-    puzzles = top_puzzles(11)[6:]
+    puzzles = graded_puzzles(5)
     for seed, puzzle in enumerate(puzzles):
         cnf, check = course_encoding(puzzle)
         result = solve(cnf, name, seed=seed, max_flips=10**6, max_tries=2)
