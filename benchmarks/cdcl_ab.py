@@ -3,7 +3,8 @@
 A change to the solver is kept when it wins here, or, for a change meant to
 keep the search, when the conflict totals are equal and the medians within
 noise. The whole ``sudosat`` tree at a git revision (``--base``, by default
-``ab822a1``, the last single-file cdcl) is unpacked with ``git archive`` into
+``HEAD``; any revision since ``ab822a1``, where the package took its folders) is
+unpacked with ``git archive`` into
 a temporary folder; the working tree is the other side. Each side runs in a
 child process of its own that imports only from its own tree (``PYTHONPATH``),
 and solves the instances it is sent with ``sudosat.sat.solvers.cdcl.solve``
@@ -24,7 +25,7 @@ moved).
 Usage::
 
     SUDOSAT_SHARED_DATA=/path/to/data PYTHONPATH=. .venv/bin/python benchmarks/cdcl_ab.py \\
-        --base ab822a1 --sets damnhard,random100 --repeat 2
+        --base HEAD~1 --sets damnhard,random100 --repeat 2
 
 Sets: ``damnhard`` (35), ``top2365`` (100 of them, seed 2365), ``16x16`` (15),
 ``random50`` (100 uf50-sized, seed 50), ``random100`` (60, seed 100),
@@ -122,7 +123,7 @@ def unpack(revision: str, folder: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base", default="ab822a1", help="git revision to compare against")
+    parser.add_argument("--base", default="HEAD", help="git revision to compare against")
     parser.add_argument("--sets", default="damnhard,top2365,random100",
                         help=f"comma-separated, from {', '.join(SETS)}")
     parser.add_argument("--repeat", type=lambda text: max(1, int(text)), default=2,
