@@ -251,10 +251,10 @@ class _Engine:
         trail, value, occ, lits = self.trail, self.value, self.occ, self.lits
         nsat, nfalse, active, jw, weight = self.nsat, self.nfalse, self.active, self.jw, self.weight
         track_jw = self.track_jw
-        at = self.deadline.at
+        at, max_propagations = self.deadline.at, self.max_propagations
         ok = True
         while ok and self.qhead < len(trail):
-            if self.propagations >= self.max_propagations:
+            if self.propagations >= max_propagations:
                 self.stopped = "max_propagations"
                 raise _OutOfWork
             lit = trail[self.qhead]

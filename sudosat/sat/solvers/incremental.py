@@ -110,7 +110,22 @@ class CdclSession:
         self.solver.delete()
 
 
-class PySatSession:
+class _KeepsFormula:
+    """What PySatSession and OneShot share: the clauses so far and the last call's core."""
+
+    formula: CNF
+    core: list[int] | None
+
+    @property
+    def num_vars(self) -> int:
+        """The highest variable any clause (or, for PySAT, assumption) so far has named."""
+        return self.formula.num_vars
+
+    def get_core(self) -> list[int] | None:
+        return self.core
+
+
+class PySatSession(_KeepsFormula):
     """A PySAT solver kept loaded; assumptions and cores are PySAT's own."""
 
     native = True
@@ -186,19 +201,11 @@ class PySatSession:
         verify_with_assumptions(self.formula, result, assumptions)
         return result
 
-    @property
-    def num_vars(self) -> int:
-        """The highest variable any clause or assumption so far has named."""
-        return self.formula.num_vars
-
-    def get_core(self) -> list[int] | None:
-        return self.core
-
     def close(self) -> None:
         self.solver.delete()
 
 
-class OneShot:
+class OneShot(_KeepsFormula):
     """The fallback for solvers without assumptions: clauses + assumptions as units, each call.
 
     The core it reports is every assumption (true, not minimal): a one-shot
@@ -244,14 +251,6 @@ class OneShot:
         result = self.run(cnf, self.name, time_limit_ms=time_limit_ms, **options)
         self.core = list(assumptions) if result.is_unsat else None
         return result
-
-    @property
-    def num_vars(self) -> int:
-        """The highest variable any clause so far has named."""
-        return self.formula.num_vars
-
-    def get_core(self) -> list[int] | None:
-        return self.core
 
     def close(self) -> None:
         self.formula = CNF()

@@ -225,7 +225,7 @@ class _State:
         self.unsat = []
         self.where = [-1] * len(self.clauses)
         for c, clause in enumerate(self.clauses):
-            if c & 4095 == 4095 and time.monotonic() >= at:
+            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
                 raise OutOfTime
             true_lits = [lit for lit in clause if truth[lit]]
             self.numtrue[c] = len(true_lits)
