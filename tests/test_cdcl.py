@@ -425,8 +425,11 @@ def test_the_run_cache_is_bounded_and_an_engine_without_one_remembers_nothing():
     fresh = [[rng.choice([v, -v]) for v in rng.sample(range(1, 301), 2)] for _ in range(1100)]
     solver = cdcl.Solver(CNF([[1, 2, 3], *fresh, [4, 5, 6]], 300))  # loads once: no cache
     assert solver._live_engine().runs is None and ONE_SHOT_RUNS.seen == shared
-    cdcl.solve(CNF([[1, 2, 3], *fresh, [4, 5, 6]], 300))  # one-shot calls share theirs
+    one_shot = CNF([[1, 2, 3], *fresh, [4, 5, 6]], 300)
+    cdcl.solve(one_shot)  # one-shot calls share theirs
     assert len(ONE_SHOT_RUNS.seen) == min(len(shared) + 1, ONE_SHOT_RUNS.size)
+    fresh_run = one_shot.flat[4 : 4 + 3 * len(fresh)].tobytes()  # its bytes, the first clause off
+    assert fresh_run not in shared and ONE_SHOT_RUNS.seen.get(fresh_run)
 
 
 def test_a_remembered_run_is_used_only_where_every_byte_matches():

@@ -41,8 +41,9 @@ Budgets: a call's time limit (a :class:`~sudosat.sat.solvers.budget.Deadline`)
 is read every so many units of work (propagations in the search, clauses or
 lists while loading), never at a machine-tuned rate; ``max_conflicts`` and
 ``max_propagations`` (MiniSat's ``setConfBudget`` / ``setPropBudget``) stop a
-call reproducibly. A call out of budget answers UNKNOWN, with
-``stats["stopped"]`` saying which budget ran out.
+call reproducibly. A call out of budget answers UNKNOWN: ``out_of_time`` for
+time, and for a work budget the stats flag it as every solver's do
+(:func:`~sudosat.sat.solvers.budget.budget_stop` names it).
 
 Examples
 --------
@@ -51,8 +52,9 @@ Examples
 [-1, 2, 3]
 >>> solve(CNF([[1], [-1]]), proof=True).proof
 '0\\n'
->>> solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stats["stopped"]
-'conflicts'
+>>> from sudosat.sat.solvers.budget import budget_stop
+>>> budget_stop(solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stats)
+'max_conflicts'
 """
 
 from __future__ import annotations

@@ -78,10 +78,10 @@ class Engine(ClauseDatabase):
         also counted against their budget where they happen (:meth:`search`).
         """
         if self.conflicts >= self.conflict_limit:  # a budget of 0 conflicts: no decision
-            self.stopped = "conflicts"
+            self.stopped = "max_conflicts"
             return False
         if self.propagations >= self.propagation_limit:
-            self.stopped = "propagations"
+            self.stopped = "max_propagations"
             return False
         if time.monotonic() >= self.deadline.at:
             self.stopped = "time"
@@ -115,7 +115,7 @@ class Engine(ClauseDatabase):
                 self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
                 if self.conflicts >= self.conflict_limit:
-                    self.stopped = "conflicts"
+                    self.stopped = "max_conflicts"
                     raise OutOfTime
                 continue
             if conflicts_here >= budget:
@@ -146,7 +146,6 @@ class Engine(ClauseDatabase):
                 self.decisions += 1
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
-
 
     def next_assumption(self) -> Code:
         """The next assumption to decide, -1 when all hold, or FAILED (``core`` set).

@@ -59,11 +59,6 @@ def _first_zero_word(data: bytes, size: int) -> int:
     return len(data) // size if at < 0 else at // size
 
 
-# Memo of big runs of binary clauses (see Engine._add_run): a run's DIMACS bytes ->
-# what it adds.
-# A run is remembered as seen the first time and grouped the second time, so a
-
-
 class RunCache:
     """Big runs of binary clauses loaded before, by their DIMACS bytes, and what each adds.
 
@@ -127,6 +122,7 @@ class RunCache:
     ) -> None:
         """File what the run `key` adds, under its first :attr:`PREFIX` words."""
         self._remember(self.grouped, key[: self.PREFIX * itemsize], (key, appended, occurs))
+
 
 def _group_run(firsts: list[Code], seconds: list[Code]) -> tuple[list[list[Code]], list[bool]]:
     """What the run {firsts[i], seconds[i]} adds: per literal code, the literals it

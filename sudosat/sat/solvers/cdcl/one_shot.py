@@ -37,8 +37,9 @@ def solve(
     max_conflicts, max_propagations : int, optional
         Work budgets (MiniSat's ``setConfBudget`` and ``setPropBudget``): stop
         after that many conflicts, or at the first decision once that many
-        literals were propagated, and answer UNKNOWN (never UNSAT), with
-        ``stats["stopped"]`` naming the budget. Reproducible: the same budgets
+        literals were propagated, and answer UNKNOWN (never UNSAT), with the
+        stats naming the budget (``out_of_conflicts`` or ``out_of_propagations``,
+        read by :func:`~sudosat.sat.solvers.budget.budget_stop`). Reproducible: the same budgets
         on the same formula stop after the same conflicts on any machine.
     seed : int
         Seeds the solver's only random source (0: no jitter, fully deterministic).
@@ -51,8 +52,8 @@ def solve(
     -------
     Result
         ``solver="cdcl"``; stats: decisions, propagations, conflicts, restarts,
-        learnt, deleted, solver_cpu_s, load_ms, search_ms, and for UNKNOWN
-        ``stopped`` ("time", "conflicts" or "propagations").
+        learnt, deleted, solver_cpu_s, load_ms, search_ms, and for an UNKNOWN
+        stopped by a work budget its flag (``out_of_time`` is set for time).
 
     Raises
     ------
@@ -106,7 +107,6 @@ def _one_shot(
         stats = engine.stats(cpu_started)
         result = Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", out_of_time=True)
         result.stats.update(load_ms=(time.perf_counter() - began) * 1000.0, search_ms=0.0)
-        result.stats["stopped"] = "time"  # type: ignore[assignment]  # a word among numbers
         return result
     loaded = time.perf_counter()
     engine.load_began = None

@@ -15,7 +15,13 @@ from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
 from sudosat.sat.solvers.base import verify_result
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused, settings_from
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    OutOfTime,
+    collector_paused,
+    mark_budget_stop,
+    settings_from,
+)
 from sudosat.sat.solvers.cdcl.engine import Engine
 from sudosat.sat.solvers.cdcl.model_check import ModelChecker
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, ProofStep
@@ -272,8 +278,9 @@ class Solver:
             (checked unless ``check_model=0``); UNSAT, where :meth:`get_core`
             names the assumptions that failed (empty: the clauses alone are
             unsatisfiable); UNKNOWN when a budget ran out, never UNSAT
-            (``stats["stopped"]`` says which: "time", "conflicts" or
-            "propagations"; ``out_of_time`` for time alone). Stats count this
+            (``out_of_time`` for time; for a work budget,
+            :func:`~sudosat.sat.solvers.budget.budget_stop` of the stats names
+            it, as for every solver). Stats count this
             call only. With ``proof=True``, an UNSAT result's ``proof`` is a
             DRAT proof of the clauses added so far plus the core as unit
             clauses (check it with :func:`~sudosat.sat.solvers.cdcl.proof.certify` on
@@ -325,11 +332,11 @@ class Solver:
             engine.set_budget(NO_DEADLINE, None, None)
         stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
         stats["solver_cpu_s"] = time.process_time() - cpu_started
-        # A complete solver answers UNKNOWN only when a budget runs out.
+        # A complete solver answers UNKNOWN only when a budget runs out: time, or a work
+        # budget flagged as every solver flags it (see budget_stop).
+        if status is Status.UNKNOWN and stopped != "time":
+            mark_budget_stop(stats, stopped)
         result = Result(status, model, stats, 0.0, "cdcl", out_of_time=stopped == "time")
-        if status is Status.UNKNOWN:
-            # Result.stats is typed as numbers; this one entry is a word.
-            result.stats["stopped"] = stopped  # type: ignore[assignment]
         self._model = model
         self._core = None
         if status is Status.UNSAT:

@@ -84,7 +84,8 @@ class State:
         The conflict and propagation counts at which the current call stops
         (``math.inf``: no budget); see :meth:`~sudosat.sat.solvers.cdcl.engine.Engine.set_budget`.
     stopped : str
-        Why the last call stopped early: "", "time", "conflicts" or "propagations".
+        Why the last call stopped early: "", "time", or the budget (one of
+        :data:`~sudosat.sat.solvers.budget.BUDGETS`) that ran out.
     """
 
     def __init__(
@@ -102,7 +103,7 @@ class State:
         self.deadline = NO_DEADLINE
         self.load_began: float | None = None
         self.conflict_limit = self.propagation_limit = math.inf
-        self.next_look: float = 0  # the propagation count at which the search next looks (look())
+        self.next_look: float = 0  # the propagation count of the search's next within_budget
         self.stopped = ""
         size = 2 * n + 2
         self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
