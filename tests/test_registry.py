@@ -258,10 +258,18 @@ def test_pysat_back_ends_without_a_budget_refuse_it():
         solve(pigeonhole(6, 5), "pysat:lingeling", max_conflicts=10)
 
 
-@pytest.mark.parametrize("value", [0, -3, 2.5, True, "10"])
-def test_a_budget_must_be_a_positive_integer(value):
-    with pytest.raises(SolverError, match="max_conflicts must be a positive integer"):
+@pytest.mark.parametrize("value", [-1, -3, 2.5, True, "10"])
+def test_a_budget_must_be_a_non_negative_integer(value):
+    with pytest.raises(SolverError, match="max_conflicts must be a non-negative integer"):
         solve(CNF([[1]]), "dpll", max_conflicts=value)
+
+
+@pytest.mark.parametrize("name", ["cdcl", "dpll", "pysat:minisat22"])
+def test_a_budget_of_zero_answers_unknown_where_search_is_needed(name):
+    # pigeonhole(6, 5) needs conflicts and propagations: no solver decides it with none.
+    for budget in ("max_conflicts", "max_propagations"):
+        result = solve(pigeonhole(6, 5), name, **{budget: 0})
+        assert result.status is Status.UNKNOWN and budget_stop(result.stats) == budget
 
 
 def test_budgets_hold_per_call_on_a_loaded_solver():

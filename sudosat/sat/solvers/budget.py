@@ -79,27 +79,30 @@ def budget_keywords(
 ) -> dict[str, int]:
     """The budgets that are set, as keywords to pass on (an unset one is left out).
 
+    A budget of 0 allows no more of that work: the call answers UNKNOWN before it, as
+    MiniSat's ``setConfBudget(0)`` does.
+
     Raises
     ------
     SolverError
-        A budget is not a positive integer.
+        A budget is not a non-negative integer.
 
     Examples
     --------
     >>> budget_keywords(100, None)
     {'max_conflicts': 100}
-    >>> budget_keywords(0)
+    >>> budget_keywords(-1)
     Traceback (most recent call last):
     ...
-    sudosat.errors.SolverError: max_conflicts must be a positive integer, got 0
+    sudosat.errors.SolverError: max_conflicts must be a non-negative integer, got -1
     """
     given = {"max_conflicts": max_conflicts, "max_propagations": max_propagations}
     budgets = {}
     for name, value in given.items():
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise SolverError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SolverError(f"{name} must be a non-negative integer, got {value!r}")
         budgets[name] = value
     return budgets
 

@@ -18,6 +18,7 @@ from sudosat.sat.solvers.base import verify_result
 from sudosat.sat.solvers.budget import (
     Deadline,
     OutOfTime,
+    budget_keywords,
     collector_paused,
     mark_budget_stop,
     settings_from,
@@ -424,10 +425,6 @@ def _shared_prefix(old: list[Code], new: list[Code]) -> int:
 def _checked_budgets(
     max_conflicts: int | None, max_propagations: int | None
 ) -> tuple[int | None, int | None]:
-    """The two work budgets, checked: each None or a non-negative int."""
-    for name, value in (("max_conflicts", max_conflicts), ("max_propagations", max_propagations)):
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 0
-        ):
-            raise SolverError(f"cdcl: {name} must be a non-negative integer or None, got {value!r}")
-    return max_conflicts, max_propagations
+    """The two work budgets, each None or a non-negative int (checked by the shared rule)."""
+    checked = budget_keywords(max_conflicts, max_propagations)
+    return checked.get("max_conflicts"), checked.get("max_propagations")
