@@ -115,7 +115,7 @@ def test_instance_facts_quote_the_difficulty_table_and_scope_the_file_s_lines(gr
     assert row["median conflicts"] == 21.5  # a half: the facts keep it
     assert facts.order3 == ConflictFacts(row["instances"], row["least conflicts"],
                                          row["most conflicts"], 21.5, row["more than 30"], 30)
-    assert facts.own_file and facts.graded_lines == tuple(range(2, 50))
+    assert facts.graded_lines == tuple(range(2, 50))
     assert facts.clashing_lines == (57,)
     assert facts.graded == ConflictFacts(48, 3, 40, 21.5, 24, 30)
     assert facts.graded_order_kept is False  # 12, 31, 40, 3, ... is not easiest first
@@ -125,14 +125,17 @@ def test_instance_facts_without_the_file_or_order_3_state_nothing_about_it():
     rows = [_row(2, "cdcl", "SAT", 4, order=2), _row(3, "cdcl", "UNSAT", 0, order=2)]
     results = io.normalise_results(pd.DataFrame(rows))
     facts = instance_facts(results, "/tmp/tiny.txt", boards={2: Board.empty(2)})
-    assert facts.order3 is None and facts.graded is None and not facts.own_file
+    assert facts.order3 is None and facts.graded is None
     assert facts.graded_lines == facts.clashing_lines == () and facts.graded_order_kept is None
     one = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "SAT", 19)]))
     facts = instance_facts(one, "/tmp/tiny.txt", boards={1: Board.parse(COURSE_EXAMPLE)})
     assert facts.order3 == ConflictFacts(1, 19, 19, 19.0, 0, 30) and facts.graded is None
+    # another file's order-3 boards are not the graded puzzles of the report's own file
+    facts = instance_facts(one, "/tmp/tiny.txt", boards={1: Board.empty(3)})
+    assert facts.graded_lines == facts.clashing_lines == () and facts.graded is None
     # the own file named but no boards read: nothing is said about its lines
     facts = instance_facts(one, "data/instances.txt", boards={})
-    assert not facts.own_file and facts.graded_lines == ()
+    assert facts.graded_lines == facts.clashing_lines == ()
 
 
 def test_instance_facts_match_the_rendered_run_when_there_is_one():

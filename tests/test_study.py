@@ -9,10 +9,8 @@ import pytest
 
 from sudosat.report.study_command import main
 from sudosat.report.study_plots import (
-    plot_size_against_alpha,
-    plot_size_against_order,
-    plot_time_against_alpha,
-    plot_time_against_order,
+    plot_size,
+    plot_time,
     save_study_figures,
 )
 from sudosat.studies.scaling import (
@@ -127,15 +125,19 @@ def test_the_study_limit_is_the_solvers_alone_and_the_guard_applies():
 
 def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_path):
     figures = {
-        "time-vs-order": plot_time_against_order(small_table),
-        "time-vs-alpha": plot_time_against_alpha(small_table, time="solve_ms", encoding="course"),
-        "clauses-vs-order": plot_size_against_order(small_table),
-        "clauses-vs-alpha": plot_size_against_alpha(small_table, "variables"),
+        "time-vs-order": plot_time(small_table),
+        "time-vs-alpha": plot_time(small_table, "alpha", time="solve_ms", encoding="course"),
+        "clauses-vs-order": plot_size(small_table),
+        "clauses-vs-alpha": plot_size(small_table, "alpha", "variables"),
     }
     assert len(figures["time-vs-order"].axes) == 2
     assert figures["time-vs-order"].axes[0].get_yscale() == "log"
     assert len(figures["clauses-vs-order"].axes) == 2  # one panel per encoding
     assert all(figure.axes[0].lines for figure in figures.values())
+    assert [figure.get_suptitle() for figure in figures.values()] == [
+        "time against the order N", "time against the fill fraction alpha",
+        "encoding size (clauses) against N", "encoding size (variables) against alpha"]
+    assert figures["time-vs-alpha"].axes[0].get_xlabel() == "alpha (fraction of cells given)"
     paths = save_study_figures(small_table, tmp_path / "figures")
     assert [path.name for path in paths[2:4]] == ["scaling-time-vs-alpha.png",
                                                   "scaling-time-vs-alpha.svg"]

@@ -263,16 +263,18 @@ class HypothesisFacts:
     comparisons : tuple of Comparison
         The named rivals' comparisons, in the order compared.
     level : float
-    holds : bool
-        Every named rival's part holds (:meth:`Comparison.significant`), and there is one.
     failed : tuple of str
-        The rivals whose part does not hold.
+        The rivals whose part does not hold (:meth:`Comparison.significant`).
     """
 
     comparisons: tuple[Comparison, ...]
     level: float
-    holds: bool
     failed: tuple[str, ...]
+
+    @property
+    def holds(self) -> bool:
+        """Every named rival's part holds, and there is one."""
+        return bool(self.comparisons) and not self.failed
 
 
 def hypothesis_facts(comparisons: Sequence[Comparison], rivals: Sequence[str] = RIVALS,
@@ -280,4 +282,4 @@ def hypothesis_facts(comparisons: Sequence[Comparison], rivals: Sequence[str] = 
     """The :class:`HypothesisFacts` of :func:`~sudosat.studies.heuristics.compare`'s output."""
     named = tuple(c for c in comparisons if c.rival in rivals)
     failed = tuple(c.rival for c in named if not c.significant(level))
-    return HypothesisFacts(named, level, bool(named) and not failed, failed)
+    return HypothesisFacts(named, level, failed)

@@ -97,12 +97,6 @@ class ModeFacts:
         Differing instances that were SAT in one mode and UNSAT in the other.
     fresh_ms, loaded_ms : float
         The median total time per instance of each mode.
-    loaded_faster : bool
-        Whether loading the rules once was at least as fast (``loaded_ms`` > 0
-        and ``fresh_ms >= loaded_ms``).
-    factor : float
-        How many times faster (``fresh_ms / loaded_ms``) or, when not
-        `loaded_faster`, slower (``loaded_ms / fresh_ms``).
     """
 
     encoding: str
@@ -113,15 +107,25 @@ class ModeFacts:
     sat_and_unsat: int
     fresh_ms: float
     loaded_ms: float
-    loaded_faster: bool
-    factor: float
+
+    @property
+    def loaded_faster(self) -> bool:
+        """Loading the rules once was at least as fast (``0 < loaded_ms <= fresh_ms``)."""
+        return self.loaded_ms > 0 and self.fresh_ms >= self.loaded_ms
+
+    @property
+    def factor(self) -> float:
+        """How many times faster (``fresh_ms / loaded_ms``) or, when not
+        :attr:`loaded_faster`, slower (``loaded_ms / fresh_ms``)."""
+        if self.loaded_faster:
+            return self.fresh_ms / self.loaded_ms
+        return self.loaded_ms / self.fresh_ms
 
 
 def mode_facts(comparison: pd.DataFrame) -> ModeFacts:
     """The :class:`ModeFacts` of a :func:`mode_comparison` table."""
     medians = comparison.groupby("mode")["total_ms"].median()
     fresh, loaded = float(medians[MODES[0]]), float(medians[MODES[1]])
-    faster = loaded > 0 and fresh >= loaded
     wide = comparison.pivot(index="line", columns="mode", values=["output", "status"])
     output, status = wide["output"], wide["status"]
     differ = output[MODES[0]] != output[MODES[1]]
@@ -136,6 +140,4 @@ def mode_facts(comparison: pd.DataFrame) -> ModeFacts:
         sat_and_unsat=int((differ & both_decided & ~same_status).sum()),
         fresh_ms=fresh,
         loaded_ms=loaded,
-        loaded_faster=faster,
-        factor=fresh / loaded if faster else loaded / fresh,
     )

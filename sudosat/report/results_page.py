@@ -55,12 +55,10 @@ class InstanceFacts:
     Attributes
     ----------
     solver : str
-    own_file : bool
-        Whether the run read the report's own file (:data:`GRADED_INSTANCES`)
-        and its boards were given.
     graded_lines : tuple of int
-        In the own file: the order-3 puzzles other than the course's example
-        whose givens do not clash, the ones ``data/make_data.py`` chose by grade.
+        In the report's own file (:data:`GRADED_INSTANCES`, its boards given):
+        the order-3 puzzles other than the course's example whose givens do not
+        clash, the ones ``data/make_data.py`` chose by grade (empty for any other file).
     clashing_lines : tuple of int
         In the own file: the boards whose givens clash (the UNSAT path).
     order3 : ConflictFacts or None
@@ -73,7 +71,6 @@ class InstanceFacts:
     """
 
     solver: str
-    own_file: bool
     graded_lines: tuple[int, ...]
     clashing_lines: tuple[int, ...]
     order3: ConflictFacts | None
@@ -116,7 +113,6 @@ def instance_facts(
                                      float(mine.median()), int((mine > HARD_CONFLICTS).sum()))
     return InstanceFacts(
         solver=solver,
-        own_file=own,
         graded_lines=tuple(graded),
         clashing_lines=tuple(clashing),
         order3=order3,

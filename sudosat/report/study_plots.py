@@ -17,59 +17,36 @@ from sudosat.run.results import Verdict
 STUDY_FIGURE_PREFIX = "scaling-"
 """The file names of :func:`save_study_figures` start with this."""
 
-def plot_time_against_order(
-    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
+_OTHER = {"order": "alpha", "alpha": "order"}
+"""For each x axis (``order`` or ``alpha``), the column drawn as one line per value."""
+
+
+def plot_time(
+    table: pd.DataFrame, x: str = "order", time: str = "total_ms", encoding: str | None = None
 ) -> Figure:
-    """Median time against N (log scale), one panel per solver, one line per alpha."""
+    """Median time against `x` (``order`` or ``alpha``; log scale), one panel per solver, one
+    line per value of the other."""
     return _panels(
         _select(table, encoding),
-        x="order",
-        lines="alpha",
+        x=x,
+        lines=_OTHER[x],
         y=time,
         ylabel=f"median {_label(time)}",
-        title="time against the order N",
+        title=f"time against {'the order N' if x == 'order' else 'the fill fraction alpha'}",
     )
 
 
-def plot_time_against_alpha(
-    table: pd.DataFrame, time: str = "total_ms", encoding: str | None = None
-) -> Figure:
-    """Median time against alpha (log scale), one panel per solver, one line per order N."""
+def plot_size(table: pd.DataFrame, x: str = "order", measure: str = "clauses") -> Figure:
+    """Median encoding size against `x` (``order`` or ``alpha``; log scale), one panel per
+    encoding, one line per value of the other."""
     return _panels(
-        _select(table, encoding),
-        x="alpha",
-        lines="order",
-        y=time,
-        ylabel=f"median {_label(time)}",
-        title="time against the fill fraction alpha",
-    )
-
-
-def plot_size_against_order(table: pd.DataFrame, measure: str = "clauses") -> Figure:
-    """Median encoding size against N (log scale), one panel per encoding, one line per alpha."""
-    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
-    return _panels(
-        sizes,
-        x="order",
-        lines="alpha",
+        table.drop_duplicates(["encoding", "order", "alpha", "board"]),
+        x=x,
+        lines=_OTHER[x],
         y=measure,
         panel="encoding",
         ylabel=f"median {measure}",
-        title=f"encoding size ({measure}) against N",
-    )
-
-
-def plot_size_against_alpha(table: pd.DataFrame, measure: str = "clauses") -> Figure:
-    """Median encoding size against alpha (log scale), one panel per encoding, one line per N."""
-    sizes = table.drop_duplicates(["encoding", "order", "alpha", "board"])
-    return _panels(
-        sizes,
-        x="alpha",
-        lines="order",
-        y=measure,
-        panel="encoding",
-        ylabel=f"median {measure}",
-        title=f"encoding size ({measure}) against alpha",
+        title=f"encoding size ({measure}) against {'N' if x == 'order' else 'alpha'}",
     )
 
 
@@ -77,10 +54,10 @@ def save_study_figures(table: pd.DataFrame, folder: str | os.PathLike[str]) -> l
     """Draw the four figures of a :func:`sudosat.studies.scaling.run_study` table and save them."""
     written: list[Path] = []
     for name, figure in (
-        ("time-vs-order", plot_time_against_order(table)),
-        ("time-vs-alpha", plot_time_against_alpha(table)),
-        ("clauses-vs-order", plot_size_against_order(table)),
-        ("clauses-vs-alpha", plot_size_against_alpha(table)),
+        ("time-vs-order", plot_time(table, "order")),
+        ("time-vs-alpha", plot_time(table, "alpha")),
+        ("clauses-vs-order", plot_size(table, "order")),
+        ("clauses-vs-alpha", plot_size(table, "alpha")),
     ):
         written += save_figure(figure, STUDY_FIGURE_PREFIX + name, folder)
     return written

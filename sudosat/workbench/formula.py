@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import chain, repeat
 
 from sudosat.errors import EncodingError
@@ -579,11 +579,6 @@ def with_givens(rules: Built, board: Board, first: int = 3) -> tuple[Built, list
     built = Built(cnf, board, rules.label, families, rules.num_cell_vars, rules.meaning,
                   rules.start_from_givens, rules.numbering)
     return built, givens
-
-
-def with_switch(switches: Switches, **changes: object) -> Switches:
-    """A copy with some switches changed (a convenience for callers and tests)."""
-    return replace(switches, **changes)  # type: ignore[arg-type]
 
 
 # -- reading an answer -----------------------------------------------------------
