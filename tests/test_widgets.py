@@ -141,6 +141,26 @@ def test_a_time_out_reads_timeout_not_unsat():
     assert "not UNSAT" in widgets.answer_html(outcome)
 
 
+def test_no_decision_with_time_left_reads_unknown_not_timeout_or_unsat(monkeypatch):
+    # The runner's word for a local search that gave up with time left is UNKNOWN; the
+    # workbench shows the runner's word, not its own reading of the solver's status.
+    from sudosat.run import runner
+    from sudosat.sat.result import Status
+
+    real = runner.solve
+
+    def gives_up(cnf, name, **options):
+        answer = real(cnf, name, **options)
+        answer.status, answer.model, answer.out_of_time = Status.UNKNOWN, None, False
+        return answer
+
+    monkeypatch.setattr(runner, "solve", gives_up)
+    outcome = widgets.compute("2 " + "0" * 16, workbench.Switches(), "course", "walksat", None)
+    assert outcome.status == "UNKNOWN", outcome
+    shown = widgets.answer_html(outcome)
+    assert "gave up with time left" in shown and "not UNSAT" in shown
+
+
 def test_the_memory_guard_refuses_before_building():
     outcome = widgets.compute(
         "6 " + "0" * 1296, workbench.Switches(), "course", "cdcl", None, max_bytes=50_000_000

@@ -19,6 +19,7 @@ from sudosat.errors import SudosatError
 from sudosat.run.generate import generate
 from sudosat.run.results import Verdict
 from sudosat.run.runner import Prepared, run_instance
+from sudosat.sat.result import Status
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, ENCODINGS
 from sudosat.workbench.formula import (
@@ -193,7 +194,10 @@ def compute(
     if result is None:  # the solver did not run or failed: the row says why
         outcome.error = done.row.error or "the solver gave no answer"
         return outcome
-    outcome.status = str(Verdict.from_status(result.status))
+    # The solver's own answer (SAT even where switched-off families let its board break
+    # the rules); without a decision, the runner's word for why: TIMEOUT or UNKNOWN.
+    no_decision = result.status is Status.UNKNOWN and done.row.status is not None
+    outcome.status = str(done.row.status if no_decision else Verdict.from_status(result.status))
     outcome.stats = {"time (ms)": round(result.elapsed_ms, 2), **result.stats}
     if result.is_sat and result.model is not None:  # the model was checked against the CNF
         outcome.reading = read_model(outcome.built, result.model)

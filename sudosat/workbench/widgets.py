@@ -241,8 +241,9 @@ def answer_html(outcome: Outcome) -> str:
     if reading is None:
         said = {
             "UNSAT": "the formula has no model: the puzzle has no solution under these clauses",
-            Verdict.TIMEOUT: "no decision within the time limit (or the local search gave up): "
-            "this is not UNSAT",
+            Verdict.TIMEOUT: "no decision within the time limit: this is not UNSAT",
+            Verdict.UNKNOWN: "no decision: the local search gave up with time left, which "
+            "is not UNSAT",
         }.get(outcome.status, "")
         body = f"<p>{said}</p>" + board_html(outcome.board)
     elif reading.valid:
