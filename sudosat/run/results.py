@@ -150,6 +150,8 @@ COLUMNS: tuple[str, ...] = (
     "propagations",
     "load_ms",
     "search_ms",
+    "overhead_ms",
+    "solve_cpu_ms",
     "error",
     "output",
     "line_hash",
@@ -158,9 +160,22 @@ COLUMNS: tuple[str, ...] = (
 """The results table's columns: the instance, its answer and costs, the output line, then
 what ``resume`` checks.
 
-``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
-this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
-the search itself; empty for the others. ``line_hash`` fingerprints the input
+Times are milliseconds. ``encode_ms``, ``solve_ms``, ``decode_ms`` and
+``total_ms`` are wall-clock times of the stages and of the whole line;
+``load_ms`` is loading the clauses into a solver that runs in this process
+(``cdcl``, ``pysat:*``). ``search_ms`` is the solver's **own** search time:
+its own clock where it times its search (``cdcl``, ``pysat:*``), else the
+time it reports for itself (zChaff's ``Total Run Time``, MiniSat's ``CPU
+time``, CaDiCaL's total process time, our DPLL's and local search's CPU
+time; empty for a program that reports none). ``overhead_ms`` is the rest of
+``total_ms``, the hand-over (loading, writing and reading files, starting a
+program, parsing, checking the model), so that ``total_ms = encode_ms +
+overhead_ms + search_ms + decode_ms``; empty without a search time.
+``solve_cpu_ms`` is the CPU time of the solver call: this process's plus its
+solver programs' (:func:`sudosat.run.runner.run_instance`); a ``solve_ms``
+far above it means the machine was busy. Tables written before a column
+existed read back with it empty (``overhead_ms`` is worked out where
+``search_ms`` is known). ``line_hash`` fingerprints the input
 line a row answers and ``run_hash`` the parameters that shape its answer
 (solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
 both match (see :func:`sudosat.run.pipeline.run_batch`).
@@ -169,7 +184,8 @@ both match (see :func:`sudosat.run.pipeline.run_batch`).
 _INTS = frozenset(
     {"line", "order", "givens", "variables", "clauses", "decisions", "conflicts", "propagations"}
 )
-_FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms"})
+_FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms",
+                     "overhead_ms", "solve_cpu_ms"})
 _TEXTS = frozenset({"solver", "encoding", "error", "output", "line_hash", "run_hash"})
 
 
@@ -186,8 +202,8 @@ class Row(Mapping[str, Any]):
     ``status`` is a :class:`Verdict` (None only in a row read from a file
     that holds none); ``valid`` says whether the decoded board passed
     :func:`sudosat.sudoku.board.check_solution` (None when there is no board);
-    ``error`` says why a line was not solved. Times are wall-clock
-    milliseconds.
+    ``error`` says why a line was not solved. Times are milliseconds (see
+    :data:`COLUMNS`).
     """
 
     line: int | None = None
@@ -208,6 +224,8 @@ class Row(Mapping[str, Any]):
     propagations: int | None = None
     load_ms: float | None = None
     search_ms: float | None = None
+    overhead_ms: float | None = None
+    solve_cpu_ms: float | None = None
     error: str | None = None
     output: str | None = None
     line_hash: str | None = None
@@ -586,11 +604,15 @@ def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     frame = frame.copy()
+    derive_overhead = "overhead_ms" not in frame.columns
     for column in COLUMNS:
         if column not in frame.columns:
             frame[column] = pd.NA
     for column in sorted(_INTS | _FLOATS):
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    if derive_overhead:  # a table written before the column: the same sum the runner takes
+        known = frame[["encode_ms", "decode_ms"]].fillna(0.0).sum(axis=1)
+        frame["overhead_ms"] = (frame["total_ms"] - known - frame["search_ms"]).round(3)
     frame["valid"] = frame["valid"].map(lambda value: bool(_typed("valid", value)))
     for column in ("error", "output", "line_hash", "run_hash"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)

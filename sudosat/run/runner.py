@@ -47,8 +47,10 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import math
+import resource
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -68,6 +70,8 @@ __all__ = [
     "Prepared",
     "blank_row",
     "failed_outcome",
+    "overhead_ms",
+    "own_search_ms",
     "prepare",
     "run_instance",
 ]
@@ -76,7 +80,6 @@ LIMIT_POLICIES = ("pipeline", "solver")
 """What the time limit bounds: the whole pipeline, or the solver call alone."""
 
 _STAT_COLUMNS = ("decisions", "conflicts", "propagations")
-_SPLIT_COLUMNS = ("load_ms", "search_ms")
 
 
 class Formula(Protocol):
@@ -209,6 +212,7 @@ class _Run:
         """The outcome of this run with `verdict` (UNSAT, TIMEOUT or ERROR), total time stamped."""
         reason = extra.pop("error", None)
         self.draft.update(status=verdict, total_ms=_round(self.clock.elapsed_ms()), error=reason)
+        self.draft["overhead_ms"] = overhead_ms(self.draft)
         output = format_output(verdict, order=self.board.order, reason=reason)
         self.draft["output"] = output
         return InstanceOutcome(Row(**self.draft), None, output, self.board, **extra)
@@ -332,6 +336,7 @@ def failed_outcome(
     values.update(status=Verdict.ERROR, error=reason, output=output)
     if elapsed_ms is not None:
         values["total_ms"] = _round(elapsed_ms)
+    values["overhead_ms"] = overhead_ms(values)
     return InstanceOutcome(Row.from_dict(values) if isinstance(draft, Row) else Row(**values),
                            None, output, board)
 
@@ -359,20 +364,22 @@ def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
         return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding",
                            formula=formula)
     deadline = run.clock.for_solver()
-    started = time.perf_counter()
     prepared = None if isinstance(encoding, str) else encoding
     loaded = None if prepared is None else prepared.loaded
-    if prepared is None or loaded is None:
-        result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
-                       **run.budgets, **run.options)
-    else:
-        check_budgets(run.solver, **run.budgets)
-        result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none(),
-                              **run.budgets)
-    run.draft["solve_ms"] = _ms_since(started)
+    with _SolveTimer(run.draft) as timer:
+        if prepared is None or loaded is None:
+            result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
+                           **run.budgets, **run.options)
+        else:
+            check_budgets(run.solver, **run.budgets)
+            result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none(),
+                                  **run.budgets)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
     if loaded is None:  # a loaded solver's load happened before this call
-        run.draft.update({key: _optional_ms(result.stats.get(key)) for key in _SPLIT_COLUMNS})
+        run.draft["load_ms"] = _optional_ms(result.stats.get("load_ms"))
+        run.draft["search_ms"] = own_search_ms(result.stats)
+    else:  # the clauses are loaded already: the call under assumptions is the search
+        run.draft["search_ms"] = own_search_ms(result.stats, timer.wall_ms)
     return _conclude(run, formula, result, deadline)
 
 
@@ -426,6 +433,7 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
     output = format_output(Verdict.SAT, solution=solution)
     run.draft.update(status=Verdict.SAT, valid=True, total_ms=_round(run.clock.elapsed_ms()),
                      output=output)
+    run.draft["overhead_ms"] = overhead_ms(run.draft)
     return InstanceOutcome(Row(**run.draft), solution, output, run.board, result, formula,
                            stage_ms)
 
@@ -459,16 +467,91 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
     if run.clock.deadline.expired():
         return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
     deadline = run.clock.for_solver()
-    started = time.perf_counter()
-    result = loaded.solve(assumptions, deadline.remaining_or_none(), **run.budgets)
-    run.draft["solve_ms"] = _ms_since(started)
+    with _SolveTimer(run.draft) as timer:
+        result = loaded.solve(assumptions, deadline.remaining_or_none(), **run.budgets)
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    run.draft["search_ms"] = own_search_ms(result.stats, timer.wall_ms)
     outcome = _conclude(run, rules, result, deadline)
     if outcome.status is Verdict.UNSAT:
         clash = outcome.row.error or "the givens admit no solution together"
         core = name_givens(loaded.get_core() or [], run.board.order)
         outcome.row = outcome.row.replace(error=f"{clash}; failed givens: {core}")
     return outcome
+
+
+# ---------------------------------------------------------------------------------------
+# what each solver itself spent
+
+
+def own_search_ms(stats: Mapping[str, Any], fallback: float | None = None) -> float | None:
+    """The solver's own search time in ms: what it measured or reported, else `fallback`.
+
+    ``search_ms`` where the solver times its search apart from loading the
+    clauses (``cdcl``, ``pysat:*``), else ``solver_cpu_s``, the seconds the
+    solver reports for itself (zChaff's ``Total Run Time``, MiniSat's ``CPU
+    time``, CaDiCaL's ``c total process time``, our DPLL and local search's
+    CPU time), else `fallback` (None: unknown).
+
+    Examples
+    --------
+    >>> own_search_ms({"solver_cpu_s": 0.000278}), own_search_ms({}, 1.5), own_search_ms({})
+    (0.278, 1.5, None)
+    """
+    for key, scale in (("search_ms", 1.0), ("solver_cpu_s", 1000.0)):
+        value = stats.get(key)
+        if isinstance(value, int | float) and math.isfinite(value) and value >= 0:
+            return _round(float(value) * scale)
+    return None if fallback is None else _round(fallback)
+
+
+def overhead_ms(values: Mapping[str, Any]) -> float | None:
+    """``total_ms`` less encode, search and decode: the hand-over (None without a search time).
+
+    Loading the clauses into the solver, writing and reading files, starting a
+    program and parsing its output, checking the model: the row's parts then add
+    up, ``total = encode + overhead + search + decode`` (a missing encode or
+    decode counts 0).
+
+    Examples
+    --------
+    >>> overhead_ms({"total_ms": 12.5, "encode_ms": 2.0, "search_ms": 0.25, "decode_ms": 0.25})
+    10.0
+    """
+    total, search = values.get("total_ms"), values.get("search_ms")
+    if total is None or search is None:
+        return None
+    parts = (values.get("encode_ms"), search, values.get("decode_ms"))
+    return _round(total - sum(part for part in parts if part is not None))
+
+
+class _SolveTimer:
+    """Times the solver call into the row: ``solve_ms`` (wall) and ``solve_cpu_ms``.
+
+    The CPU time is this process's (an in-process search, writing a program's
+    input, reading its output) plus that of the children reaped meanwhile (a
+    solver program, PySAT's worker): ``getrusage(RUSAGE_CHILDREN)`` grows by a
+    child's whole CPU time when it is reaped, which the call does before it returns.
+    """
+
+    def __init__(self, draft: dict[str, Any]) -> None:
+        self.draft = draft
+        self.wall_ms = 0.0
+
+    def __enter__(self) -> _SolveTimer:
+        self._cpu = _cpu_seconds()
+        self._started = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.wall_ms = (time.perf_counter() - self._started) * 1000.0
+        self.draft["solve_ms"] = _round(self.wall_ms)
+        self.draft["solve_cpu_ms"] = _round((_cpu_seconds() - self._cpu) * 1000.0)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its reaped children, so far."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _ms_since(started: float) -> float:

@@ -45,13 +45,25 @@ __all__ = [
 _WRITE_SLICE = 1 << 16  # literals written between two looks at the clock
 
 
-def write_dimacs(cnf: CNF, stream: BinaryIO, deadline: Deadline) -> bool:
+def write_dimacs(
+    cnf: CNF, stream: BinaryIO, deadline: Deadline, max_line: int | None = None
+) -> bool:
     """Write `cnf` as strict DIMACS to `stream` a slice at a time; False once T is out.
 
     Strict: one ``p cnf V C`` header with the true counts, no comments, every
     literal within 1..V, one clause a line ending in ``0``. Writing millions
     of clauses takes a second or more: the deadline is read between slices, so
     a program's time limit bounds its input's writing too.
+
+    Parameters
+    ----------
+    cnf : CNF
+    stream : binary file
+    deadline : Deadline
+    max_line : int, optional
+        A clause whose line would reach this many characters continues over
+        several lines instead (zChaff reads clauses across lines but stops at
+        65,536 characters a line).
 
     Raises
     ------
@@ -75,10 +87,39 @@ def write_dimacs(cnf: CNF, stream: BinaryIO, deadline: Deadline) -> bool:
             raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
         # No clause is empty, so " 0 " marks exactly the clause ends.
         text = " ".join(map(str, part)).replace(" 0 ", " 0\n") + "\n"
+        if max_line is not None and _has_long_line(text, max_line):
+            text = _wrapped(part)
         stream.write(text.encode("ascii"))
         start = stop
     stream.flush()
     return not deadline.expired()
+
+
+_LITERALS_PER_LINE = 2_000  # at most 12 characters each: 24,000 characters a line
+
+
+def _has_long_line(text: str, limit: int) -> bool:
+    """Whether a line of `text` (which ends in a line end) reaches `limit` characters.
+
+    Every window of limit // 2 characters holding a line end means no line is that long,
+    which a few ``find`` calls show; only a slice without one is split and measured.
+    """
+    half = max(1, limit // 2)
+    for begin in range(0, len(text), half):
+        if text.find("\n", begin, begin + half) < 0:
+            return max(map(len, text.split("\n"))) >= limit
+    return False
+
+
+def _wrapped(part) -> str:
+    """Clauses of a flat slice with at most :data:`_LITERALS_PER_LINE` tokens a line."""
+    lines, tokens = [], []
+    for lit in part:
+        tokens.append(str(lit))
+        if lit == 0 or len(tokens) == _LITERALS_PER_LINE:
+            lines.append(" ".join(tokens))
+            tokens = []
+    return "\n".join(lines) + "\n"
 
 
 def whole_seconds(time_limit_ms: float | None) -> int | None:
@@ -96,6 +137,10 @@ def whole_seconds(time_limit_ms: float | None) -> int | None:
 
 def executable(name: str, label: str) -> str:
     """The path of program `name` (a path, or a name looked up on PATH).
+
+    A name with a slash is a path, a relative one taken from the current folder as a
+    shell takes it (``./mysolver``); the absolute path is returned, since programs run
+    in another folder.
 
     Raises
     ------
@@ -115,7 +160,7 @@ def executable(name: str, label: str) -> str:
         raise SolverNotFoundError(f"{label}: not a program but a directory: {name}")
     if not os.access(path, os.X_OK):
         raise SolverNotFoundError(f"{label}: {name} is not executable (chmod +x it?)")
-    return str(path)
+    return os.path.abspath(path)
 
 
 def describe_exit(code: int) -> str:

@@ -143,8 +143,9 @@ def solve_exec(
         options (``"cadical --sat"``). The convention (see :data:`CONVENTIONS`)
         is chosen from the program's file name.
     time_limit_ms : float, optional
-        Wall-clock limit T; the program also gets its own limit of
-        ``ceil(T / 1000)`` seconds where it has one.
+        Wall-clock limit T of the whole call, writing the program's input
+        included; the program also gets its own limit, the seconds left once
+        its input is written (rounded up), where it has one.
     seed : int
         Passed to programs that take a seed (picosat, cadical, kissat).
 
@@ -168,7 +169,10 @@ def solve_exec(
         if not write_dimacs(cnf, cnf_file, deadline):
             return unknown(started, name, process_ms=0.0)
         result_path, result_file = scratch.file("result.txt")
-        argv = convention.argv(words, cnf_path, result_path, whole_seconds(time_limit_ms), seed)
+        # The program's own limit is what is left once its input is written; the kill at
+        # the deadline is the real bound.
+        seconds = whole_seconds(deadline.remaining_or_none())
+        argv = convention.argv(words, cnf_path, result_path, seconds, seed)
         run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
         result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:

@@ -10,11 +10,12 @@ after a model and a table of counters (:func:`parse_zchaff_output`).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import time
 
-from sudosat.errors import DimacsError, ResourceLimitError, SolverError, SolverNotFoundError
+from sudosat.errors import ResourceLimitError, SolverError, SolverNotFoundError
 from sudosat.process import Scratch, run_program
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status
@@ -26,6 +27,7 @@ from sudosat.sat.solvers.adapter import (
     unknown,
     unsat_without_asking,
     whole_seconds,
+    write_dimacs,
 )
 from sudosat.sat.solvers.budget import Deadline
 
@@ -47,7 +49,6 @@ HOW_TO_PROVIDE_ZCHAFF = (
 
 # zChaff exits 2 on a line of 65,536 characters or more; stay well below.
 ZCHAFF_MAX_LINE = 60_000
-_LITERALS_PER_LINE = 2_000  # at most 12 characters each: 24,000 characters a line
 
 
 # ---------------------------------------------------------------------------------------
@@ -69,35 +70,9 @@ def strict_dimacs(cnf: CNF, max_line: int | None = None) -> str:
         A literal lies beyond ``cnf.num_vars``, or the formula has an empty
         clause (which zChaff would ignore).
     """
-    _checked_flat(cnf)
-    text = cnf.to_dimacs(comments=())
-    if max_line is not None and len(text) >= max_line and _longest_line(text) >= max_line:
-        text = _wrapped_dimacs(cnf)
-    return text
-
-
-def _checked_flat(cnf: CNF):
-    """The formula's flat array, once it is known to hold no empty clause and no stray literal."""
-    flat = cnf.flat
-    if cnf.has_empty_clause:
-        raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
-    if flat and max(max(flat), -min(flat)) > cnf.num_vars:
-        top = max(max(flat), -min(flat))
-        raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
-    return flat
-
-
-def _longest_line(text: str) -> int:
-    return max(map(len, text.split("\n")))
-
-
-def _wrapped_dimacs(cnf: CNF) -> str:
-    parts = [f"p cnf {cnf.num_vars} {cnf.num_clauses}\n"]
-    for clause in cnf:
-        tokens = [*map(str, clause), "0"]
-        for start in range(0, len(tokens), _LITERALS_PER_LINE):
-            parts.append(" ".join(tokens[start : start + _LITERALS_PER_LINE]) + "\n")
-    return "".join(parts)
+    buffer = io.BytesIO()
+    write_dimacs(cnf, buffer, Deadline(None), max_line=max_line)
+    return buffer.getvalue().decode("ascii")
 
 
 # ---------------------------------------------------------------------------------------
@@ -141,9 +116,10 @@ def solve_zchaff(
     ----------
     cnf : CNF
     time_limit_ms : float, optional
-        Wall-clock limit T of the whole call. zChaff itself gets
-        ``ceil(T / 1000)`` CPU seconds (never 0, which it reads as "already out
-        of time"); the wrapper kills it at T of wall time.
+        Wall-clock limit T of the whole call, writing zChaff's input included
+        (the clock starts before it). zChaff itself gets the CPU seconds left
+        once its input is written, rounded up (never 0, which it reads as
+        "already out of time"); the wrapper kills it at T of wall time.
     seed : int
         Accepted for the common contract; zChaff takes no seed.
     zchaff : str, optional
@@ -154,7 +130,8 @@ def solve_zchaff(
     Result
         UNKNOWN at the time limit. ``stats`` holds zChaff's counters
         (``decisions``, ``conflicts``, ``propagations``, ``solver_cpu_s`` =
-        its "Total Run Time" ...) and ``process_ms``.
+        its "Total Run Time", the CPU seconds of its search, parsing not
+        counted ...) and ``process_ms``, the wall time of its process.
 
     Raises
     ------
@@ -166,16 +143,17 @@ def solve_zchaff(
     """
     del seed  # zChaff has no seed option
     started = time.perf_counter()
-    deadline = Deadline(time_limit_ms)
+    deadline = Deadline(time_limit_ms)  # before the input is written: writing it counts
     binary = find_zchaff(zchaff)
     if cnf.has_empty_clause:
         return unsat_without_asking(started, "zchaff")
-    text = strict_dimacs(cnf, max_line=ZCHAFF_MAX_LINE)
-    if deadline.expired():
-        return unknown(started, "zchaff", process_ms=0.0)
-    seconds = whole_seconds(time_limit_ms)
     with Scratch("zchaff") as scratch:
-        path, _ = scratch.file("input.cnf", text)
+        path, stream = scratch.file("input.cnf")
+        if not write_dimacs(cnf, stream, deadline, max_line=ZCHAFF_MAX_LINE):
+            return unknown(started, "zchaff", process_ms=0.0)
+        # zChaff gets the whole seconds that are left now, not T: the wrapper's kill at the
+        # deadline is the real bound, this only keeps zChaff from outliving it by far.
+        seconds = whole_seconds(deadline.remaining_or_none())
         argv = [binary, str(path)] + ([] if seconds is None else [str(seconds)])
         run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
