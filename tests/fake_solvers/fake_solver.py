@@ -18,6 +18,13 @@ does depends on ``FAKE_MODE``:
     Die of SIGABRT.
 ``garbage``
     Print random bytes and exit 0.
+``solve``
+    A zChaff that really answers: solve the input file (the first argument) with
+    PySAT's MiniSat, use ``$FAKE_BURN`` seconds of CPU time and then sleep
+    ``$FAKE_SLEEP`` seconds (both default 0), and print the answer
+    in the layout of the real transcripts ``sudoku9`` (SAT) and ``unsat_tiny``
+    (UNSAT) under ``$FAKE_DIR``, their counts replaced by this formula's and their
+    ``Total Run Time`` by ``$FAKE_RUN_TIME`` (default the transcript's).
 
 When ``FAKE_LOG`` names a folder, the script first records its arguments
 (``argv.json``), a copy of its input file (``input.cnf``: the first argument that
@@ -58,6 +65,8 @@ def main() -> int:
     if mode == "abort":
         sys.stdout.flush()
         os.abort()
+    if mode == "solve":
+        return solve(Path(sys.argv[1]), Path(os.environ["FAKE_DIR"]))
     if mode == "garbage":
         noise = random.Random(7)
         sys.stdout.buffer.write(bytes(noise.randrange(256) for _ in range(4000)))
@@ -88,6 +97,44 @@ def replay(folder: Path) -> int:
     if code > 128:  # a shell's report of death by signal: die of that signal, as the binary did
         os.kill(os.getpid(), code - 128)
     return code
+
+
+def solve(cnf_path: Path, transcripts: Path) -> int:
+    """Answer as zChaff would (see the module docstring), from the real transcripts' layout."""
+    from pysat.formula import CNF
+    from pysat.solvers import Minisat22
+
+    formula = CNF(from_file=str(cnf_path))
+    with Minisat22(bootstrap_with=formula.clauses) as solver:
+        sat = solver.solve()
+        found = solver.get_model() if sat else None
+    until = time.process_time() + float(os.environ.get("FAKE_BURN", "0"))
+    while time.process_time() < until:
+        pass  # CPU time that only the kernel's accounting of this process can see
+    time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+    lines = (transcripts / ("sudoku9" if sat else "unsat_tiny") / "stdout").read_text()
+    counts = {
+        "Original Num Variables": formula.nv,
+        "Original Num Clauses": len(formula.clauses),
+        "Original Num Literals": sum(map(len, formula.clauses)),
+        "Total Run Time": os.environ.get("FAKE_RUN_TIME"),
+    }
+    out = []
+    for line in lines.splitlines():
+        name = line.split("\t", 1)[0]
+        if line.startswith("Solving "):
+            line = f"Solving {cnf_path} ......"
+        elif line.startswith("c ") and "Clauses are true" in line:
+            line = f"c {len(formula.clauses)} Clauses are true, Verify Solution successful."
+        elif "Random Seed Used" in line and found is not None:
+            values = {abs(lit): lit for lit in found}
+            model = " ".join(str(values.get(v, v)) for v in range(1, formula.nv + 1))
+            line = f"{model} Random Seed Used" + line.split("Random Seed Used", 1)[1]
+        elif counts.get(name) is not None:
+            line = f"{name}\t\t\t\t{counts[name]}"
+        out.append(line)
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
 
 
 if __name__ == "__main__":

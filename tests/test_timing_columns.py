@@ -1,0 +1,217 @@
+"""What each solver itself spent: the timing columns of a results row, for every kind of solver.
+
+A row's ``search_ms`` is the solver's own search time (its clock, or the time it reports),
+``overhead_ms`` the rest of the line's total besides encoding and decoding, and
+``solve_cpu_ms`` the CPU time of the solver call, a solver program's included. External
+solvers count writing their input against T and get only what is left of it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from sudosat.run.results import COLUMNS, Row, Verdict, read_table
+from sudosat.run.runner import overhead_ms, own_search_ms, run_instance
+from sudosat.sat.solvers import zchaff as zchaff_module
+from sudosat.sat.solvers.competition import solve_exec
+from sudosat.sat.solvers.zchaff import solve_zchaff
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board
+from sudosat.sudoku.encoding import encode
+from tests.fake_solvers.support import TINY_SAT, TRANSCRIPTS, make_launcher
+
+ROUNDING = 0.0025  # four columns each rounded to 0.001 ms
+COURSE = Board.parse(COURSE_EXAMPLE)
+CLASHING = Board.parse("2 1100000000000000")
+
+
+def assert_parts_add_up(row: Row) -> None:
+    """total = encode + overhead + search + decode, a missing encode or decode counting 0."""
+    assert row.search_ms is not None and row.overhead_ms is not None, row
+    parts = [row.encode_ms, row.overhead_ms, row.search_ms, row.decode_ms]
+    assert abs(sum(p for p in parts if p is not None) - row.total_ms) <= ROUNDING, row
+    assert row.solve_cpu_ms is not None and row.solve_cpu_ms >= 0
+
+
+@pytest.fixture
+def fake_zchaff(tmp_path, monkeypatch):
+    """A zChaff that solves (PySAT inside) and answers in the real transcripts' layout."""
+    monkeypatch.setenv("FAKE_MODE", "solve")
+    monkeypatch.setenv("FAKE_DIR", str(TRANSCRIPTS))
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "log"))
+    return make_launcher(tmp_path / "bin", "zchaff")
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "dpll", "dp", "walksat", "pysat:minisat22"])
+@pytest.mark.parametrize("board", [COURSE, CLASHING], ids=["sat", "unsat"])
+def test_parts_add_up_for_our_solvers_and_pysat(solver, board):
+    row = run_instance(board, solver, "course", 60_000).row
+    if solver == "walksat" and board is CLASHING:  # local search cannot refute: UNKNOWN
+        assert row.status in (Verdict.UNSAT, Verdict.UNKNOWN)
+    else:
+        assert row.status is (Verdict.SAT if board is COURSE else Verdict.UNSAT)
+    assert_parts_add_up(row)
+    assert row.search_ms <= row.solve_ms + ROUNDING or solver in ("dpll", "dp", "walksat")
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "pysat:minisat22"])
+def test_parts_add_up_with_the_rules_loaded_once(solver):
+    run_instance(COURSE, solver, "course", 60_000, incremental=True)  # loads the rules
+    row = run_instance(COURSE, solver, "course", 60_000, incremental=True).row
+    assert row.status is Verdict.SAT
+    assert_parts_add_up(row)
+
+
+def test_zchaff_row_holds_its_own_run_time_and_its_process_cost(fake_zchaff, monkeypatch):
+    monkeypatch.setenv("FAKE_RUN_TIME", "0.000278")
+    monkeypatch.setenv("FAKE_BURN", "0.2")
+    monkeypatch.setenv("FAKE_SLEEP", "0.4")
+    row = run_instance(COURSE, "zchaff", "course", 60_000, zchaff=str(fake_zchaff)).row
+    assert row.status is Verdict.SAT and row.valid
+    assert row.search_ms == 0.278  # its "Total Run Time" line, in ms
+    # The child's CPU time is counted (it burnt 0.2 s), and the wall time of the call holds
+    # its sleep too: wall and CPU are measured apart.
+    assert row.solve_cpu_ms >= 200
+    assert row.solve_ms >= 600
+    assert row.load_ms is None
+    assert_parts_add_up(row)
+    assert row.overhead_ms > 500  # the process, not the search
+
+
+def test_zchaff_unsat_row_adds_up(fake_zchaff, monkeypatch):
+    monkeypatch.setenv("FAKE_RUN_TIME", "1.9e-05")
+    row = run_instance(CLASHING, "zchaff", "course", 60_000, zchaff=str(fake_zchaff)).row
+    assert row.status is Verdict.UNSAT and row.search_ms == 0.019 and row.decode_ms is None
+    assert_parts_add_up(row)
+
+
+def one_var_program(tmp_path, monkeypatch, name: str, **files: str) -> Path:
+    """A fake `name` that answers the order-1 board's formula (one variable, true)."""
+    answer = tmp_path / "answer"
+    answer.mkdir()
+    for file_name, content in files.items():
+        (answer / file_name).write_text(content)
+    monkeypatch.setenv("FAKE_MODE", "replay")
+    monkeypatch.setenv("FAKE_DIR", str(answer))
+    return make_launcher(tmp_path / "bin", name)
+
+
+def test_exec_row_holds_the_time_minisat_reports(tmp_path, monkeypatch):
+    minisat = one_var_program(
+        tmp_path, monkeypatch, "minisat", exit_code="10", result="SAT\n1 0\n",
+        stdout="conflicts             : 0\nCPU time              : 0.004 s\n\nSATISFIABLE\n",
+    )
+    row = run_instance(Board.parse("1 0"), f"exec:{minisat}", "course", 60_000).row
+    assert row.status is Verdict.SAT and row.search_ms == 4.0
+    assert_parts_add_up(row)
+
+
+def test_exec_row_of_a_program_that_reports_no_time_leaves_search_and_overhead_empty(
+    tmp_path, monkeypatch
+):
+    program = one_var_program(tmp_path, monkeypatch, "my-solver", exit_code="10",
+                              stdout="s SATISFIABLE\nv 1 0\n")
+    row = run_instance(Board.parse("1 0"), f"exec:{program}", "course", 60_000).row
+    assert row.status is Verdict.SAT
+    assert row.search_ms is None and row.overhead_ms is None
+    assert row.solve_ms is not None and row.solve_cpu_ms is not None
+
+
+def test_own_search_ms_prefers_the_solvers_own_clock_to_its_cpu_report():
+    assert own_search_ms({"search_ms": 2.5, "solver_cpu_s": 0.01}) == 2.5
+    assert own_search_ms({"solver_cpu_s": 0.000278}) == 0.278
+    assert own_search_ms({"solver_cpu_s": float("nan")}, 3.0) == 3.0
+    assert own_search_ms({}) is None
+
+
+def test_overhead_is_empty_without_a_search_time_and_counts_a_missing_stage_as_zero():
+    assert overhead_ms({"total_ms": 5.0, "encode_ms": 1.0}) is None
+    assert overhead_ms({"total_ms": 5.0, "search_ms": 1.5}) == 3.5
+
+
+# ---------------------------------------------------------------------------------------
+# results tables written before the columns existed
+
+
+OLD_HEADER = (
+    "line,order,givens,solver,encoding,status,valid,encode_ms,solve_ms,decode_ms,total_ms,"
+    "variables,clauses,decisions,conflicts,propagations,load_ms,search_ms,error,output"
+)
+
+
+def test_an_older_table_reads_back_with_the_new_columns(tmp_path):
+    old = tmp_path / "old.results.csv"
+    old.write_text(
+        OLD_HEADER + "\n"
+        "1,3,27,cdcl,course,SAT,True,2.0,5.0,0.5,8.0,729,11772,20,19,1796,1.0,3.0,,3 1\n"
+        "1,3,27,zchaff,course,SAT,True,2.0,12.0,0.5,15.0,729,11772,14,5,927,,,,3 1\n"
+    )
+    table = read_table(old)
+    assert list(table.columns[: len(COLUMNS)]) == list(COLUMNS)
+    assert table["overhead_ms"].iloc[0] == pytest.approx(2.5)  # 8 - 2 - 3 - 0.5
+    assert table["overhead_ms"].isna().iloc[1] and table["solve_cpu_ms"].isna().all()
+    row = Row.from_dict({"total_ms": "8.0", "search_ms": "3.0"})
+    assert row.overhead_ms is None and row.solve_cpu_ms is None
+
+
+# ---------------------------------------------------------------------------------------
+# T bounds writing the input, and the program gets only what is left
+
+
+MARGIN_MS = 600  # killing and reaping the program's group and a busy machine's scheduling
+
+
+@pytest.mark.parametrize("limit_ms", [150, 700])
+def test_a_sleeping_zchaff_and_the_writing_of_its_input_stay_within_t(
+    fake_zchaff, monkeypatch, limit_ms
+):
+    """Order 5: 750,625 clauses to build and write; the shorter T ends while building."""
+    monkeypatch.setenv("FAKE_MODE", "sleep")
+    board = Board.parse("5 " + "0" * 625)
+    row = run_instance(board, "zchaff", "course", limit_ms, zchaff=str(fake_zchaff)).row
+    assert row.status is Verdict.TIMEOUT
+    assert row.total_ms <= limit_ms + MARGIN_MS, row.total_ms
+
+
+def test_writing_the_input_is_cut_at_the_deadline(fake_zchaff, tmp_path):
+    """Writing the whole order-5 formula takes some 300 ms; it stops at T = 30 ms instead."""
+    cnf = encode(Board.parse("5 " + "0" * 625), "course").cnf
+    started = time.perf_counter()
+    result = solve_zchaff(cnf, time_limit_ms=30, zchaff=str(fake_zchaff))
+    took_ms = (time.perf_counter() - started) * 1000.0
+    assert result.status.name == "UNKNOWN"
+    assert not (tmp_path / "log").exists()  # the program never started
+    # The clock is read between slices of 65,536 literals (a few ms each here): 200 ms
+    # allows a machine many times slower, and is less than writing everything takes.
+    assert took_ms <= 30 + 200
+
+
+def test_zchaff_gets_the_whole_seconds_left_after_writing(fake_zchaff, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAKE_MODE", "solve")
+    real_write = zchaff_module.write_dimacs
+
+    def slow_write(*args, **kwargs):
+        time.sleep(1.0)  # as a big formula would take
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(zchaff_module, "write_dimacs", slow_write)
+    result = solve_zchaff(TINY_SAT, time_limit_ms=2500, zchaff=str(fake_zchaff))
+    assert result.status.name == "SAT"
+    seconds = json.loads((tmp_path / "log" / "argv.json").read_text())[1]
+    assert seconds == "2"  # ceil(1.5 s left), where T would have given 3
+
+
+# ---------------------------------------------------------------------------------------
+# a relative program path
+
+
+def test_a_relative_program_path_is_taken_from_the_current_folder(tmp_path, monkeypatch):
+    program = one_var_program(tmp_path, monkeypatch, "mysolver", exit_code="10",
+                              stdout="s SATISFIABLE\nv 1 -2 3 0\n")
+    monkeypatch.chdir(program.parent)
+    assert solve_exec(TINY_SAT, program="./mysolver").model == [1, -2, 3]
+    monkeypatch.chdir(tmp_path)
+    assert solve_exec(TINY_SAT, program="bin/mysolver --fast").model == [1, -2, 3]
