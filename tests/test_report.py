@@ -233,10 +233,9 @@ def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
     assert table["load_ms"].notna().all() and table["search_ms"].notna().all()
     assert ((table["load_ms"] + table["search_ms"]) <= table["solve_ms"] + 0.01).all()
     versus = comparison.comparison_facts(table, "cdcl", "pysat:minisat22")
-    assert versus.total.column == "total_ms" and versus.procedure.column == "search_ms"
-    assert versus.total.both == versus.procedure.both == 1
-    assert versus.loading is not None and versus.loading.order == 3
-    assert 0 < versus.loading.share < 1 and versus.loading.clauses == table["clauses"].iloc[0]
+    assert versus.end_to_end.column == "total_ms" and versus.search.column == "search_ms"
+    assert versus.end_to_end.both == versus.search.both == versus.overhead.both == 1
+    assert versus.no_search_time == () and versus.reported == ()
     manifest = io.read_manifest(tmp_path / "out" / "results.csv")
     facts = run.run_facts(manifest, ["cdcl", "pysat:minisat22"])
     assert facts.workers == 1 and facts.cores is not None and facts.cores >= 1

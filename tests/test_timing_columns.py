@@ -12,8 +12,10 @@ import json
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from sudosat.report import comparison, io
 from sudosat.run.results import COLUMNS, Row, Verdict, read_table
 from sudosat.run.runner import overhead_ms, own_search_ms, run_instance
 from sudosat.sat.solvers import zchaff as zchaff_module
@@ -215,3 +217,78 @@ def test_a_relative_program_path_is_taken_from_the_current_folder(tmp_path, monk
     assert solve_exec(TINY_SAT, program="./mysolver").model == [1, -2, 3]
     monkeypatch.chdir(tmp_path)
     assert solve_exec(TINY_SAT, program="bin/mysolver --fast").model == [1, -2, 3]
+
+
+# ---------------------------------------------------------------------------------------
+# the pages' facts: like with like
+
+
+def race_table(rows: list[tuple]) -> pd.DataFrame:
+    """A results table from (line, solver, status, total, search, overhead, solve, cpu) rows."""
+    columns = ["line", "solver", "status", "total_ms", "search_ms", "overhead_ms",
+               "solve_ms", "solve_cpu_ms"]
+    frame = pd.DataFrame([dict(zip(columns, row, strict=True)) for row in rows])
+    frame["order"] = 3
+    return io.normalise_results(frame)
+
+
+# zChaff: a fast search in a slow process; cdcl: a slower search with little around it
+RACE = [
+    (1, "cdcl", "SAT", 4.0, 2.0, 1.5, 3.6, 3.5),
+    (1, "zchaff", "SAT", 14.0, 0.2, 13.3, 13.6, 9.0),
+    (2, "cdcl", "SAT", 3.0, 1.0, 1.5, 2.6, 2.5),
+    (2, "zchaff", "SAT", 12.0, 0.1, 11.4, 11.6, 8.0),
+    (3, "cdcl", "UNSAT", 2.0, 0.5, 1.0, 1.6, 1.5),
+    (3, "zchaff", "TIMEOUT", 50.0, None, None, 49.0, 1.0),
+]
+
+
+def test_each_comparison_has_its_own_winner():
+    versus = comparison.comparison_facts(race_table(RACE), "cdcl", "zchaff")
+    assert [versus.end_to_end.column, versus.search.column, versus.overhead.column] == [
+        "total_ms", "search_ms", "overhead_ms"]
+    assert (versus.end_to_end.winner, versus.search.winner, versus.overhead.winner) == (
+        "cdcl", "zchaff", "cdcl")
+    assert versus.end_to_end.both == 2  # line 3: zChaff gave no answer
+    assert versus.search.median_ratio == pytest.approx((2.0 / 0.2 + 1.0 / 0.1) / 2)
+    assert versus.reported == ("zchaff",) and versus.no_search_time == ()
+
+
+def test_without_a_search_time_only_the_end_to_end_times_are_compared():
+    rows = [(line, solver, status, total, None if solver == "zchaff" else search,
+             None if solver == "zchaff" else over, solve, cpu)
+            for line, solver, status, total, search, over, solve, cpu in RACE]
+    versus = comparison.comparison_facts(race_table(rows), "cdcl", "zchaff")
+    assert versus.end_to_end is not None and versus.end_to_end.winner == "cdcl"
+    assert versus.search is None and versus.overhead is None
+    assert versus.no_search_time == ("zchaff",)
+
+
+def test_a_tie_has_no_winner_and_one_solver_compares_with_nothing():
+    rows = [(1, "cdcl", "SAT", 5.0, 1.0, 4.0, 5.0, 5.0), (1, "ref", "SAT", 5.0, 1.0, 4.0, 5.0, 5.0)]
+    versus = comparison.comparison_facts(race_table(rows), "cdcl", "ref")
+    assert versus.end_to_end.ties == 1 and versus.end_to_end.winner is None
+    assert comparison.comparison_facts(race_table(rows), "cdcl", None).end_to_end is None
+
+
+@pytest.mark.parametrize(("cpu", "busy"), [(3.5, False), (2.0, True)])
+def test_a_busy_machine_is_told_from_the_in_process_solver_s_wall_over_cpu(cpu, busy):
+    rows = [(line, "cdcl", "SAT", 4.0, 2.0, 1.5, 3.6, cpu) for line in (1, 2, 3)]
+    rows += [(line, "zchaff", "SAT", 14.0, 0.2, 13.3, 13.6, 1.0) for line in (1, 2, 3)]
+    facts = comparison.wall_cpu_facts(race_table(rows), ["cdcl", "zchaff"])
+    assert facts.judged == ("cdcl",) and facts.busy is busy
+    assert dict(facts.ratios) == {"cdcl": pytest.approx(3.6 / cpu), "zchaff": pytest.approx(13.6)}
+
+
+def test_a_table_without_cpu_times_cannot_tell_a_busy_machine():
+    rows = [(1, "cdcl", "SAT", 4.0, 2.0, 1.5, 3.6, None)]
+    facts = comparison.wall_cpu_facts(race_table(rows), ["cdcl"])
+    assert facts.busy is None and facts.ratios == ()
+
+
+def test_the_comparison_table_holds_each_solver_s_medians():
+    table = comparison.comparison_table(race_table(RACE), ["cdcl", "zchaff"])
+    assert table.loc["zchaff", "decided"] == 2
+    assert table.loc["zchaff", "median search ms"] == pytest.approx(0.15)
+    assert table.loc["cdcl", "median overhead ms"] == pytest.approx(1.5)
+    assert table.loc["cdcl", "wall / CPU"] == pytest.approx(2.6 / 2.5)

@@ -130,20 +130,22 @@ def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
     )
 
 
-TIME_PARTS = ("encode", "load", "search", "other", "solve", "decode")
+TIME_PARTS = ("encode", "load", "handover", "search", "solve", "decode")
 """The parts of an instance's time that :func:`stage_facts` and :func:`plot_time_split` name.
 
-Where load and search are measured (solvers run in this process), the solve
-is drawn as load, search and ``other``, the rest of the solve (reading the
-model out of the solver and checking it), which is the median solve less the
-median load and search; elsewhere the solve is one part, ``solve``.
+Where the solver's own search time is known, the time between encoding and
+decoding is its search and the hand-over (``overhead_ms``): for a solver in
+this process, loading the clauses (``load``) and the rest of the hand-over
+(``handover``: the median overhead less the median load), for a program the
+whole hand-over (writing its input, starting it, reading its answer back).
+Elsewhere that time is one part, ``solve``.
 """
 
 _PART_LABELS = {
     "encode": "encode",
     "load": "load into the solver",
+    "handover": "rest of the hand-over",
     "search": "search",
-    "other": "rest of the solve",
     "solve": "solve (not split)",
     "decode": "decode",
 }
@@ -151,12 +153,15 @@ _PART_LABELS = {
 
 def _known_parts(row: pd.Series) -> dict[str, float]:
     """The median parts (ms) of one :func:`time_split_table` row, in run order (see TIME_PARTS)."""
-    split = not (pd.isna(row["load ms"]) and pd.isna(row["search ms"]))
     values = {part: row.get(f"{part} ms", math.nan) for part in TIME_PARTS}
-    if split:
-        inner = sum(v for v in (values["load"], values["search"]) if not pd.isna(v))
-        values["other"] = max(values["solve"] - inner, 0.0)
+    overhead = row.get("overhead ms", math.nan)
+    values["handover"] = math.nan
+    if not pd.isna(values["search"]) and not pd.isna(overhead):
+        load = 0.0 if pd.isna(values["load"]) else values["load"]
+        values["handover"] = max(overhead - load, 0.0)
         values["solve"] = math.nan
+    else:
+        values["load"] = values["search"] = math.nan
     return {part: float(value) for part, value in values.items() if not pd.isna(value)}
 
 
@@ -219,7 +224,7 @@ def plot_time_split(results: pd.DataFrame) -> Figure:
     orders = sorted(table["order"].unique())
     figure, axes = panels(len(orders), width=max(3.6, 7.2 / max(len(orders), 1)), height=4.4)
     colours = {part: COLOURS[(k + 2) % len(COLOURS)] for k, part in enumerate(TIME_PARTS)}
-    colours["other"] = "#b0b0b0"  # a remainder, not a step of its own
+    colours["handover"] = "#b0b0b0"  # a remainder, not a step of its own
     drawn: set[str] = set()
     for ax, order in zip(axes, orders, strict=False):
         rows = table[table["order"] == order].reset_index(drop=True)

@@ -212,17 +212,21 @@ def style_times(table: pd.DataFrame) -> Any:
 def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
     """Median ms of each part of the time, per solver and order, over decided instances.
 
-    Columns: instances, then the medians ``encode ms``, ``load ms`` (into the
-    solver), ``search ms``, ``solve ms`` (load + search + model check),
-    ``decode ms`` and ``total ms``; load and search are empty for solvers that
-    run as a separate program.
+    Columns: instances, then the medians ``encode ms``, ``load ms`` (into a
+    solver in this process), ``search ms`` (the solver's own), ``overhead ms``
+    (the rest of the total: the hand-over), ``solve ms`` (the solver call, wall
+    clock) and ``solve cpu ms`` (its CPU time), ``decode ms`` and ``total ms``.
+    Load is empty for solvers that run as a separate program, search and
+    overhead for a program that reports no time of its own.
     """
     answered = results[results["status"].isin(DECIDED)]
-    columns = ["encode_ms", "load_ms", "search_ms", "solve_ms", "decode_ms", "total_ms"]
+    columns = ["encode_ms", "load_ms", "search_ms", "overhead_ms", "solve_ms", "solve_cpu_ms",
+               "decode_ms", "total_ms"]
     grouped = answered.groupby(["solver", "order"], sort=False)
     table = grouped[columns].median()
     table.insert(0, "instances", grouped.size())
-    table.columns = ["instances", *(f"{c.removesuffix('_ms')} ms" for c in columns)]
+    table.columns = ["instances", *(f"{c.removesuffix('_ms').replace('_', ' ')} ms"
+                                    for c in columns)]
     table = table.reset_index()
     table["order"] = table["order"].astype(int)
     return table
@@ -267,5 +271,7 @@ def stage_name(column: str) -> str:
         "encode_ms": "encode time",
         "decode_ms": "decode time",
         "load_ms": "load time",
-        "search_ms": "search time",
+        "search_ms": "own search time",
+        "overhead_ms": "overhead (hand-over) time",
+        "solve_cpu_ms": "solve CPU time",
     }.get(column, column)

@@ -1,0 +1,148 @@
+"""Acceptance: the experiment and results pages compare like with like, with a zChaff whose
+search is fast and whose process is slow.
+
+The pages run under papermill on three tiny instances with ``ZCHAFF`` naming a fake zChaff
+that really solves (PySAT inside), answers in the layout of the real transcripts
+(``tests/data/zchaff``), reports a ``Total Run Time`` of 1 microsecond and sleeps half a
+second before answering. So the winners differ between the comparisons: end to end and in
+overhead our ``cdcl`` wins, in search alone zChaff does. The checks read the results table
+and the pages' prose; the winners are worked out here from the table, apart from the package.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+from sudosat.report import build as reportbuild
+from sudosat.report import comparison
+from sudosat.report.pages import Settings
+from sudosat.sudoku.board import COURSE_EXAMPLE
+from tests.fake_solvers.support import TRANSCRIPTS, make_launcher
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCES = [COURSE_EXAMPLE, "2 1000002000300004", "2 1100000000000000"]
+RUN_TIME_S = 1e-06  # what the fake reports as its search: far below any search of ours
+SLEEP_S = 0.5  # what its process costs on top: far above any whole instance of ours
+ROUNDING = 0.0025
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict:
+    """Run the experiment page, then the results page, with the fake zChaff as ZCHAFF."""
+    base = tmp_path_factory.mktemp("race")
+    instances = base / "tiny.txt"
+    instances.write_text("\n".join(INSTANCES) + "\n")
+    fake = make_launcher(base / "bin", "zchaff")
+    patch = pytest.MonkeyPatch()
+    for name, value in {"ZCHAFF": str(fake), "FAKE_MODE": "solve", "FAKE_DIR": str(TRANSCRIPTS),
+                        "FAKE_RUN_TIME": f"{RUN_TIME_S:g}", "FAKE_SLEEP": str(SLEEP_S)}.items():
+        patch.setenv(name, value)
+    patch.delenv("FAKE_LOG", raising=False)
+    settings = Settings(
+        root=ROOT, instances=str(instances), time_limit_ms=20_000.0, solvers=["cdcl", "zchaff"],
+        reports=base / "reports", figures_dir=base / "figures", build=base / "executed",
+        jobs=1, quick=True, pdf=False,
+    )
+    try:
+        executed = {name: reportbuild.execute(name, settings) for name in ("experiment", "report")}
+    finally:
+        patch.undo()
+    return {
+        "results": pd.read_csv(base / "reports" / "data" / "results.csv"),
+        "prose": {name: prose(path) for name, path in executed.items()},
+        "figures": base / "figures",
+    }
+
+
+def prose(path: Path) -> str:
+    """A page's Markdown: its Markdown cells and the Markdown its code cells displayed."""
+    notebook = nbformat.read(path, as_version=4)
+    parts = []
+    for cell in notebook.cells:
+        assert not [o for o in cell.get("outputs", []) if o.output_type == "error"]
+        if cell.cell_type == "markdown":
+            parts.append(cell.source)
+        for output in cell.get("outputs", []):
+            parts.append("".join(output.get("data", {}).get("text/markdown", "")))
+    return "\n\n".join(parts)
+
+
+def paragraph(text: str, lead: str) -> str:
+    """The one paragraph of `text` that starts with `lead`."""
+    found = [p for p in text.split("\n\n") if p.strip().startswith(lead)]
+    assert len(found) == 1, (lead, found)
+    return found[0]
+
+
+def winner(results: pd.DataFrame, column: str) -> str:
+    """The solver faster in `column` on more of the instances both decided, worked out here."""
+    decided = results[results["status"].isin(["SAT", "UNSAT"])]
+    wide = decided.pivot(index="line", columns="solver", values=column).dropna()
+    cdcl_wins = int((wide["cdcl"] < wide["zchaff"]).sum())
+    zchaff_wins = int((wide["zchaff"] < wide["cdcl"]).sum())
+    assert cdcl_wins != zchaff_wins
+    return "cdcl" if cdcl_wins > zchaff_wins else "zchaff"
+
+
+def test_each_number_lands_in_its_column(pages):
+    results = pages["results"]
+    zchaff = results[results["solver"] == "zchaff"]
+    assert len(zchaff) == 3 and set(zchaff["status"]) == {"SAT", "UNSAT"}
+    assert (zchaff["search_ms"] == RUN_TIME_S * 1000).all()  # its Total Run Time line, in ms
+    assert (zchaff["solve_ms"] >= SLEEP_S * 1000).all()  # the process, sleep and all
+    assert zchaff["load_ms"].isna().all()
+    assert (zchaff["solve_cpu_ms"] > 0).all()
+    for _, row in results.iterrows():
+        parts = row[["encode_ms", "overhead_ms", "search_ms", "decode_ms"]].fillna(0.0).sum()
+        assert abs(parts - row["total_ms"]) <= ROUNDING, row.to_dict()
+    assert results[results["solver"] == "cdcl"]["search_ms"].notna().all()
+
+
+@pytest.mark.parametrize("page", ["experiment", "report"])
+def test_prose_names_the_winner_of_each_comparison(pages, page):
+    results, text = pages["results"], pages["prose"][page]
+    expected = {"**End to end**": "cdcl", "**In search alone**": "zchaff",
+                "**In overhead**": "cdcl"}
+    columns = {"**End to end**": "total_ms", "**In search alone**": "search_ms",
+               "**In overhead**": "overhead_ms"}
+    for lead, solver in expected.items():
+        assert winner(results, columns[lead]) == solver  # the fake did what it was made for
+        said = paragraph(text, lead)
+        other = "zchaff" if solver == "cdcl" else "cdcl"
+        assert f"{solver} was faster:" in said and f"{other} was faster:" not in said, said
+    assert "reports itself" in paragraph(text, "The search time of zchaff")
+
+
+@pytest.mark.parametrize("page", ["experiment", "report"])
+def test_the_page_says_whether_wall_and_cpu_time_disagree_as_the_data_does(pages, page):
+    results, text = pages["results"], pages["prose"][page]
+    said = paragraph(text, "**Wall against CPU time.**")
+    decided = results[results["status"].isin(["SAT", "UNSAT"]) & (results["solver"] == "cdcl")]
+    ratio = float((decided["solve_ms"] / decided["solve_cpu_ms"]).median())
+    assert f"cdcl {ratio:.1f}" in said
+    busy = ratio > comparison.BUSY_RATIO
+    assert ("the machine was busy" in said) is busy
+    assert ("not inflated by a busy machine" in said) is not busy
+    assert "zchaff" in said and "shown, not judged" in said  # a sleeping program is not judged
+
+
+@pytest.mark.parametrize("page", ["experiment", "report"])
+def test_the_page_names_zchaff_and_states_no_sentence_twice(pages, page):
+    text = pages["prose"][page]
+    assert "stands in for it" not in text and "zchaff" in text
+    sentences = [" ".join(s.split()) for s in re.split(r"(?<=[.!?])\s+", text)]
+    long = [s for s in sentences if len(s.split()) >= 8]
+    assert sorted({s for s in long if long.count(s) > 1}) == []
+    assert "solve time" not in text.lower()  # a search is never set against a process
+
+
+def test_the_results_page_draws_the_three_comparisons(pages):
+    for name in ("report-scatter", "report-scatter-search", "report-scatter-overhead"):
+        assert (pages["figures"] / f"{name}.png").stat().st_size > 1000
