@@ -169,7 +169,10 @@ givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
 -T ran out first, 'ERROR <reason>' for a line that cannot be read. One
 incremental solver per line: solve, forbid that solution, solve again.
 Exit 0, or 1 when a line was an ERROR.""",
-        epilog=_EPILOG_FORMATS,
+        epilog=_EPILOG_FORMATS
+        + "\nexamples:\n"
+        "  sudosat count data/course-example.txt           # 1: exactly one solution\n"
+        "  sudosat generate --order 3 --alpha 0.2 --count 4 --seed 1 | sudosat count - --limit 5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="instance file, one board per line ('-': standard input)")
