@@ -213,3 +213,13 @@ def test_the_staging_folder_shows_the_project_and_copies_only_the_outputs(projec
         assert stage.build == project / "build" / "notebooks"
     assert (project / "figures" / "old.png").read_bytes() == b"\x89PNG committed"
     assert not stage.root.exists()
+
+
+def test_an_instance_file_beside_the_project_is_still_found_from_the_stage(project):
+    (project.parent / "beside.txt").write_text("2 1000002000300004\n")
+    inside = settings_of(project)
+    beside = Settings(**{**inside.__dict__, "instances": "../beside.txt"})
+    with reportbuild.staged(inside) as stage:
+        assert stage.instances == "data/instances.txt"  # the same text the notebooks see
+    with reportbuild.staged(beside) as stage:
+        assert Path(stage.instances) == (project.parent / "beside.txt").resolve()

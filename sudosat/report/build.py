@@ -372,8 +372,12 @@ def staged(settings: Settings) -> Iterator[Settings]:
                 moved[name] = stage / "outside" / name
                 _copy_folder(real, moved[name])
         _mirror(root, stage / "root", inside)
+        instances = settings.instances
+        if not (root / instances).resolve().is_relative_to(root.resolve()):
+            instances = str((root / instances).resolve())  # "../x.txt" means the project's
         yield replace(settings, root=stage / "root", build=root / settings.build,
-                      reports=moved["reports"], figures_dir=moved["figures_dir"])
+                      reports=moved["reports"], figures_dir=moved["figures_dir"],
+                      instances=instances)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
