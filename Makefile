@@ -43,6 +43,8 @@ $(STAMP): pyproject.toml | $(PY)
 
 venv install: $(STAMP)
 
+# The builder checks INSTANCES and T (as sudosat solve checks -T) before it runs anything, and
+# writes reports/ and figures/ only once every page succeeded.
 report: $(STAMP)
 	$(PY) -m sudosat.report.build $(REPORT_ARGS)
 
@@ -67,7 +69,7 @@ bench: $(STAMP)
 		PYTHONPATH=$(call quote,$(CURDIR)) $(PY) $$script || exit 1; done
 	@echo "CSVs and plots in $(BENCH_OUT)/"
 
-# The course's two orchestrations (SPEC §4), with the same T: make solve-own INSTANCES=f T=ms
+# The course's two orchestrations, with the same T: make solve-own INSTANCES=f T=ms
 solve-own: $(STAMP)
 	scripts/solve-own $(call quote,$(INSTANCES)) $(call quote,$(T)) results
 

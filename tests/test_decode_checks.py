@@ -84,8 +84,8 @@ WRONG_INPUTS = [
      ["--order", 3, "--numbering", "rcv"], "has 999"),
     ("model too short", competition_text(course_model(SOLUTION)[:700]), ["--order", 3],
      "gives no value to variable 701"),
-    ("model too long", competition_text(course_model(SOLUTION) + [-730]), ["--order", 3],
-     "assigns variable 730, beyond the 729 variables"),
+    ("model too long", competition_text(course_model(SOLUTION) + [730]), ["--order", 3],
+     "variable 730, beyond the 729 variables, is true"),
     ("units .out missing a variable",
      "p cnf 999 728\n" + "".join(f"{lit} 0\n" for lit in rcv_model(SOLUTION)
                                  if abs(lit) != 111 and get_numbering("rcv", 3).cell_of(abs(lit))),

@@ -10,6 +10,16 @@ from pathlib import Path
 
 from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
 
+# The option types and the one-line parser live in the run layer: make report checks its
+# parameters with the same ones (sudosat.report.build), and the report may not import the CLI.
+from sudosat.run import options as _options
+
+_Parser = _options.OneLineParser
+_encoding_name = _options.encoding_name
+_positive_int = _options.positive_int
+_positive_ms = _options.positive_ms
+_solver_name = _options.solver_name
+
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
@@ -67,22 +77,6 @@ def _write_output(text: str, target: str | None) -> None:
         raise OutputError(open_error_reason(exc, "write"), file=target) from None
 
 
-def _positive_ms(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
-    if math.isnan(value):
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}")
-    if math.isinf(value):
-        raise argparse.ArgumentTypeError(
-            f"the time limit must be finite, not {text!r} (leave -T out for no limit)"
-        )
-    if value <= 0:
-        raise argparse.ArgumentTypeError("the time limit must be positive (milliseconds)")
-    return value
-
-
 def _probability(text: str) -> float:
     try:
         value = float(text)
@@ -91,31 +85,6 @@ def _probability(text: str) -> float:
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"a probability is between 0 and 1, not {text!r}")
     return value
-
-
-def _solver_name(text: str) -> str:
-    """A solver name as ``--solver`` takes it: refused here (exit 2) when unknown."""
-    from sudosat.sat.solvers.registry import builtin_solver_names
-
-    if text in builtin_solver_names():
-        return text
-    for prefix in ("pysat:", "exec:"):
-        if text.startswith(prefix) and len(text) > len(prefix):
-            return text
-    known = ", ".join([*builtin_solver_names(), "pysat:NAME", "exec:PROGRAM"])
-    raise argparse.ArgumentTypeError(f"unknown solver {text!r}; known solvers: {known}")
-
-
-def _encoding_name(text: str) -> str:
-    """An encoding name (aliases accepted): refused here (exit 2) when unknown."""
-    from sudosat.errors import EncodingError
-    from sudosat.sudoku.encoding import get_encoding
-
-    try:
-        get_encoding(text)
-    except EncodingError as exc:
-        raise argparse.ArgumentTypeError(exc.reason) from None
-    return text
 
 
 def _heuristic_name(text: str) -> str:
@@ -151,17 +120,6 @@ def _add_memory_option(parser: argparse.ArgumentParser) -> None:
         metavar="SIZE",
         help="refuse input whose declared size needs more memory (e.g. 500M, 2G; default 1G)",
     )
-
-
-def _positive_int(text: str) -> int:
-    # ASCII digits only, as in every file sudosat reads: int() would also take
-    # '٣', '1_000' and blanks around the number.
-    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def _encoding_names() -> list[str]:
@@ -265,14 +223,3 @@ def _read_sat_input(path: str) -> str:
 
 class _UsageError(Exception):
     """Bad usage found after parsing (exit 2, one line)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line (then exit 2).
-
-    argparse prints the whole usage before the error; one line that names the
-    command and points at ``--help`` is easier to read and to test.
-    """
-
-    def error(self, message: str):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")

@@ -199,12 +199,16 @@ def _add_decode_parser(subparsers) -> None:
         "encodings number only the candidates the givens leave open, so they need --instance.",
         epilog="examples:\n  sudosat sat example.cnf -o example.sol\n"
         "  sudosat decode example.sol --order 3 --instance data/course-example.txt --line 1\n"
-        "  SAT -S2 sudoku.cnf && sudosat decode sudoku.cnf.out --order 3 --numbering rcv",
+        "  SAT -S2 sudoku.cnf && sudosat decode sudoku.cnf.out --numbering rcv",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("solution", help="solution file ('-' for standard input)")
     parser.add_argument(
-        "--order", type=_positive_int, required=True, metavar="N", help="the board's order N"
+        "--order",
+        type=_positive_int,
+        metavar="N",
+        help="the board's order N (default: the instance's, else the one order whose models "
+        "have the answer's variable count: 999 in rcv or 729 in course is order 3)",
     )
     parser.add_argument(
         "--instance", metavar="FILE", help="the instance file the formula came from"
@@ -238,7 +242,7 @@ def _add_decode_parser(subparsers) -> None:
 def _run_decode(args: argparse.Namespace) -> int:
     from sudosat.sat.assignment import read_assignment
     from sudosat.sat.result import Status
-    from sudosat.sudoku.encoding import ENCODINGS, decode_model, get_encoding, model_size
+    from sudosat.sudoku.encoding import ENCODINGS, check_model_count, decode_model, get_encoding
 
     encoding = args.encoding = get_encoding(args.encoding or "course").name
     if get_encoding(encoding).reduced and not args.instance:
@@ -248,19 +252,26 @@ def _run_decode(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     numbering = args.numbering or ("rcv" if args.format == "dartmouth" else "course")
     source = "<stdin>" if args.solution == "-" else args.solution
-    _check_board_memory(args.order, args)
+    if args.order is not None:
+        _check_board_memory(args.order, args)
     answer = read_assignment(_read_text(args.solution), source, args.format, args.max_memory)
     instance = _instance_line(args.instance, args.line) if args.instance else None
     if instance is not None and encoding in ENCODINGS:
         _check_encoding_memory(instance, args, args.instance, args.line)
     try:
+        if args.order is None:
+            args.order = _decoded_order(answer, encoding, numbering, instance)
+            if args.order is None:
+                print(f"sudosat decode: usage error: {source} declares no variable count and "
+                      "gives no value, so its order cannot be told: pass --order N",
+                      file=sys.stderr)
+                return EXIT_USAGE
+            _check_board_memory(args.order, args)
         if answer.status is not Status.SAT:
             # An answer without a model still has to be about this encoding.
-            expected = model_size(args.order, encoding, numbering, instance)
-            if answer.num_vars is not None and answer.num_vars != expected:
-                raise SudosatError(f"the answer is over {answer.num_vars} variables; an order-"
-                                   f"{args.order} {encoding} model in the {numbering} numbering "
-                                   f"has {expected} (wrong --order, --numbering or --encoding?)")
+            if answer.num_vars is not None:
+                check_model_count(answer.num_vars, args.order, encoding, numbering, instance,
+                                  noun="answer")
             word = Verdict.from_status(answer.status)
             _write_output(format_output(word, order=args.order) + "\n", args.output)
             return EXIT_OK
@@ -270,6 +281,29 @@ def _run_decode(args: argparse.Namespace) -> int:
         raise exc.at(file=source) from None
     _write_output(board.to_line() + "\n", args.output)
     return EXIT_OK
+
+
+def _decoded_order(answer, encoding: str, numbering: str, instance) -> int | None:
+    """The order decode reads `answer` in without --order; None when nothing tells it.
+
+    The instance's order when there is one; else the one order whose models
+    have the answer's variable count (declared, else its largest variable):
+    :func:`~sudosat.sudoku.encoding.model_order`. A count below every order's
+    is bad input (the file fits no board), not a missing option.
+    """
+    from sudosat.sudoku.encoding import model_order, model_size
+
+    if instance is not None:
+        return instance.order
+    count = answer.num_vars if answer.num_vars is not None else max(answer.values, default=None)
+    if count is None:
+        return None
+    order = model_order(count, encoding, numbering)
+    if order is None:
+        raise SudosatError(f"the answer is over {count} variables, fewer than any board's: an "
+                           f"order-1 {encoding} model in the {numbering} numbering has "
+                           f"{model_size(1, encoding, numbering)} (wrong --numbering?)")
+    return order
 
 
 # ---------------------------------------------------------------------------------------

@@ -42,7 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sudosat",
         description="Sudoku of any order reduced to SAT, solved by our own solvers and by zChaff.",
-        epilog="'sudosat COMMAND --help' explains each command.",
+        epilog="examples:\n"
+        "  sudosat solve data/course-example.txt -o solved.txt -T 10000   # every line, checked\n"
+        "  sudosat encode data/course-example.txt -o example.cnf          # one step at a time\n"
+        "  sudosat sat example.cnf -o example.sol\n"
+        "  sudosat decode example.sol --instance data/course-example.txt\n"
+        "\n'sudosat COMMAND --help' explains each command and gives examples.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from sudosat import __version__
 

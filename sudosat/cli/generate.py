@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sudosat.cli.common import (
     _EPILOG_FORMATS,
@@ -97,9 +100,36 @@ def _add_generate_parser(subparsers) -> None:
         help="solver of the base solution and uniqueness checks (default cdcl)",
     )
     parser.add_argument(
+        "--zchaff", metavar="PATH", help="the zChaff binary (else $ZCHAFF, else 'zchaff' on PATH)"
+    )
+    parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
     _add_memory_option(parser)
+
+
+@contextmanager
+def _zchaff_path(args: argparse.Namespace) -> Iterator[None]:
+    """--zchaff PATH for the solvers the generator and the counter load themselves.
+
+    They find zChaff as every command does (--zchaff, else ``ZCHAFF``, else
+    PATH) but take no program path of their own: the checked PATH stands in
+    for ``ZCHAFF`` while the command runs, which keeps --zchaff first.
+    """
+    if args.solver != "zchaff" or not args.zchaff:
+        yield
+        return
+    from sudosat.sat.solvers.zchaff import find_zchaff
+
+    saved = os.environ.get("ZCHAFF")
+    os.environ["ZCHAFF"] = find_zchaff(args.zchaff)  # refused here, naming --zchaff
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("ZCHAFF", None)
+        else:
+            os.environ["ZCHAFF"] = saved
 
 
 def _run_generate(args: argparse.Namespace) -> int:
@@ -109,17 +139,18 @@ def _run_generate(args: argparse.Namespace) -> int:
         print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
         return EXIT_USAGE
     _check_board_memory(args.order, args, args.count)
-    boards = generate_many(
-        args.order,
-        0.0 if args.alpha is None else args.alpha,
-        args.count,
-        seed=args.seed,
-        unique=args.unique or args.minimal,
-        minimal=args.minimal,
-        method=args.method,
-        base=args.base,
-        solver=args.solver,
-    )
+    with _zchaff_path(args):
+        boards = generate_many(
+            args.order,
+            0.0 if args.alpha is None else args.alpha,
+            args.count,
+            seed=args.seed,
+            unique=args.unique or args.minimal,
+            minimal=args.minimal,
+            method=args.method,
+            base=args.base,
+            solver=args.solver,
+        )
     _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK
 
@@ -138,7 +169,10 @@ givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
 -T ran out first, 'ERROR <reason>' for a line that cannot be read. One
 incremental solver per line: solve, forbid that solution, solve again.
 Exit 0, or 1 when a line was an ERROR.""",
-        epilog=_EPILOG_FORMATS,
+        epilog=_EPILOG_FORMATS
+        + "\nexamples:\n"
+        "  sudosat count data/course-example.txt           # 1: exactly one solution\n"
+        "  sudosat generate --order 3 --alpha 0.2 --count 4 --seed 1 | sudosat count - --limit 5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="instance file, one board per line ('-': standard input)")
@@ -167,15 +201,25 @@ Exit 0, or 1 when a line was an ERROR.""",
 
 
 def _run_count(args: argparse.Namespace) -> int:
-    from sudosat.sudoku.board import Board
-    from sudosat.sudoku.incremental import check_encoding, count_solutions
+    from sudosat.sudoku.incremental import check_encoding
 
     check_encoding(args.encoding)
-    source = "<stdin>" if args.file == "-" else args.file
-    answers, failed = [], False
     lines = _read_text(args.file).split("\n")
     if lines and not lines[-1]:
         lines.pop()  # the final line end starts no line
+    with _zchaff_path(args):  # a wrong --zchaff is one error, not one per line
+        answers, failed = _count_lines(args, lines)
+    _write_output("".join(line + "\n" for line in answers), args.output)
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _count_lines(args: argparse.Namespace, lines: list[str]) -> tuple[list[str], bool]:
+    """The answer of every line, and whether one was an ERROR (named on standard error)."""
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.incremental import count_solutions
+
+    source = "<stdin>" if args.file == "-" else args.file
+    answers, failed = [], False
     for number, text in enumerate(lines, 1):
         text = text.removesuffix("\r")
         try:
@@ -193,5 +237,4 @@ def _run_count(args: argparse.Namespace) -> int:
             answers.append(Verdict.TIMEOUT.value)
         else:
             answers.append(f"at least {found}" if found >= args.limit else str(found))
-    _write_output("".join(line + "\n" for line in answers), args.output)
-    return EXIT_BAD_INPUT if failed else EXIT_OK
+    return answers, failed

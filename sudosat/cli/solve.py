@@ -238,6 +238,10 @@ def _add_solvers_parser(subparsers) -> None:
         help="list every solver and whether it is available here",
         description="List every solver name sudosat knows, whether it can run on this machine, "
         "and why not when it cannot.",
+        epilog="examples:\n  sudosat solvers\n"
+        "  sudosat solvers --exec minisat --exec kissat   # are these on PATH?\n"
+        "  sudosat solvers --zchaff ~/bin/zchaff          # is this a zChaff that runs?",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--exec",

@@ -18,6 +18,15 @@ without dates and with a fixed SVG hash salt, so that a rebuild whose numbers
 did not change rewrites them byte for byte. The build prints one line per step
 with its time and ends with a summary of what it wrote and where.
 
+Nothing is written to ``reports/`` or ``figures/`` until every step has
+succeeded: the notebooks run in a staging folder (:func:`staged`) that shows
+the project through links but holds its own copies of those two folders, and
+only a build that finished moves its new and changed files into place
+(:func:`publish`). A failed or interrupted build leaves them as they were.
+Every parameter is checked first, with the command line's own option types
+(:mod:`sudosat.run.options`): a wrong value is one line and exit 2, a missing
+instance file one line and exit 1, before anything runs.
+
 The pages, the build's settings and the notebooks' parameters are in
 :mod:`sudosat.report.pages`; the exports and PDFs in :mod:`sudosat.report.export`.
 
@@ -31,17 +40,20 @@ from __future__ import annotations
 
 import argparse
 import base64
+import filecmp
 import html
 import os
+import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SudosatError
+from sudosat.errors import SudosatError, open_error_reason
 from sudosat.report.export import export, find_chromium, print_pdf
 from sudosat.report.io import project_root
 from sudosat.report.pages import (
@@ -59,6 +71,13 @@ from sudosat.report.pages import (
 )
 from sudosat.report.plots import MATPLOTLIBRC
 from sudosat.report.run import timing_workers
+from sudosat.run.options import (
+    OneLineParser,
+    encoding_name,
+    positive_int,
+    positive_ms,
+    solver_name,
+)
 
 __all__ = [
     "PAGES",
@@ -72,6 +91,8 @@ __all__ = [
     "parameters_cell",
     "parameters_for",
     "print_pdf",
+    "publish",
+    "staged",
 ]
 
 
@@ -281,6 +302,9 @@ def pages_in(reports: Path) -> list[Page]:
 def build(settings: Settings, only: Sequence[str] = ()) -> int:
     """Run the whole build; return the process exit code.
 
+    Every step runs in a staging folder (:func:`staged`); only when all have
+    succeeded are the new and changed files moved into ``reports/`` and
+    ``figures/`` (:func:`publish`), so a failing page changes neither.
     Prints one line per step with its time, and a closing summary: the pages,
     the PDFs, the figures and where they are.
     """
@@ -291,30 +315,124 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
         if (settings.root / "notebooks" / f"{p.name}.ipynb").is_file()
         and (not only or p.name in only)
     ]
-    reports = settings.root / settings.reports
-    durations: dict[str, float] = {}
     figures_before = _figure_files(settings)
-    for page in pages:
-        began = time.perf_counter()
-        executed = execute(page.name, settings)
-        export(executed, reports, page.name)
-        durations[page.name] = time.perf_counter() - began
-        say(f"{page.name:<11} ran and exported in {_took(durations[page.name])}")
-    pdfs = print_pdfs(pages, reports, settings.pdf)
-    listed = pages_in(reports)
-    kept = {p.name: reports / f"{p.name}.pdf" for p in listed}
-    index = reports / "index.html"
-    index.write_text(index_html(listed, settings, {**kept, **pdfs}, durations), encoding="utf-8")
-    figures = _figure_files(settings)
-    changed = sum(1 for path, stamp in figures.items() if figures_before.get(path) != stamp)
+    with staged(settings) as stage:
+        reports = stage.root / stage.reports
+        durations: dict[str, float] = {}
+        for page in pages:
+            began = time.perf_counter()
+            executed = execute(page.name, stage)
+            export(executed, reports, page.name)
+            durations[page.name] = time.perf_counter() - began
+            say(f"{page.name:<11} ran and exported in {_took(durations[page.name])}")
+        pdfs = print_pdfs(pages, reports, stage.pdf)
+        listed = pages_in(reports)
+        kept = {p.name: reports / f"{p.name}.pdf" for p in listed}
+        index = reports / "index.html"
+        index.write_text(index_html(listed, stage, {**kept, **pdfs}, durations), encoding="utf-8")
+        figures = _figure_files(stage)
+        changed = sum(1 for path, stamp in figures.items()
+                      if figures_before.get(_real(path, stage, settings)) != stamp)
+        written = publish(stage, settings)
     folder = _shown(settings.root / settings.figures_dir)
     say(
         f"done in {_took(time.perf_counter() - started)}: {_count(len(pages), 'page')} "
-        f"({2 * len(pages)} HTML files) and {index.name} in {_shown(reports)}; "
-        f"{len(pdfs)} PDFs; {len(figures)} figure files in {folder}"
-        f" ({changed} rewritten with new content)"
+        f"({2 * len(pages)} HTML files) and {index.name} in "
+        f"{_shown(settings.root / settings.reports)}; {len(pdfs)} PDFs; "
+        f"{len(figures)} figure files in {folder}"
+        f" ({changed} rewritten with new content); {_count(written, 'file')} new or changed"
     )
     return 0
+
+
+@contextmanager
+def staged(settings: Settings) -> Iterator[Settings]:
+    """The settings of a build run in a staging folder, removed afterwards.
+
+    The folder shows the project root through symbolic links, except the
+    reports and figures folders (and the folders above them), which are real
+    and hold a copy of what they hold now. The notebooks run there with the
+    same relative paths as in the project (``reports/data``, ``figures``), so
+    nothing they write names the staging folder; an output folder outside
+    the project is staged under ``outside/`` and given by its staged path.
+    The executed notebooks still go to the project's build folder.
+    """
+    root = settings.root
+    (root / ".cache").mkdir(exist_ok=True)  # the studies' cache is shared, not staged
+    stage = Path(tempfile.mkdtemp(prefix="sudosat-report-"))
+    try:
+        inside: list[tuple[str, ...]] = []
+        moved: dict[str, Path] = {}
+        for name in ("reports", "figures_dir"):
+            real = root / getattr(settings, name)
+            try:
+                inside.append(real.resolve().relative_to(root.resolve()).parts)
+                moved[name] = real.resolve().relative_to(root.resolve())
+            except ValueError:
+                moved[name] = stage / "outside" / name
+                _copy_folder(real, moved[name])
+        _mirror(root, stage / "root", inside)
+        instances = settings.instances
+        if not (root / instances).resolve().is_relative_to(root.resolve()):
+            instances = str((root / instances).resolve())  # "../x.txt" means the project's
+        yield replace(settings, root=stage / "root", build=root / settings.build,
+                      reports=moved["reports"], figures_dir=moved["figures_dir"],
+                      instances=instances)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _mirror(source: Path, target: Path, outputs: Sequence[tuple[str, ...]]) -> None:
+    """`target` shows `source` through links; the `outputs` (paths in parts) are real copies."""
+    target.mkdir(parents=True, exist_ok=True)
+    heads = {parts[0] for parts in outputs}
+    if source.is_dir():
+        for entry in source.iterdir():
+            if entry.name not in heads:
+                (target / entry.name).symlink_to(entry)
+    for head in heads:
+        inner = [parts[1:] for parts in outputs if parts[0] == head]
+        if () in inner:
+            _copy_folder(source / head, target / head)
+        else:
+            _mirror(source / head, target / head, inner)
+
+
+def _copy_folder(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target, symlinks=True)
+    else:
+        target.mkdir(parents=True)
+
+
+def publish(stage: Settings, settings: Settings) -> int:
+    """Move the staged reports and figures that are new or changed into place; count them.
+
+    Each file replaces its old self in one step (written beside it, then
+    renamed over it); files whose bytes did not change are left alone.
+    """
+    written = 0
+    for name in ("reports", "figures_dir"):
+        staged_folder = stage.root / getattr(stage, name)
+        real_folder = settings.root / getattr(settings, name)
+        for path in sorted(staged_folder.rglob("*")):
+            if path.is_symlink() or not path.is_file():
+                continue
+            target = real_folder / path.relative_to(staged_folder)
+            if target.is_file() and filecmp.cmp(path, target, shallow=False):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
+            shutil.copyfile(path, temporary)
+            os.replace(temporary, target)
+            written += 1
+    return written
+
+
+def _real(path: Path, stage: Settings, settings: Settings) -> Path:
+    """The project's figure file for a staged one."""
+    staged_folder = stage.root / stage.figures_dir
+    return settings.root / settings.figures_dir / path.relative_to(staged_folder)
 
 
 def print_pdfs(pages: Sequence[Page], reports: Path, wanted: bool) -> dict[str, Path]:
@@ -379,8 +497,13 @@ def _shown(path: Path) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m sudosat.report.build``."""
-    parser = argparse.ArgumentParser(
+    """The parser of ``python -m sudosat.report.build``.
+
+    Its options take the command line's own types (:mod:`sudosat.run.options`),
+    so ``make report T=-5`` is refused as ``sudosat solve -T -5`` is: one
+    line, exit 2, before anything runs.
+    """
+    parser = OneLineParser(
         prog="python -m sudosat.report.build", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
@@ -389,21 +512,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--time-limit-ms",
         "-T",
-        type=float,
+        type=positive_ms,
         default=DEFAULT_TIME_LIMIT_MS,
         help="T in ms for every solver (default %(default)g)",
     )
     parser.add_argument(
         "--solvers",
-        type=_names,
+        type=_solver_names,
         default=list(DEFAULT_SOLVERS),
         help="comma-separated solvers (default cdcl,zchaff; zchaff falls back to pysat:minisat22)",
     )
-    parser.add_argument("--encoding", default="course")
+    parser.add_argument("--encoding", type=encoding_name, default="course")
     parser.add_argument(
         "--jobs",
         "-j",
-        type=int,
+        type=positive_int,
         default=None,
         help="timing workers for the experiment (default and most: the cores minus one)",
     )
@@ -421,22 +544,45 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the executed notebooks go (default %(default)s)",
     )
     parser.add_argument(
-        "--only", nargs="+", default=(), metavar="NAME", help="run only these notebooks"
+        "--only", nargs="+", default=(), metavar="NAME", choices=[page.name for page in PAGES],
+        help="run only these notebooks",
     )
     parser.add_argument("--quick", action="store_true", help="smaller settings for a fast check")
     parser.add_argument("--no-pdf", dest="pdf", action="store_false")
     return parser
 
 
-def _names(text: str) -> list[str]:
-    """A comma-separated option as a list of names (blanks around each name dropped)."""
-    return [name.strip() for name in text.split(",") if name.strip()]
+def _solver_names(text: str) -> list[str]:
+    """A comma-separated list of solver names, each checked as ``--solver`` checks it."""
+    names = [solver_name(name.strip()) for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"no solver named in {text!r}")
+    return names
+
+
+def instances_problem(path: Path) -> str | None:
+    """Why the instance file cannot be read, or None: checked before anything runs."""
+    try:
+        with path.open("rb") as stream:
+            stream.read(1)
+    except OSError as exc:
+        return f"{path}: {open_error_reason(exc)}"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; a failing notebook is reported in one line with the cell's error."""
+    """Entry point; a failing notebook is reported in one line with the cell's error.
+
+    Exit 2 for a wrong parameter and 1 for an unreadable instance file, both
+    before any work; 1 for a failing page, after which ``reports/`` and
+    ``figures/`` are as they were.
+    """
     args = build_parser().parse_args(argv)
     root = (args.root or project_root() or Path.cwd()).resolve()
+    problem = instances_problem(root / args.instances)
+    if problem:
+        print(f"sudosat report: {problem}", file=sys.stderr)
+        return 1
     settings = Settings(
         root=root,
         instances=args.instances,
@@ -450,10 +596,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         quick=args.quick,
         pdf=args.pdf,
     )
+    unchanged = f"{settings.reports}/ and {settings.figures_dir}/ are unchanged"
     try:
         return build(settings, args.only)
     except SudosatError as exc:
-        print(f"sudosat report: {exc}", file=sys.stderr)
+        print(f"sudosat report: {exc} ({unchanged})", file=sys.stderr)
         return 1
     except Exception as exc:
         if type(exc).__name__ != "PapermillExecutionError":
@@ -461,7 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"sudosat report: a notebook failed: {getattr(exc, 'ename', '')}: "
             f"{getattr(exc, 'evalue', exc)} "
-            f"(see the executed copy in {args.root or 'the project'}/build/notebooks)",
+            f"(see the executed copy in {_shown(root / settings.build)}; {unchanged})",
             file=sys.stderr,
         )
         return 1

@@ -160,7 +160,8 @@ def executable(name: str, label: str) -> str:
         raise SolverNotFoundError(f"{label}: not a program but a directory: {name}")
     if not os.access(path, os.X_OK):
         raise SolverNotFoundError(f"{label}: {name} is not executable (chmod +x it?)")
-    return os.path.abspath(path)
+    # absolute: str(Path("./zchaff")) is "zchaff", which running would look up on PATH
+    return str(path.absolute())
 
 
 def describe_exit(code: int) -> str:

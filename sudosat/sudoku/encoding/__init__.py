@@ -87,7 +87,13 @@ from sudosat.sudoku.encoding.core import (
     get_encoding,
     variable,
 )
-from sudosat.sudoku.encoding.decode import decode_model, encode_numbered, model_size
+from sudosat.sudoku.encoding.decode import (
+    check_model_count,
+    decode_model,
+    encode_numbered,
+    model_order,
+    model_size,
+)
 from sudosat.sudoku.encoding.sizes import check_resources, estimate
 
 __all__ = [
@@ -102,6 +108,7 @@ __all__ = [
     "EncodingSpec",
     "ResourceLimitError",
     "cell_of",
+    "check_model_count",
     "check_resources",
     "clear_rules_cache",
     "decode_course",
@@ -110,6 +117,7 @@ __all__ = [
     "encode_numbered",
     "estimate",
     "get_encoding",
+    "model_order",
     "model_size",
     "variable",
 ]

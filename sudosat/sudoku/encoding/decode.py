@@ -80,9 +80,13 @@ def decode_model(
     checked against the formula), this reads models from files and refuses
     what does not fit the order, encoding and numbering it is told:
 
-    * a model over another number of variables than the encoding's
-      (`num_vars`, the model's declared count, when known), or one that
-      gives no value to a variable of the encoding, or assigns one beyond it;
+    * a model over fewer variables than the encoding's (`num_vars`, the
+      model's declared count, when known), or one that gives no value to a
+      variable of the encoding;
+    * for a full encoding, a true variable beyond the encoding's, or a
+      count of a larger board (:func:`check_model_count`); false extra
+      variables say nothing and are accepted (the VU 16×16 rules declare
+      5832 variables and use 4912);
     * a cell that holds no symbol or two;
     * a board that breaks a rule, or a given of `instance`.
 
@@ -114,28 +118,26 @@ def decode_model(
     >>> decode_model([1, 2], 1)
     Traceback (most recent call last):
     ...
-    sudosat.errors.DecodeError: the model assigns variable 2, beyond the 1 variables \
-of an order-1 course encoding in the course numbering (wrong --order, --numbering or --encoding?)
+    sudosat.errors.DecodeError: the model is over 2 variables; an order-1 course encoding \
+in the course numbering has 1, and variable 2, beyond the 1 variables, is true \
+(wrong --order, --numbering or --encoding?)
     """
     spec = get_encoding(encoding)
     values = _values(model)
-    if num_vars is not None and num_vars != model_size(order, encoding, numbering, instance):
-        what = _model_name(order, spec.name, numbering, instance)
-        total = model_size(order, encoding, numbering, instance)
-        raise DecodeError(f"the model is over {num_vars} variables; {what} has {total} {_HINT}")
+    if num_vars is not None and num_vars < model_size(order, encoding, numbering, instance):
+        check_model_count(num_vars, order, encoding, numbering, instance)
     if instance is not None and instance.order != order:
         raise DecodeError(f"the instance has order {instance.order}, not {order}")
     what = _model_name(order, spec.name, numbering, instance)
     if spec.reduced:
+        if num_vars is not None:
+            check_model_count(num_vars, order, encoding, numbering, instance)
         encoded = encode(_check_reduced(spec.name, numbering, instance), spec.name)
         _check_variables(values, range(1, encoded.num_vars + 1), encoded.num_vars, what)
         cells = _reduced_cells(encoded, values)
     else:
-        number = get_numbering(numbering, order)
-        total = model_size(order, encoding, numbering)
-        _check_variables(values, chain(number.variables(), range(number.top + 1, total + 1)),
-                         total, what)
-        cells = _full_cells(number, values)
+        _check_full_model(values, order, spec.name, numbering, num_vars)
+        cells = _full_cells(get_numbering(numbering, order), values)
     board = _board_of(order, cells)
     problem = check_solution(instance or Board.empty(order), board)
     if problem:
@@ -175,6 +177,68 @@ def model_size(order: int, encoding: str = "course", numbering: str = "course",
     return _full_size(Board.empty(order), spec)["variables"] - number.count + number.top
 
 
+def check_model_count(count: int, order: int, encoding: str = "course",
+                      numbering: str = "course", instance: Board | None = None,
+                      noun: str = "model") -> None:
+    """Refuse a variable count that no model of this order, encoding and numbering has.
+
+    A reduced encoding numbers exactly its variables: the count must be its
+    :func:`model_size`. A full encoding's model is over V(N) =
+    ``model_size(N, ...)`` variables, and a file may declare more, up to but
+    not including V(N+1): the VU assignment's 16×16 rules file declares
+    5832 = 18³ variables for the 4912 rcv names it uses, while a count of
+    V(N+1) or more is a larger board's (or another numbering's). So every
+    count belongs to at most one order (:func:`model_order`).
+
+    Raises
+    ------
+    DecodeError
+        Naming the count, what the encoding has, and the likely mistake.
+
+    Examples
+    --------
+    >>> check_model_count(5832, 4, numbering="rcv")
+    >>> check_model_count(999, 2, numbering="rcv")
+    Traceback (most recent call last):
+    ...
+    sudosat.errors.DecodeError: the model is over 999 variables; an order-2 course encoding \
+in the rcv numbering has 444, and 999 or more are an order-3 model's \
+(wrong --order, --numbering or --encoding?)
+    """
+    total = model_size(order, encoding, numbering, instance)
+    what = _model_name(order, encoding, numbering, instance)
+    if count < total or (count > total and get_encoding(encoding).reduced):
+        raise DecodeError(f"the {noun} is over {count} variables; {what} has {total} {_HINT}")
+    if get_encoding(encoding).reduced:
+        return
+    larger = model_size(order + 1, encoding, numbering)
+    if count >= larger:
+        raise DecodeError(f"the {noun} is over {count} variables; {what} has {total}, and "
+                          f"{larger} or more are an order-{order + 1} model's {_HINT}")
+
+
+def model_order(count: int, encoding: str = "course", numbering: str = "course") -> int | None:
+    """The one order whose models of a full encoding may be over `count` variables, or None.
+
+    That is the N with V(N) <= `count` < V(N+1) (see :func:`check_model_count`):
+    999 in the rcv numbering is order 3, and so is the course numbering's 729
+    = 3⁶. None when `count` is below an order-1 model's size.
+
+    Examples
+    --------
+    >>> model_order(999, numbering="rcv"), model_order(5832, numbering="rcv"), model_order(729)
+    (3, 4, 3)
+    >>> model_order(100, numbering="rcv") is None
+    True
+    """
+    if count < model_size(1, encoding, numbering):
+        return None
+    order = 1
+    while model_size(order + 1, encoding, numbering) <= count:
+        order += 1
+    return order
+
+
 def _check_reduced(encoding: str, numbering: str, instance: Board | None) -> Board:
     """The instance a reduced encoding's model needs (it is read in the course numbering)."""
     if instance is None:
@@ -190,9 +254,40 @@ def _model_name(order: int, encoding: str, numbering: str, instance: Board | Non
     return f"an order-{order} {encoding} encoding in the {numbering} numbering"
 
 
+def _check_full_model(values: dict[int, bool], order: int, encoding: str, numbering: str,
+                      num_vars: int | None) -> None:
+    """Refuse a model of a full encoding that says more or less than the encoding's variables.
+
+    Its count is the declared one, or its largest variable when it declares
+    none (a competition or Dartmouth model).
+    """
+    number = get_numbering(numbering, order)
+    total = model_size(order, encoding, numbering)
+    extent = max(num_vars or 0, max(values, default=0))
+    what = _model_name(order, encoding, numbering, None)
+    _check_no_true_beyond(values, total, extent, what)
+    _check_variables(values, chain(number.variables(), range(number.top + 1, total + 1)),
+                     extent, what)
+    check_model_count(extent, order, encoding, numbering)
+
+
+def _check_no_true_beyond(values: dict[int, bool], total: int, extent: int, what: str) -> None:
+    """Refuse a model that sets a variable beyond the encoding's `total` true.
+
+    A true variable there says something (a cell of a larger board, an
+    auxiliary variable of another encoding) that this reading would drop.
+    """
+    beyond = [var for var, value in values.items() if value and var > total]
+    if beyond:
+        raise DecodeError(
+            f"the model is over {extent} variables; {what} has {total}, and variable "
+            f"{min(beyond)}, beyond the {total} variables, is true {_HINT}"
+        )
+
+
 def _check_variables(values: dict[int, bool], needed: Iterable[int], total: int,
                      what: str) -> None:
-    """Refuse a model whose variables are not those of the encoding."""
+    """Refuse a model whose variables are not those of the encoding (`total`: its count)."""
     beyond = max(values, default=0)
     if beyond > total:
         raise DecodeError(

@@ -1,0 +1,94 @@
+"""Option types that ``sudosat`` and the report builder share, and their one-line parser.
+
+A time limit, a count, a solver or an encoding means the same on the command
+line (:mod:`sudosat.cli`) and in ``make report`` (:mod:`sudosat.report.build`):
+each type below turns the text into the value or raises
+:class:`argparse.ArgumentTypeError` with the reason, which
+:class:`OneLineParser` prints in one line before exiting with status 2, before
+any work starts.
+
+Examples
+--------
+>>> positive_ms("2500")
+2500.0
+>>> positive_ms("-5")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: the time limit must be positive (milliseconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+EXIT_USAGE = 2
+"""The exit status of bad usage (an unknown option, a value of the wrong kind)."""
+
+
+def positive_ms(text: str) -> float:
+    """A time limit in milliseconds: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}")
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(
+            f"the time limit must be finite, not {text!r} (leave -T out for no limit)"
+        )
+    if value <= 0:
+        raise argparse.ArgumentTypeError("the time limit must be positive (milliseconds)")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1, in ASCII digits.
+
+    ``int()`` would also take ``'٣'``, ``'1_000'`` and blanks around the
+    number, none of which any file sudosat reads may hold.
+    """
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def solver_name(text: str) -> str:
+    """A solver name as ``--solver`` takes it: built in, ``pysat:NAME`` or ``exec:PROGRAM``."""
+    from sudosat.sat.solvers.registry import builtin_solver_names
+
+    if text in builtin_solver_names():
+        return text
+    for prefix in ("pysat:", "exec:"):
+        if text.startswith(prefix) and len(text) > len(prefix):
+            return text
+    known = ", ".join([*builtin_solver_names(), "pysat:NAME", "exec:PROGRAM"])
+    raise argparse.ArgumentTypeError(f"unknown solver {text!r}; known solvers: {known}")
+
+
+def encoding_name(text: str) -> str:
+    """A registered encoding name (aliases accepted)."""
+    from sudosat.errors import EncodingError
+    from sudosat.sudoku.encoding import get_encoding
+
+    try:
+        get_encoding(text)
+    except EncodingError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+    return text
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (then exit 2).
+
+    argparse prints the whole usage before the error; one line that names the
+    command and points at ``--help`` is easier to read and to test.
+    """
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")

@@ -1,0 +1,225 @@
+"""``make report`` checks its parameters first and writes its outputs only after success.
+
+Its parameters take the command line's own option types (:mod:`sudosat.run.options`): a wrong
+T, encoding, solver or job count is one line and exit 2 before anything runs, a missing instance
+file one line and exit 1. The notebooks run in a staging folder; ``reports/`` and ``figures/``
+receive the new and changed files only when every page succeeded, so a failing page leaves them
+byte for byte as they were (compared here by the hashes of every file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from sudosat.report import build as reportbuild
+from sudosat.report.pages import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file under `folder` by relative path, with the SHA-256 of its bytes."""
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """A project root with an instance file and committed-looking reports/ and figures/."""
+    root = tmp_path / "project"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "instances.txt").write_text("2 1000002000300004\n")
+    (root / "reports" / "data").mkdir(parents=True)
+    (root / "reports" / "index.html").write_text("<p>the committed index</p>\n")
+    (root / "reports" / "data" / "results.csv").write_text("line,solver\n1,cdcl\n")
+    (root / "figures").mkdir()
+    (root / "figures" / "old.png").write_bytes(b"\x89PNG committed")
+    (root / "notebooks").mkdir()
+    return root
+
+
+@pytest.fixture
+def nothing_runs(monkeypatch):
+    """Fail the test if the build gets as far as running a notebook."""
+
+    def execute(*args, **kwargs):
+        raise AssertionError("a notebook ran although the parameters were wrong")
+
+    monkeypatch.setattr(reportbuild, "execute", execute)
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--time-limit-ms", "-5"], "the time limit must be positive"),
+        (["--time-limit-ms", "nan"], "not a number of milliseconds: 'nan'"),
+        (["--time-limit-ms", "abc"], "not a number of milliseconds: 'abc'"),
+        (["--time-limit-ms", "inf"], "the time limit must be finite"),
+        (["--time-limit-ms", "0"], "the time limit must be positive"),
+        (["--encoding", "nonsense"], "unknown encoding 'nonsense'"),
+        (["--solvers", "cdcl,nosuch"], "unknown solver 'nosuch'"),
+        (["--solvers", ","], "no solver named"),
+        (["--jobs", "0"], "must be at least 1"),
+        (["--only", "nosuchpage"], "invalid choice: 'nosuchpage'"),
+    ],
+    ids=["T=-5", "T=nan", "T=abc", "T=inf", "T=0", "encoding", "solver", "no solver", "jobs",
+         "page"],
+)
+def test_a_wrong_parameter_is_one_line_and_exit_2_before_any_work(
+        project, nothing_runs, capsys, argv, reason):
+    before = tree(project)
+    with pytest.raises(SystemExit) as stop:
+        reportbuild.main(["--root", str(project), *argv])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == ""
+    assert reason in err and len(err.splitlines()) == 1, err
+    assert tree(project) == before
+
+
+@pytest.mark.parametrize("instances", ["data/nosuch.txt", "data"], ids=["missing", "a folder"])
+def test_an_unreadable_instance_file_is_one_line_and_exit_1_before_any_work(
+        project, nothing_runs, capsys, instances):
+    before = tree(project)
+    code = reportbuild.main(["--root", str(project), "--instances", instances])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")
+    assert err.startswith(f"sudosat report: {project / instances}: ") and len(err.splitlines()) == 1
+    assert tree(project) == before
+
+
+def test_make_report_with_a_wrong_t_fails_at_once_through_make(tmp_path):
+    """The real ``make report T=abc``, with this test's Python.
+
+    ``make report`` first creates and installs .venv when it is missing; ``-o`` tells make to
+    take that step as done, and ``PY=`` runs the module with the Python running the tests.
+    """
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("no make program here")
+    watched = {name: tree(ROOT / name) for name in ("reports", "figures")}
+    done = subprocess.run(
+        [make, "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.installed", "report",
+         f"PY={sys.executable}", "T=abc"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 2  # make passes the module's status on as its own failure
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+    assert lines == [
+        "python -m sudosat.report.build: error: argument --time-limit-ms/-T: not a number of "
+        "milliseconds: 'abc' (see 'python -m sudosat.report.build --help')"
+    ], done.stderr
+    assert {name: tree(ROOT / name) for name in ("reports", "figures")} == watched
+
+
+# -- staging: a failing page changes nothing ---------------------------------------------
+
+
+def notebook(path: Path, body: str) -> None:
+    """A notebook with a parameters cell declaring figures_dir, then `body`."""
+    book = nbformat.v4.new_notebook()
+    parameters = nbformat.v4.new_code_cell('figures_dir = "runs/figures"')
+    parameters.metadata["tags"] = ["parameters"]
+    book.cells = [parameters, nbformat.v4.new_code_cell(body)]
+    book.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                   "language": "python"}
+    nbformat.write(book, str(path))
+
+
+WRITES_FIGURES = """\
+from pathlib import Path
+folder = Path(figures_dir)
+folder.mkdir(parents=True, exist_ok=True)
+(folder / "{name}.png").write_bytes(b"new figure {name}")
+(folder / "old.png").write_bytes(b"old figure redrawn by {name}")
+"""
+
+
+def settings_of(root: Path) -> Settings:
+    return Settings(root=root, reports=Path("reports"), figures_dir=Path("figures"),
+                    build=Path("build/notebooks"), pdf=False)
+
+
+@pytest.mark.slow
+def test_a_failing_page_leaves_reports_and_figures_as_they_were(project, capsys):
+    notebook(project / "notebooks" / "reduction.ipynb", WRITES_FIGURES.format(name="reduction"))
+    notebook(project / "notebooks" / "solvers.ipynb",
+             WRITES_FIGURES.format(name="solvers") + "raise ValueError('this page fails')\n")
+    before = {name: tree(project / name) for name in ("reports", "figures")}
+    code = reportbuild.main(["--root", str(project), "--only", "reduction", "solvers",
+                             "--no-pdf"])
+    err = capsys.readouterr().err
+    assert code == 1
+    failure = [line for line in err.splitlines() if line.startswith("sudosat report:")]
+    assert len(failure) == 1 and "this page fails" in failure[0]
+    assert "reports/ and figures/ are unchanged" in failure[0]
+    assert {name: tree(project / name) for name in ("reports", "figures")} == before
+    # the executed copies stay where the message says, for the reader to look into
+    assert (project / "build" / "notebooks" / "solvers.ipynb").is_file()
+
+
+@pytest.mark.slow
+def test_a_build_that_succeeds_moves_its_pages_and_figures_into_place(project, capsys):
+    notebook(project / "notebooks" / "reduction.ipynb", WRITES_FIGURES.format(name="reduction"))
+    assert reportbuild.build(settings_of(project), only=("reduction",)) == 0
+    assert (project / "figures" / "reduction.png").read_bytes() == b"new figure reduction"
+    assert (project / "figures" / "old.png").read_bytes() == b"old figure redrawn by reduction"
+    assert (project / "reports" / "reduction.html").is_file()
+    assert "reduction.html" in (project / "reports" / "index.html").read_text()
+    # what the build did not touch is kept, and nothing of the staging folder is named
+    assert (project / "reports" / "data" / "results.csv").read_text() == "line,solver\n1,cdcl\n"
+    assert "sudosat-report-" not in (project / "reports" / "reduction-code.html").read_text()
+    # two figures, the page in its two versions, their shared notebook.css and the index
+    assert "6 files new or changed" in capsys.readouterr().err
+
+
+def test_publish_replaces_only_what_changed(tmp_path):
+    real, staged = tmp_path / "real", tmp_path / "stage"
+    for folder in (real, staged):
+        (folder / "reports").mkdir(parents=True)
+        (folder / "figures").mkdir()
+        (folder / "reports" / "same.html").write_text("same")
+    (real / "figures" / "a.png").write_bytes(b"old")
+    (staged / "figures" / "a.png").write_bytes(b"new")
+    (staged / "reports" / "data").mkdir()
+    (staged / "reports" / "data" / "results.csv").write_text("new table")
+    kept = (real / "reports" / "same.html").stat().st_mtime_ns
+    written = reportbuild.publish(settings_of(staged), settings_of(real))
+    assert written == 2
+    assert (real / "figures" / "a.png").read_bytes() == b"new"
+    assert (real / "reports" / "data" / "results.csv").read_text() == "new table"
+    assert (real / "reports" / "same.html").stat().st_mtime_ns == kept
+    assert sorted(p.name for p in real.rglob("*") if p.name.endswith(".part")) == []
+
+
+def test_the_staging_folder_shows_the_project_and_copies_only_the_outputs(project):
+    with reportbuild.staged(settings_of(project)) as stage:
+        assert stage.root != project
+        assert (stage.root / "data").is_symlink()
+        assert (stage.root / "data" / "instances.txt").read_text() == "2 1000002000300004\n"
+        for name in ("reports", "figures"):
+            assert not (stage.root / name).is_symlink()
+            assert tree(stage.root / name) == tree(project / name)
+        (stage.root / "figures" / "old.png").write_bytes(b"changed in the stage only")
+        assert stage.build == project / "build" / "notebooks"
+    assert (project / "figures" / "old.png").read_bytes() == b"\x89PNG committed"
+    assert not stage.root.exists()
+
+
+def test_an_instance_file_beside_the_project_is_still_found_from_the_stage(project):
+    (project.parent / "beside.txt").write_text("2 1000002000300004\n")
+    inside = settings_of(project)
+    beside = Settings(**{**inside.__dict__, "instances": "../beside.txt"})
+    with reportbuild.staged(inside) as stage:
+        assert stage.instances == "data/instances.txt"  # the same text the notebooks see
+    with reportbuild.staged(beside) as stage:
+        assert Path(stage.instances) == (project.parent / "beside.txt").resolve()
