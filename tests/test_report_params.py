@@ -86,6 +86,22 @@ def test_a_wrong_parameter_is_one_line_and_exit_2_before_any_work(
     assert tree(project) == before
 
 
+def test_a_wrong_parameter_is_refused_before_pandas_and_matplotlib_load():
+    # What keeps the refusal within a second even on a busy machine: the build's
+    # parameters are checked before the heavy libraries of the pages are imported.
+    probe = (
+        "import sys\n"
+        "from sudosat.report.build import main\n"
+        "try:\n"
+        "    main(['--time-limit-ms', 'nan'])\n"
+        "except SystemExit as stop:\n"
+        "    print(stop.code, sorted({'pandas', 'matplotlib'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.split("\n")[0] == "2 []", done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("instances", ["data/nosuch.txt", "data"], ids=["missing", "a folder"])
 def test_an_unreadable_instance_file_is_one_line_and_exit_1_before_any_work(
         project, nothing_runs, capsys, instances):

@@ -30,30 +30,72 @@ plots. A page's own tables, figures and facts are imported from its module.
 
 from __future__ import annotations
 
-from sudosat.report.boards import (
-    board_html,
-    board_pair_html,
-    solutions_from_results,
-    solved_boards_html,
-    unsolved_html,
-)
-from sudosat.report.io import offered_puzzles, read_manifest, resolve, solver_order
-from sudosat.report.plots import (
-    plot_cactus,
-    plot_per_instance,
-    plot_scatter,
-    save_and_show,
-    use_style,
-)
-from sudosat.report.tables import (
-    HTML,
-    bullets,
-    difficulty_table,
-    summary_table,
-    table,
-    time_split_table,
-    times_table,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sudosat.report.boards import (
+        board_html,
+        board_pair_html,
+        solutions_from_results,
+        solved_boards_html,
+        unsolved_html,
+    )
+    from sudosat.report.io import offered_puzzles, read_manifest, resolve, solver_order
+    from sudosat.report.plots import (
+        plot_cactus,
+        plot_per_instance,
+        plot_scatter,
+        save_and_show,
+        use_style,
+    )
+    from sudosat.report.tables import (
+        HTML,
+        bullets,
+        difficulty_table,
+        summary_table,
+        table,
+        time_split_table,
+        times_table,
+    )
+
+# Where each exported name lives. The names are imported on first use, so a
+# command that only needs the build (``python -m sudosat.report.build``) checks
+# its parameters without paying for pandas and matplotlib first.
+_HOMES = {
+    "board_html": "boards",
+    "board_pair_html": "boards",
+    "solutions_from_results": "boards",
+    "solved_boards_html": "boards",
+    "unsolved_html": "boards",
+    "offered_puzzles": "io",
+    "read_manifest": "io",
+    "resolve": "io",
+    "solver_order": "io",
+    "plot_cactus": "plots",
+    "plot_per_instance": "plots",
+    "plot_scatter": "plots",
+    "save_and_show": "plots",
+    "use_style": "plots",
+    "HTML": "tables",
+    "bullets": "tables",
+    "difficulty_table": "tables",
+    "summary_table": "tables",
+    "table": "tables",
+    "time_split_table": "tables",
+    "times_table": "tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "HTML",

@@ -55,7 +55,6 @@ from typing import Any
 
 from sudosat.errors import SudosatError, open_error_reason
 from sudosat.report.export import export, find_chromium, print_pdf
-from sudosat.report.io import project_root
 from sudosat.report.pages import (
     DEFAULT_INSTANCES,
     DEFAULT_SOLVERS,
@@ -69,8 +68,6 @@ from sudosat.report.pages import (
     parameters_for,
     value_problems,
 )
-from sudosat.report.plots import MATPLOTLIBRC
-from sudosat.report.run import timing_workers
 from sudosat.run.options import (
     OneLineParser,
     encoding_name,
@@ -151,6 +148,8 @@ def _reproducible_figures() -> Iterator[None]:
     other code that saves a figure (matplotlib reads ``MATPLOTLIBRC`` at import
     and ``SOURCE_DATE_EPOCH`` for the dates of SVG and PDF files).
     """
+    from sudosat.report.plots import MATPLOTLIBRC  # matplotlib: only once pages are built
+
     wanted = {"MATPLOTLIBRC": str(MATPLOTLIBRC), "SOURCE_DATE_EPOCH": "0"}
     saved = {key: os.environ.get(key) for key in wanted}
     os.environ.update(wanted)
@@ -578,6 +577,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``figures/`` are as they were.
     """
     args = build_parser().parse_args(argv)
+    # pandas and matplotlib load only now: a wrong parameter is refused at once
+    from sudosat.report.io import project_root
+    from sudosat.report.run import timing_workers
+
     root = (args.root or project_root() or Path.cwd()).resolve()
     problem = instances_problem(root / args.instances)
     if problem:
