@@ -154,6 +154,7 @@ COLUMNS: tuple[str, ...] = (
     "output",
     "line_hash",
     "run_hash",
+    "row_hash",
 )
 """The results table's columns: the instance, its answer and costs, the output line, then
 what ``resume`` checks.
@@ -161,16 +162,19 @@ what ``resume`` checks.
 ``load_ms`` and ``search_ms`` split ``solve_ms`` for the solvers that run in
 this process (``cdcl``, ``pysat:*``): loading the clauses into the solver, and
 the search itself; empty for the others. ``line_hash`` fingerprints the input
-line a row answers and ``run_hash`` the parameters that shape its answer
-(solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
-both match (see :func:`sudosat.run.pipeline.run_batch`).
+line a row answers, ``run_hash`` the parameters that shape its answer
+(solver, encoding, T, seed, memory limit) and ``row_hash`` the answer itself
+bound to both: a resumed run keeps a row only when all three match (see
+:mod:`sudosat.run.resume`).
 """
 
 _INTS = frozenset(
     {"line", "order", "givens", "variables", "clauses", "decisions", "conflicts", "propagations"}
 )
 _FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms"})
-_TEXTS = frozenset({"solver", "encoding", "error", "output", "line_hash", "run_hash"})
+_TEXTS = frozenset(
+    {"solver", "encoding", "error", "output", "line_hash", "run_hash", "row_hash"}
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,6 +216,7 @@ class Row(Mapping[str, Any]):
     output: str | None = None
     line_hash: str | None = None
     run_hash: str | None = None
+    row_hash: str | None = None
 
     def __getitem__(self, column: str) -> Any:
         if column not in _COLUMN_SET:
@@ -592,7 +597,7 @@ def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
     for column in sorted(_INTS | _FLOATS):
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     frame["valid"] = frame["valid"].map(lambda value: bool(_typed("valid", value)))
-    for column in ("error", "output", "line_hash", "run_hash"):
+    for column in ("error", "output", "line_hash", "run_hash", "row_hash"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     frame["status"] = frame["status"].astype(object).where(frame["status"].notna(), "ERROR")
     frame["status"] = frame["status"].astype(str)
