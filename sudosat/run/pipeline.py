@@ -507,7 +507,8 @@ def run_batch(
     job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
                settings.max_bytes, rules)
     try:
-        return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
+        with runner:  # started before any file is made: a Dask scheduler out of reach leaves none
+            return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
     finally:
         if rules is not None:
             rules.close()
@@ -622,13 +623,10 @@ def _execute(
     show: bool,
     recorder_parts: tuple[ResultsLog, dict, BatchSummary],
 ) -> None:
-    """Run the tasks on `runner`; every row reaches the recorder as soon as it exists."""
+    """Run the tasks on `runner` (entered); every row reaches the recorder as soon as it exists."""
     from tqdm.auto import tqdm
 
-    with (
-        runner,
-        tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar,
-    ):
+    with tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar:
         recorder = _Recorder(*recorder_parts, bar)
         missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
         for task in todo:
