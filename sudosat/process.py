@@ -5,21 +5,21 @@ exits or a deadline passes; :class:`Scratch` gives it input and output files
 that have no name on disk. Three ways a child could be orphaned, and what
 stops each:
 
-* we are killed with SIGKILL: nothing of ours runs. A program is therefore
-  started under a small supervising process that leads the program's process
-  group and holds the read end of a pipe only we write to; when we die, the
-  kernel closes our end, the supervisor reads end-of-file and kills the whole
-  group, the program's own children too. Workers, which are ours, ask the
-  kernel for a signal when their parent dies instead (``prctl(PR_SET_PDEATHSIG)``,
-  Linux): :func:`die_with_parent`;
+* we are killed with SIGKILL: nothing of ours runs, so every child asks the
+  kernel for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
+  Linux): :func:`die_with_parent`. That reaches the program only, not its own
+  children, so a program also has a watcher: a ``/bin/sh`` in a session of
+  its own that blocks reading a pipe only we write to, and kills the
+  program's whole process group when the pipe reaches end-of-file, which the
+  kernel brings about when we die, however we die (:func:`_watch_group`);
 * we are stopped with SIGTERM: while a program runs,
   :func:`killing_groups_on_sigterm` kills its whole process group, then lets
   SIGTERM do what it would have done;
 * we exit (normally, by an exception, by ``sys.exit``): an ``atexit`` hook
   kills every group still registered.
 
-The program's process group (its supervisor leads one: ``start_new_session``)
-is registered with :func:`track_group` for as long as it runs.
+The program's process group (it leads one: ``start_new_session``) is
+registered with :func:`track_group` for as long as it runs.
 
 This module knows nothing of SAT or Sudoku.
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import errno
+import functools
 import math
 import os
 import select
@@ -47,7 +47,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
@@ -217,9 +217,10 @@ def run_program(
     behind however we end). It leads its own process group, which is killed
     with SIGKILL when the program exits or the deadline passes, whichever
     comes first, so none of its descendants survive (except one that
-    deliberately leaves the group). It never outlives us either: its
-    supervisor kills the group when we die, even by SIGKILL (see the module
-    notes), and the group is killed if we are stopped by SIGTERM or exit
+    deliberately leaves the group). It never outlives us either: it gets
+    SIGKILL from the kernel if we die (:func:`die_with_parent`), its group
+    from a watcher then, even when we die of SIGKILL (:func:`_watch_group`),
+    and its group is killed if we are stopped by SIGTERM or exit
     (:func:`killing_groups_on_sigterm`, :func:`kill_tracked_groups`).
 
     Parameters
@@ -244,14 +245,14 @@ def run_program(
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        with killing_groups_on_sigterm():
-            process, life = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+        with killing_groups_on_sigterm(), _watch_group() as watch:
+            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            watch(process.pid)
             finished = False
             try:
                 finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
             finally:
                 _kill_group(process)
-                os.close(life)
         wall_ms = (time.perf_counter() - started) * 1000.0
         exit_code = process.returncode if finished else None
         return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms)
@@ -262,104 +263,72 @@ def _read_back(stream) -> str:
     return stream.read().decode("utf-8", errors="replace")
 
 
-# The supervisor of one program, run as ``python -I -S -c _SUPERVISOR LIFE STATUS ARGV...``.
-# It forks and execs the program (same process group, which it leads), writes "0" or the
-# exec's errno to STATUS, then waits for the program to exit or for LIFE to reach
-# end-of-file (sudosat is gone, however it died): then it kills the whole group, itself
-# included. It ends as the program ended: the same exit code, or killed by the same signal.
-_SUPERVISOR = r"""
-import os, select, signal, sys
-life, status, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-check_r, check_w = os.pipe()
-pid = os.fork()
-if pid == 0:
-    try:
-        os.close(life); os.close(status); os.close(check_r)
-        os.execvp(argv[0], argv)
-    except OSError as exc:
-        os.write(check_w, str(exc.errno).encode())
-    os._exit(127)
-os.close(check_w)
-failed = b""
-while chunk := os.read(check_r, 64):
-    failed += chunk
-os.write(status, failed or b"0")
-os.close(status)
-if failed:
-    os.waitpid(pid, 0)
-    os._exit(127)
-try:
-    watched = [life, os.pidfd_open(pid)]
-except (AttributeError, OSError):
-    watched = [life]
-while True:
-    ready = select.select(watched, [], [], None if len(watched) == 2 else 0.005)[0]
-    if life in ready:
-        os.killpg(0, signal.SIGKILL)
-    done, code = os.waitpid(pid, os.WNOHANG)
-    if done:
-        break
-if os.WIFSIGNALED(code):
-    sig = os.WTERMSIG(code)
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
-    except (ImportError, OSError, ValueError):
-        pass
-    os.kill(os.getpid(), sig)
-os._exit(os.WEXITSTATUS(code) if os.WIFEXITED(code) else 1)
-"""
-
-
 def _start(
     argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = ()
-) -> tuple[subprocess.Popen, int]:
-    """Start `argv` under its supervisor; the supervisor and our end of its life pipe.
-
-    Keep the pipe's end open while the program runs and close it after
-    :func:`_kill_group`: its closing is what tells the supervisor we are gone.
-    """
-    life_r, life = os.pipe()  # not inheritable: no other program of ours holds `life`
-    status_r, status_w = os.pipe()
+) -> subprocess.Popen:
+    parent = os.getpid()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(life_r), str(status_w), *argv],
+            argv,
             cwd=workdir,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group: killable as a whole
-            pass_fds=(*pass_fds, life_r, status_w),
+            pass_fds=pass_fds,
+            preexec_fn=functools.partial(die_with_parent, signal.SIGKILL, parent),
         )
-    except OSError as exc:
-        os.close(life)
-        os.close(status_r)
-        raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
-    finally:  # our copies: the supervisor's end-of-file on STATUS needs ours closed
-        os.close(life_r)
-        os.close(status_w)
-    track_group(process.pid)
-    with open(status_r, "rb") as answer:  # one short write, then end-of-file
-        started = answer.read()
-    if started != b"0":
-        _kill_group(process)
-        os.close(life)
-        _refuse(argv, label, started)
-    return process, life
-
-
-def _refuse(argv: list[str], label: str, answer: bytes) -> None:
-    """Raise what the supervisor's answer `answer` (an errno, or nothing) says went wrong."""
-    code = int(answer) if answer.isdigit() else None
-    if code == errno.ENOENT:
-        raise SolverNotFoundError(f"{label}: program not found: {argv[0]}")
-    if code == errno.EACCES:
+    except FileNotFoundError:
+        raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
+    except PermissionError:
         raise SolverNotFoundError(
             f"{label}: {argv[0]} is not executable (permission denied; chmod +x it?)"
+        ) from None
+    except OSError as exc:
+        raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
+    track_group(process.pid)
+    return process
+
+
+# The watcher: wait for a process group's number, then for end-of-file, then kill the group.
+# Standard input is the read end of a pipe only we write to; the kernel closes our end when
+# we die. Reading a line that is not a number (or end-of-file at once) kills nothing.
+_WATCHER = 'read group; read _; case "$group" in ""|*[!0-9]*) exit 0;; esac; kill -KILL -"$group"'
+
+
+@contextlib.contextmanager
+def _watch_group() -> Iterator[Callable[[int], None]]:
+    """A watcher that kills a process group if we die; the block gives it the group.
+
+    The watcher starts before the program, so no moment of the program's life
+    goes unwatched; it is told the group once the program exists. It runs in
+    a session of its own (a terminal's Ctrl-C does not stop it) and is killed
+    and reaped when the block ends, before our end of the pipe closes: while we
+    live it never acts. Where no ``/bin/sh`` can be started, the block runs
+    unwatched (the parent-death signal alone).
+    """
+    life_r, life = os.pipe()  # ours is not inheritable: only this process holds `life`
+    try:
+        watcher = subprocess.Popen(
+            ["/bin/sh", "-c", _WATCHER], stdin=life_r, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
         )
-    why = os.strerror(code) if code is not None else "its supervisor did not start"
-    raise SolverError(f"{label}: cannot run {argv[0]}: {why}")
+    except OSError:
+        watcher = None
+    finally:
+        os.close(life_r)
+
+    def watch(group: int) -> None:
+        with contextlib.suppress(OSError):
+            os.write(life, f"{group}\n".encode())
+
+    try:
+        yield watch
+    finally:
+        if watcher is not None:
+            watcher.kill()
+            watcher.wait()
+        os.close(life)
 
 
 def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:

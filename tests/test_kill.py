@@ -2,8 +2,8 @@
 
 SIGKILL runs nothing of ours, and the kernel's parent-death signal reached the
 solver program only, so the program's own children outlived the run (2 of 3
-tries; ``-j 2`` and SIGTERM left nothing). The program now runs under a
-supervisor that kills its whole process group when our end of a pipe closes.
+tries; ``-j 2`` and SIGTERM left nothing). A watcher now kills the program's
+whole process group when our end of a pipe closes, which our death brings about.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def test_sigkill_of_a_serial_solve_leaves_no_process_of_the_solvers_group(tmp_pa
         assert _running_members(group)
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=30)
-        # Bounded: the supervisor sees the pipe close at once; 10 s allow a loaded machine.
+        # Bounded: the watcher sees the pipe close at once; 10 s allow a loaded machine.
         _wait_for(lambda: not _running_members(group), 10,
                   f"process group {group} (grandchild {grandchild}) still runs")
     finally:
