@@ -34,7 +34,11 @@ from sudosat.sudoku.encoding import sizes as sizes_module
 from sudosat.sudoku.encoding.sizes import _bytes, _reduced_floor
 
 ORDERS = [10, 12, 15, 20, 30, 50]
-LOAD_MARGIN_S = 0.4  # what a machine busy with other work may add to a bounded answer
+# What a 2-core machine busy with other work (load average 9 seen while these ran) may add
+# to an answer bounded by T. The old code missed by seconds (5.4-6.9 s for order 15 at
+# -T 500); the one miss this margin could hide (order 12, optimised-seq, -T 300: 634-722 ms)
+# is caught without a clock by test_the_reduced_build_stops_before_listing_every_candidate.
+LOAD_MARGIN_S = 1.0
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -108,6 +112,20 @@ def test_counting_candidates_stops_at_the_deadline() -> None:
     board = generate(20, 0.9, seed=1)
     with pytest.raises(OutOfTime):
         check_resources(board, "optimised", check=Deadline(0).check)
+
+
+def test_the_reduced_build_stops_before_listing_every_candidate(monkeypatch) -> None:
+    # Under a deadline that has passed, building a reduced encoding of an empty order-12
+    # board stops while listing the candidates, before the per-unit groups are made (the
+    # old build listed all 3 million candidates and their groups before its first look).
+    from sudosat.sudoku.encoding import build
+
+    def never(*args, **kwargs):
+        raise AssertionError("grouped every candidate although the deadline had passed")
+
+    monkeypatch.setattr(build, "_unit_groups", never)
+    with pytest.raises(OutOfTime):
+        encode(Board.empty(12), "optimised-seq", check=Deadline(0).check)
 
 
 # -- encode, solve and generate answer within T (or 1 s without one) --------------------------
