@@ -15,7 +15,6 @@ import pytest
 
 from sudosat.run.pipeline import run_batch
 from sudosat.run.results import Row, read_rows
-from sudosat.run.resume import row_hash
 from sudosat.sudoku.board import Board, check_solution
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
@@ -115,6 +114,8 @@ def test_another_valid_solution_written_over_the_answer_is_solved_again(tmp_path
 
 
 def test_row_hash_survives_the_csv_and_json_round_trips(tmp_path) -> None:
+    from sudosat.run.resume import row_hash
+
     instances = tmp_path / "in.txt"
     instances.write_text(COURSE_EXAMPLE + "\n" + CLASHING + "\n")
     for name in ("r.csv", "r.jsonl"):
