@@ -7,7 +7,11 @@ stops each:
 
 * we are killed with SIGKILL: nothing of ours runs, so every child asks the
   kernel for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
-  Linux): :func:`die_with_parent`;
+  Linux): :func:`die_with_parent`. That reaches the program only, not its own
+  children, so a program also has a watcher: a ``/bin/sh`` in a session of
+  its own that blocks reading a pipe only we write to, and kills the
+  program's whole process group when the pipe reaches end-of-file, which the
+  kernel brings about when we die, however we die (:func:`_watch_group`);
 * we are stopped with SIGTERM: while a program runs,
   :func:`killing_groups_on_sigterm` kills its whole process group, then lets
   SIGTERM do what it would have done;
@@ -43,7 +47,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
@@ -214,7 +218,8 @@ def run_program(
     with SIGKILL when the program exits or the deadline passes, whichever
     comes first, so none of its descendants survive (except one that
     deliberately leaves the group). It never outlives us either: it gets
-    SIGKILL from the kernel if we die (:func:`die_with_parent`),
+    SIGKILL from the kernel if we die (:func:`die_with_parent`), its group
+    from a watcher then, even when we die of SIGKILL (:func:`_watch_group`),
     and its group is killed if we are stopped by SIGTERM or exit
     (:func:`killing_groups_on_sigterm`, :func:`kill_tracked_groups`).
 
@@ -240,8 +245,9 @@ def run_program(
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        with killing_groups_on_sigterm():
+        with killing_groups_on_sigterm(), _watch_group() as watch:
             process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            watch(process.pid)
             finished = False
             try:
                 finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
@@ -282,6 +288,47 @@ def _start(
         raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
     track_group(process.pid)
     return process
+
+
+# The watcher: wait for a process group's number, then for end-of-file, then kill the group.
+# Standard input is the read end of a pipe only we write to; the kernel closes our end when
+# we die. Reading a line that is not a number (or end-of-file at once) kills nothing.
+_WATCHER = 'read group; read _; case "$group" in ""|*[!0-9]*) exit 0;; esac; kill -KILL -"$group"'
+
+
+@contextlib.contextmanager
+def _watch_group() -> Iterator[Callable[[int], None]]:
+    """A watcher that kills a process group if we die; the block gives it the group.
+
+    The watcher starts before the program, so no moment of the program's life
+    goes unwatched; it is told the group once the program exists. It runs in
+    a session of its own (a terminal's Ctrl-C does not stop it) and is killed
+    and reaped when the block ends, before our end of the pipe closes: while we
+    live it never acts. Where no ``/bin/sh`` can be started, the block runs
+    unwatched (the parent-death signal alone).
+    """
+    life_r, life = os.pipe()  # ours is not inheritable: only this process holds `life`
+    try:
+        watcher = subprocess.Popen(
+            ["/bin/sh", "-c", _WATCHER], stdin=life_r, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+    except OSError:
+        watcher = None
+    finally:
+        os.close(life_r)
+
+    def watch(group: int) -> None:
+        with contextlib.suppress(OSError):
+            os.write(life, f"{group}\n".encode())
+
+    try:
+        yield watch
+    finally:
+        if watcher is not None:
+            watcher.kill()
+            watcher.wait()
+        os.close(life)
 
 
 def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:

@@ -115,7 +115,8 @@ def rows(draw) -> Row:
             values[column] = draw(st.none() | st.booleans())
         elif column.endswith("_ms"):
             values[column] = draw(_floats)
-        elif column in ("solver", "encoding", "error", "output", "line_hash", "run_hash"):
+        elif column in ("solver", "encoding", "error", "output", "line_hash", "run_hash",
+                        "row_hash"):
             values[column] = draw(_texts.filter(lambda t: t != ""))
         else:
             values[column] = draw(_ints)

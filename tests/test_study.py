@@ -97,10 +97,10 @@ def test_timeout_and_refused_encoding_become_rows(monkeypatch):
 
     real_guard = runner.check_resources
 
-    def refuse(board, name, max_bytes):  # the guard refuses the course encoding only
+    def refuse(board, name, max_bytes, check=None):  # the guard refuses the course encoding only
         if name == "course":
             raise encoding.ResourceLimitError("too big for the test")
-        return real_guard(board, name, max_bytes)
+        return real_guard(board, name, max_bytes, check=check)
 
     monkeypatch.setattr(runner, "check_resources", refuse)
     refused = measure(board, "cdcl", "course")

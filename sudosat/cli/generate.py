@@ -17,6 +17,7 @@ from sudosat.cli.common import (
     _add_solver_options,
     _check_board_memory,
     _positive_int,
+    _positive_ms,
     _read_text,
     _solver_name,
     _write_output,
@@ -105,6 +106,15 @@ def _add_generate_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
+    parser.add_argument(
+        "-T", "--time-limit", dest="time_limit_ms", type=_positive_ms, metavar="MS",
+        help="wall-clock limit in milliseconds for all the boards; past it: one line, exit 1, "
+        "nothing written",
+    )
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="progress bars on standard error (default: only when it is a terminal)",
+    )
     _add_memory_option(parser)
 
 
@@ -150,6 +160,8 @@ def _run_generate(args: argparse.Namespace) -> int:
             method=args.method,
             base=args.base,
             solver=args.solver,
+            time_limit_ms=args.time_limit_ms,
+            progress=sys.stderr.isatty() if args.progress is None else args.progress,
         )
     _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK

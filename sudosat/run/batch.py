@@ -20,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -221,6 +223,7 @@ class DaskExecutor:
 
     def __enter__(self) -> DaskExecutor:
         try:
+            import dask
             import distributed
         except ImportError:
             raise SudosatError(
@@ -228,9 +231,15 @@ class DaskExecutor:
             ) from None
         try:
             if self.scheduler is None:
+                # The workers' scratch space (Dask's default: $TMPDIR/dask-scratch-space, left
+                # behind) in a folder of our own, removed after the cluster has stopped.
+                scratch = tempfile.mkdtemp(prefix="sudosat-dask-")
+                self._stack.callback(shutil.rmtree, scratch, True)
+                self._stack.enter_context(dask.config.set({"temporary-directory": scratch}))
                 cluster = self._stack.enter_context(
                     distributed.LocalCluster(
-                        n_workers=self.workers, threads_per_worker=1, dashboard_address=":0"
+                        n_workers=self.workers, threads_per_worker=1, dashboard_address=":0",
+                        local_directory=scratch,
                     )
                 )
                 self.client = self._stack.enter_context(distributed.Client(cluster))
@@ -240,7 +249,8 @@ class DaskExecutor:
         except (OSError, TimeoutError) as exc:
             self._stack.close()
             where = self.scheduler or "a local cluster"
-            raise SudosatError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+            why = " ".join(str(exc).split())  # one line, whatever Dask's message holds
+            raise SudosatError(f"cannot reach the Dask scheduler at {where}: {why}") from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:

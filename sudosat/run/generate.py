@@ -33,6 +33,13 @@ Two methods, both deterministic for a seed (all randomness comes from one
     remaining givens as assumptions. An UNSAT answer's core (the givens that
     sufficed) also settles, without a solver call, every later cell outside it.
 
+Time and progress: ``time_limit_ms`` bounds the whole call (every board):
+the work looks at the clock at least once per row of cells and per solver
+call, and each solver call gets only what is left, so the call raises
+:class:`GenerateTimeout` within about T instead of running unbounded (a
+uniqueness pass at order 12 takes minutes). ``progress=True`` shows a tqdm
+bar per stage on standard error.
+
 ``naive``
     The original experiment's "random consistent fill": cells in a seeded
     random order get a random symbol that does not repeat in their row, column
@@ -52,10 +59,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NoReturn, TypeVar
 
-from sudosat.errors import InstanceError, SolverError
+from sudosat.errors import InstanceError, SolverError, SudosatError
+from sudosat.sat.solvers.budget import Deadline
 from sudosat.sudoku.board import Board
+
+_T = TypeVar("_T")
 
 METHODS = ("solution", "naive")
 BASES = ("auto", "solver", "pattern")
@@ -68,6 +80,52 @@ SOLVER_MAX_ORDER = 4
 GENERATOR_ENCODING = "optimised"
 
 
+class GenerateTimeout(SudosatError):
+    """The time limit ran out before every board was generated (nothing is returned)."""
+
+
+class _Watch:
+    """The call's deadline, the stage it is in, and its progress bars.
+
+    :meth:`check` raises :class:`GenerateTimeout` naming the stage once the
+    deadline has passed; :meth:`bar` wraps an iterable in a tqdm bar on
+    standard error when progress was asked for.
+    """
+
+    def __init__(self, time_limit_ms: float | None = None, progress: bool = False) -> None:
+        self.deadline = Deadline(time_limit_ms)
+        self.limit_ms = time_limit_ms
+        self.progress = progress
+        self.stage = "starting"
+        self.where = ""  # which board, when there are several
+
+    def check(self) -> None:
+        """Raise :class:`GenerateTimeout` once the deadline has passed."""
+        if self.deadline.expired():
+            self.ran_out()
+
+    def ran_out(self) -> NoReturn:
+        """Raise :class:`GenerateTimeout` (a solver answered that T ran out)."""
+        raise GenerateTimeout(
+            f"the time limit of {self.limit_ms:g} ms ran out while {self.stage}{self.where}; "
+            "nothing was written (raise -T or ask for less)"
+        )
+
+    def remaining_ms(self) -> float | None:
+        """What is left for one solver call (None without a limit)."""
+        return self.deadline.remaining_or_none()
+
+    def bar(self, items: Iterable[_T], total: int, what: str) -> Iterator[_T]:
+        """`items`, with a progress bar named `what` when progress is shown."""
+        if not self.progress:
+            yield from items
+            return
+        from tqdm import tqdm
+
+        with tqdm(items, total=total, desc=what, file=sys.stderr, leave=False) as shown:
+            yield from shown
+
+
 def generate(
     order: int,
     alpha: float,
@@ -78,6 +136,8 @@ def generate(
     base: str = "auto",
     solver: str = "cdcl",
     minimal: bool = False,
+    time_limit_ms: float | None = None,
+    progress: bool = False,
 ) -> Board:
     """One board of order `order` with a fraction `alpha` of its cells given.
 
@@ -103,6 +163,10 @@ def generate(
     minimal : bool
         Unique, and every cell is tried: no given can be removed without
         losing uniqueness (`alpha` is then ignored).
+    time_limit_ms : float, optional
+        Wall-clock limit of the call in milliseconds (none by default).
+    progress : bool
+        Show a progress bar per stage on standard error.
 
     Returns
     -------
@@ -114,6 +178,8 @@ def generate(
         The order, alpha, method or base is out of range.
     SolverError
         The solver could not complete the base solution.
+    GenerateTimeout
+        `time_limit_ms` ran out first.
 
     Examples
     --------
@@ -123,16 +189,28 @@ def generate(
     True
     """
     target = _check_arguments(order, alpha, method, base, unique or minimal)
+    return _generate(order, target, seed, (unique, minimal, method, base, solver),
+                     _Watch(time_limit_ms, progress))
+
+
+def _generate(order: int, target: int, seed: int, how: tuple[bool, bool, str, str, str],
+              watch: _Watch) -> Board:
+    """:func:`generate` once its arguments are checked, under `watch`."""
+    unique, minimal, method, base, solver = how
     if minimal:
         unique, target = True, 0
     rng = random.Random(seed)
     if method == "naive":
-        return _naive_fill(order, target, rng)
+        watch.stage = f"filling an order-{order} board"
+        return _naive_fill(order, target, rng, watch)
     use_solver = base == "solver" or (base == "auto" and order <= SOLVER_MAX_ORDER)
-    solution = _solver_solution(order, rng, solver) if use_solver else pattern_solution(order, rng)
+    watch.stage = f"making a complete order-{order} solution"
+    solution = (_solver_solution(order, rng, solver, watch) if use_solver
+                else pattern_solution(order, rng, watch.check))
+    watch.stage = f"emptying cells of an order-{order} solution"
     if unique:
-        return _empty_keeping_unique(solution, target, rng, solver)
-    return _empty_cells(solution, target, rng)
+        return _empty_keeping_unique(solution, target, rng, solver, watch)
+    return _empty_cells(solution, target, rng, watch)
 
 
 def generate_many(
@@ -146,8 +224,13 @@ def generate_many(
     base: str = "auto",
     solver: str = "cdcl",
     minimal: bool = False,
+    time_limit_ms: float | None = None,
+    progress: bool = False,
 ) -> list[Board]:
     """`count` boards; board k is ``generate(order, alpha, seed=seed + k, ...)``.
+
+    `time_limit_ms` bounds the whole list (:class:`GenerateTimeout` when it runs
+    out: no board is returned); `progress` shows a bar over the boards too.
 
     Examples
     --------
@@ -157,14 +240,17 @@ def generate_many(
     """
     if count < 0:
         raise InstanceError(f"count must be >= 0, got {count}")
-    return [
-        generate(order, alpha, seed=seed + k, unique=unique, method=method, base=base,
-                 solver=solver, minimal=minimal)
-        for k in range(count)
-    ]
+    target = _check_arguments(order, alpha, method, base, unique or minimal)
+    watch = _Watch(time_limit_ms, progress)
+    how = (unique, minimal, method, base, solver)
+    boards = []
+    for k in watch.bar(range(count), count, "boards") if count > 1 else range(count):
+        watch.where = f" (board {k + 1} of {count})" if count > 1 else ""
+        boards.append(_generate(order, target, seed + k, how, watch))
+    return boards
 
 
-def pattern_solution(order: int, rng: random.Random) -> Board:
+def pattern_solution(order: int, rng: random.Random, check: Any = None) -> Board:
     """A complete solution: the pattern board under seeded symmetry operations.
 
     Parameters
@@ -173,6 +259,8 @@ def pattern_solution(order: int, rng: random.Random) -> Board:
         N >= 1.
     rng : random.Random
         Source of the permutations.
+    check : callable, optional
+        Called once per row; raises to stop (a deadline's ``check``).
 
     Returns
     -------
@@ -187,6 +275,8 @@ def pattern_solution(order: int, rng: random.Random) -> Board:
     transpose = rng.random() < 0.5
     cells = []
     for i in range(size):
+        if check is not None:
+            check()
         for j in range(size):
             r, c = (cols[j], rows[i]) if transpose else (rows[i], cols[j])
             cells.append(symbols[(order * (r % order) + r // order + c) % size])
@@ -221,7 +311,7 @@ def _check_arguments(order: int, alpha: float, method: str, base: str, unique: b
     return math.floor(alpha * order**4 + 0.5)
 
 
-def _solver_solution(order: int, rng: random.Random, solver: str) -> Board:
+def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch) -> Board:
     """A full solution completed by `solver` from a random start.
 
     The start fills the N diagonal boxes with random permutations. Such a start
@@ -236,7 +326,11 @@ def _solver_solution(order: int, rng: random.Random, solver: str) -> Board:
     for attempt in range(_DIAGONAL_ATTEMPTS + 1):
         diagonal = attempt < _DIAGONAL_ATTEMPTS
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
-        outcome = run_instance(start, solver, GENERATOR_ENCODING, limit_covers="solver")
+        watch.check()
+        outcome = run_instance(start, solver, GENERATOR_ENCODING, watch.remaining_ms(),
+                               limit_covers="pipeline")
+        if outcome.status is Verdict.TIMEOUT:
+            watch.ran_out()
         if outcome.status is Verdict.SAT and outcome.solution is not None:
             return outcome.solution
         if outcome.status is not Verdict.UNSAT:
@@ -270,21 +364,37 @@ def _row_start(order: int, rng: random.Random) -> Board:
     return Board(order, symbols + [0] * (size * size - size))
 
 
-def _removal_order(size: int, rng: random.Random) -> list[int]:
+def _removal_order(size: int, rng: random.Random, check: Any = None) -> list[int]:
+    """Every cell once, in seeded random order: ``rng.shuffle`` of the cells, clock looked at.
+
+    The loop is ``random.Random.shuffle``'s own (the same calls of the generator,
+    so the same order for a seed), with `check` called every N² swaps: shuffling
+    the 6 million cells of order 50 takes seconds.
+    """
     cells = list(range(size * size))
-    rng.shuffle(cells)
+    randbelow = rng._randbelow  # type: ignore[attr-defined]  # what shuffle draws with
+    for i in reversed(range(1, len(cells))):
+        if check is not None and not i % size:
+            check()
+        j = randbelow(i + 1)
+        cells[i], cells[j] = cells[j], cells[i]
     return cells
 
 
-def _empty_cells(solution: Board, target: int, rng: random.Random) -> Board:
+def _empty_cells(solution: Board, target: int, rng: random.Random, watch: _Watch) -> Board:
     """Empty cells of `solution` in seeded random order until `target` givens remain."""
     cells = list(solution.cells)
-    for index in _removal_order(solution.size, rng)[: len(cells) - target]:
-        cells[index] = 0
+    chosen = _removal_order(solution.size, rng, watch.check)[: len(cells) - target]
+    for start in range(0, len(chosen), solution.size):
+        watch.check()
+        for index in chosen[start:start + solution.size]:
+            cells[index] = 0
     return Board(solution.order, cells)
 
 
-def _empty_keeping_unique(solution: Board, target: int, rng: random.Random, solver: str) -> Board:
+def _empty_keeping_unique(
+    solution: Board, target: int, rng: random.Random, solver: str, watch: _Watch
+) -> Board:
     """Empty cells in seeded random order while the puzzle keeps exactly one solution.
 
     A cell is tried once: emptying it keeps the solution unique exactly when no
@@ -295,19 +405,21 @@ def _empty_keeping_unique(solution: Board, target: int, rng: random.Random, solv
     """
     cells = list(solution.cells)
     givens = len(cells)
-    order = _removal_order(solution.size, rng)
+    order = _removal_order(solution.size, rng, watch.check)
     checker = (
         _UniquenessChecker(solution, solver, order) if solution.order <= SOLVER_MAX_ORDER else None
     )
     try:
-        for index in order:
+        for index in watch.bar(order, len(order), "cells tried"):
             if givens <= target:
                 break
+            watch.check()
             value = cells[index]
             cells[index] = 0
             if _candidates(cells, solution.order, index) == [value] or (
-                checker.unique(cells, index) if checker is not None
-                else not _has_other_solution(Board(solution.order, cells), index, value, solver)
+                checker.unique(cells, index, watch) if checker is not None
+                else not _has_other_solution(Board(solution.order, cells), index, value, solver,
+                                             watch)
             ):
                 givens -= 1
             else:
@@ -360,7 +472,7 @@ class _UniquenessChecker:
         self.position = {cell: k for k, cell in enumerate(order)}
         self.core: set[int] = set()
 
-    def unique(self, cells: Sequence[int], trying: int) -> bool:
+    def unique(self, cells: Sequence[int], trying: int, watch: _Watch) -> bool:
         """True when `cells` (cell `trying` just emptied) still has exactly one solution."""
         size, position = self.size, self.position
         now = position[trying]
@@ -370,8 +482,9 @@ class _UniquenessChecker:
         givens = [cell * size + cells[cell] for cell in before + after]
         if self.core and self.core.issubset(givens):
             return True
-        result = self.solver.solve([self.activation, *givens])
-        if result.is_unknown:
+        result = self.solver.solve([self.activation, *givens], watch.remaining_ms())
+        if result.is_unknown and watch.deadline.limited:
+            watch.ran_out()
             raise SolverError(f"{self.solver_name} gave no answer on a uniqueness check")
         if result.is_sat:
             return False
@@ -383,18 +496,23 @@ class _UniquenessChecker:
         self.solver.add_clause([-self.activation])
 
 
-def _has_other_solution(puzzle: Board, index: int, value: int, solver: str) -> bool:
+def _has_other_solution(
+    puzzle: Board, index: int, value: int, solver: str, watch: _Watch
+) -> bool:
     """True when `puzzle` has a solution whose cell `index` differs from `value`."""
     from sudosat.run.results import Verdict
     from sudosat.run.runner import Prepared, run_instance
     from sudosat.sudoku.encoding import encode
 
-    encoded = encode(puzzle, GENERATOR_ENCODING)
+    encoded = encode(puzzle, GENERATOR_ENCODING, check=watch.check)
     var = encoded.variable(*divmod(index, puzzle.size), value)
     if var is None:  # the reduction fixed the cell from its peers: nothing else fits there
         return False
     encoded.cnf.add_clause([-var])  # a fresh CNF of our own: safe to extend
-    outcome = run_instance(puzzle, solver, Prepared(encoded), limit_covers="solver")
+    outcome = run_instance(puzzle, solver, Prepared(encoded), watch.remaining_ms(),
+                           limit_covers="solver")
+    if outcome.status is Verdict.TIMEOUT:
+        watch.ran_out()
     if outcome.status in (Verdict.TIMEOUT, Verdict.ERROR):
         why = f": {outcome.row.error}" if outcome.row.error else ""
         raise SolverError(f"{solver} gave no answer on a uniqueness check{why}")
@@ -412,14 +530,16 @@ def _candidates(cells: Sequence[int], order: int, index: int) -> list[int]:
     return [d for d in range(1, size + 1) if d not in seen]
 
 
-def _naive_fill(order: int, target: int, rng: random.Random) -> Board:
+def _naive_fill(order: int, target: int, rng: random.Random, watch: _Watch) -> Board:
     """Random consistent fill: cells in random order get a random symbol free in their units."""
     size = order * order
     cells = [0] * (size * size)
     placed = 0
-    for index in _removal_order(size, rng):
+    for tried, index in enumerate(_removal_order(size, rng, watch.check)):
         if placed >= target:
             break
+        if not tried % size:
+            watch.check()
         allowed = _candidates(cells, order, index)
         if allowed:  # a cell with no symbol left stays empty: the fill is consistent, not complete
             cells[index] = rng.choice(allowed)

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import re
 import statistics
 import sys
@@ -82,17 +81,16 @@ from sudosat.run.results import (
     ResultsLog,
     Row,
     Verdict,
-    format_output,
     one_line,
-    parse_output,
     read_rows,
     write_table,
 )
+from sudosat.run.resume import Key, kept_rows, line_hash, solvers_order, stamped
+from sudosat.run.resume import run_hash as _run_hash
 from sudosat.run.runner import InstanceOutcome, blank_row, failed_outcome, run_instance
 from sudosat.sat.cnf import CNF
-from sudosat.sat.solvers.budget import BUDGETS
 from sudosat.sat.solvers.registry import solve
-from sudosat.sudoku.board import Board, check_solution
+from sudosat.sudoku.board import Board
 from sudosat.sudoku.incremental import LoadedRules
 
 __all__ = [
@@ -117,8 +115,6 @@ __all__ = [
 
 Task = tuple[int, str, str]
 """One unit of batch work: (line number, line text, solver)."""
-Key = tuple[int, str]
-"""A row's identity in a batch: (line number, solver)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -511,7 +507,8 @@ def run_batch(
     job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
                settings.max_bytes, rules)
     try:
-        return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
+        with runner:  # started before any file is made: a Dask scheduler out of reach leaves none
+            return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
     finally:
         if rules is not None:
             rules.close()
@@ -525,7 +522,7 @@ def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
     special = file_kind(output_target(results)) in SPECIAL_KINDS
     with ResultsLock(results) as lock:
         found = read_rows(results) if settings.resume and not special else []
-        kept = _kept_rows(found, lines, job, solvers)
+        kept = kept_rows(found, lines, {solver: run_hash(job, solver) for solver in solvers})
         rows = {(row["line"], row["solver"]): row for row in kept}
         done = {key for key in rows if key[1] in outputs}
         todo = [task for task in tasks if (task[0], task[2]) not in done]
@@ -541,7 +538,7 @@ def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
             if row["solver"] in summary.solvers:
                 summary.solvers[row["solver"]].add(row)
         if not special:
-            write_table(results, sorted(rows.values(), key=_order_key(solvers)), lock=lock)
+            write_table(results, sorted(rows.values(), key=solvers_order(solvers)), lock=lock)
         _write_outputs(outputs, rows, len(lines))
     return summary
 
@@ -589,93 +586,10 @@ def _ensure_parent(path: Path) -> None:
         ) from None
 
 
-def _kept_rows(
-    found: list[dict[str, Any]], lines: list[str], job: _Job, solvers: list[str]
-) -> list[Row]:
-    """Rows of an earlier run that answer this run: nothing else is trusted.
-
-    A row is kept when its line exists and its ``line_hash`` matches that line
-    (a table of another input keeps nothing), and, for a solver of this run,
-    its ``run_hash`` matches this run's parameters and its answer holds up:
-    a SAT board is checked again against the puzzle, an UNSAT, TIMEOUT or UNKNOWN line
-    must name the puzzle's order. Rows of solvers not in this run stay in the
-    table when their line matches. Everything else is solved again.
-    """
-    kept: dict[Key, Row] = {}
-    puzzles: dict[int, Board | None] = {}
-    for raw in found:
-        number = _line_number(raw.get("line"), len(lines))
-        solver = raw.get("solver")
-        if number is None or not isinstance(solver, str):
-            continue
-        if raw.get("line_hash") != line_hash(lines[number - 1]):
-            continue
-        if solver in solvers:
-            if raw.get("run_hash") != run_hash(job, solver):
-                continue
-            if number not in puzzles:
-                puzzles[number] = _puzzle_or_none(lines[number - 1])
-            if not _answer_holds(raw, puzzles[number]):
-                continue
-        kept[(number, solver)] = Row.from_dict(raw).replace(line=number, solver=solver)
-    return list(kept.values())
-
-
-def line_hash(text: str) -> str:
-    """A fingerprint of one input line (16 hex digits of its SHA-256)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
 def run_hash(job: _Job, solver: str) -> str:
-    """A fingerprint of what shapes `solver`'s answers in `job`: encoding, T, seed, limits
-    (and the work budgets when set, so the rows of runs without them keep theirs)."""
-    options = job.options.get(solver, {})
-    parts = [solver, job.encoding, job.time_limit_ms, options.get("seed"), job.max_bytes]
-    budgets = [(name, options[name]) for name in BUDGETS if options.get(name) is not None]
-    if budgets:
-        parts.append(budgets)
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
-def _line_number(value: Any, num_lines: int) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return number if 1 <= number <= num_lines else None
-
-
-def _puzzle_or_none(text: str) -> Board | None:
-    try:
-        return parse_line(text)
-    except InstanceError:
-        return None
-
-
-def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
-    """Whether a kept row's status and output line agree with its puzzle."""
-    status, output = row.get("status"), row.get("output")
-    if status not in STATUSES or not isinstance(output, str) or "\n" in output:
-        return False
-    said = parse_output(output)
-    if said.verdict != status:
-        return False
-    if status == Verdict.ERROR:
-        return output.startswith("ERROR ")
-    if puzzle is None:
-        return False
-    if status != Verdict.SAT:
-        return output == format_output(status, order=puzzle.order)
-    try:
-        solved = Board.parse(output)
-    except Exception:  # whatever a tampered row holds, it is only not kept
-        return False
-    return check_solution(puzzle, solved) is None and solved.to_line() == output
-
-
-def _order_key(solvers: Sequence[str]):
-    rank = {solver: k for k, solver in enumerate(solvers)}
-    return lambda row: (int(row["line"]), rank.get(row["solver"], len(rank)), str(row["solver"]))
+    """A fingerprint of what shapes `solver`'s answers in `job` (:func:`resume.run_hash`)."""
+    return _run_hash(solver, job.encoding, job.time_limit_ms, job.options.get(solver, {}),
+                     job.max_bytes)
 
 
 class _Recorder:
@@ -709,13 +623,10 @@ def _execute(
     show: bool,
     recorder_parts: tuple[ResultsLog, dict, BatchSummary],
 ) -> None:
-    """Run the tasks on `runner`; every row reaches the recorder as soon as it exists."""
+    """Run the tasks on `runner` (entered); every row reaches the recorder as soon as it exists."""
     from tqdm.auto import tqdm
 
-    with (
-        runner,
-        tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar,
-    ):
+    with tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar:
         recorder = _Recorder(*recorder_parts, bar)
         missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
         for task in todo:
@@ -728,8 +639,8 @@ def _execute(
 
 
 def _stamped(job: _Job, task: Task, row: Row) -> Row:
-    """`row` with the fingerprints of its line and its run (what a resumed run checks)."""
-    return row.replace(line_hash=line_hash(task[1]), run_hash=run_hash(job, task[2]))
+    """`row` with the fingerprints of its line, its run and its answer (what resume checks)."""
+    return stamped(row, task[1], run_hash(job, task[2]))
 
 
 def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:

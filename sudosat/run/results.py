@@ -156,6 +156,7 @@ COLUMNS: tuple[str, ...] = (
     "output",
     "line_hash",
     "run_hash",
+    "row_hash",
 )
 """The results table's columns: the instance, its answer and costs, the output line, then
 what ``resume`` checks.
@@ -176,9 +177,10 @@ solver programs' (:func:`sudosat.run.runner.run_instance`); a ``solve_ms``
 far above it means the machine was busy. Tables written before a column
 existed read back with it empty (``overhead_ms`` is worked out where
 ``search_ms`` is known). ``line_hash`` fingerprints the input
-line a row answers and ``run_hash`` the parameters that shape its answer
-(solver, encoding, T, seed, memory limit): a resumed run keeps a row only when
-both match (see :func:`sudosat.run.pipeline.run_batch`).
+line a row answers, ``run_hash`` the parameters that shape its answer
+(solver, encoding, T, seed, memory limit) and ``row_hash`` the answer itself
+bound to both: a resumed run keeps a row only when all three match (see
+:mod:`sudosat.run.resume`).
 """
 
 _INTS = frozenset(
@@ -186,7 +188,9 @@ _INTS = frozenset(
 )
 _FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms",
                      "overhead_ms", "solve_cpu_ms"})
-_TEXTS = frozenset({"solver", "encoding", "error", "output", "line_hash", "run_hash"})
+_TEXTS = frozenset(
+    {"solver", "encoding", "error", "output", "line_hash", "run_hash", "row_hash"}
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -230,6 +234,7 @@ class Row(Mapping[str, Any]):
     output: str | None = None
     line_hash: str | None = None
     run_hash: str | None = None
+    row_hash: str | None = None
 
     def __getitem__(self, column: str) -> Any:
         if column not in _COLUMN_SET:
@@ -614,7 +619,7 @@ def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
         known = frame[["encode_ms", "decode_ms"]].fillna(0.0).sum(axis=1)
         frame["overhead_ms"] = (frame["total_ms"] - known - frame["search_ms"]).round(3)
     frame["valid"] = frame["valid"].map(lambda value: bool(_typed("valid", value)))
-    for column in ("error", "output", "line_hash", "run_hash"):
+    for column in ("error", "output", "line_hash", "run_hash", "row_hash"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     frame["status"] = frame["status"].astype(object).where(frame["status"].notna(), "ERROR")
     frame["status"] = frame["status"].astype(str)

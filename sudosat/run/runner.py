@@ -387,12 +387,12 @@ def _build(run: _Run, encoding: str) -> Any:
     """The encoding of the board, or the TIMEOUT outcome when it cannot be built within T."""
     started = time.perf_counter()
     deadline = run.clock.deadline
-    if run.memory_guard:
-        limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
-        check_resources(run.board, encoding, limit)
     # No up-front guess of how long the build takes (a rate would be one machine's): the
-    # encoder looks at the deadline before each at-most-one group and stops there.
+    # size count and the encoder look at the deadline as they go and stop there.
     try:
+        if run.memory_guard:
+            limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
+            check_resources(run.board, encoding, limit, check=deadline.check)
         encoded = encode(run.board, encoding, check=deadline.check)
     except OutOfTime:
         run.draft["encode_ms"] = _ms_since(started)

@@ -87,6 +87,7 @@ _SEPARATORS = re.compile(r"([ \t,\-]+)")
 _GOOD_SEPARATOR = re.compile(r"[ \t]+|[ \t]*,[ \t]*|-")
 _LINE_BLANKS = " \t\r\n"
 _MAX_NUMBER_DIGITS = 18  # longer numbers are refused before int() (which stops at 4300 digits)
+_LONG_NUMBER = re.compile(rf"[0-9]{{{_MAX_NUMBER_DIGITS + 1}}}")
 
 _MAX_ORDER_DIGITS = 9  # a longer order could never come with its N⁴ cells on one line
 
@@ -648,10 +649,12 @@ def _parse_numbers(order: int, tokens: list[str]) -> Board:
     need = order**4
     if len(tokens) != need:
         raise InstanceError(f"order {order} needs {need} numbers, got {len(tokens)}")
-    for position, token in enumerate(tokens, 1):
-        if not (token.isascii() and token.isdecimal()):
-            raise InstanceError(f"{_shorten(token)!r} at position {position} is not a number")
-    if max(map(len, tokens)) > _MAX_NUMBER_DIGITS:
+    joined = "".join(tokens)  # one check at C speed; the loop only to name a bad token
+    if not (joined.isascii() and joined.isdecimal() and all(tokens)):
+        for position, token in enumerate(tokens, 1):
+            if not (token.isascii() and token.isdecimal()):
+                raise InstanceError(f"{_shorten(token)!r} at position {position} is not a number")
+    if _LONG_NUMBER.search(" ".join(tokens)):  # a regex scan: max(map(len)) is 10 times slower
         position = next(k for k, t in enumerate(tokens, 1) if len(t) > _MAX_NUMBER_DIGITS)
         raise InstanceError(
             f"value {_shorten(tokens[position - 1])} at position {position} is too big for order"

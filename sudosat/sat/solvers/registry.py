@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,7 +270,9 @@ def solve(
     started = time.perf_counter()
     budgets = check_budgets(solver, max_conflicts, max_propagations)
     function = get_solver(solver)
-    compact = None if options.get("proof") else Compaction.of(cnf)
+    # A proof is logged over the compact numbers and mapped back below, so the same
+    # step serves a formula with or without --proof.
+    compact = Compaction.of(cnf)
     target = cnf if compact is None else compact.cnf
     # Budgets are passed only when set: a solver takes them as keywords of its own.
     result = function(target, time_limit_ms=time_limit_ms, **budgets, **options)
@@ -283,7 +285,26 @@ def solve(
         # The unused variables occur in no clause, so the extended model satisfies
         # `cnf` exactly when the compact one satisfies the compact formula.
         result.model = compact.extend(result.model)
+    if compact is not None and result.proof:
+        result.proof = _renumbered_proof(result.proof, compact.origin)
     return result
+
+
+def _renumbered_proof(text: str, origin: Sequence[int]) -> str:
+    """A DRAT proof over compact variables 1..k, in the original formula's numbers.
+
+    ``origin[i - 1]`` is the original number of compact variable ``i``; a line is
+    an optional ``d``, literals and the closing ``0``.
+    """
+    lines = []
+    for line in text.splitlines():
+        words = line.split()
+        head = ["d"] if words[:1] == ["d"] else []
+        lits = words[len(head):]
+        mapped = [str(origin[int(w) - 1]) if w[0] != "-" else f"-{origin[-int(w) - 1]}"
+                  for w in lits[:-1]]
+        lines.append(" ".join([*head, *mapped, *lits[-1:]]))
+    return "\n".join(lines) + "\n"
 
 
 def availability(name: str, **options: object) -> tuple[bool, str]:

@@ -163,12 +163,17 @@ def _write_full_family(writer: _Writer, family: str, board: Board, method: str) 
 
 def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     size = board.size
-    cand = _candidates(board)
-    pairs = zip(cand.open_cells, cand.symbols, strict=True)
+    cand = _candidates(board, check)
     # origin[k - 1] is the course number of compact variable k.
-    origin = array("i", chain.from_iterable((cell * size + d for d in ds) for cell, ds in pairs))
+    origin = array("i")
+    for start in range(0, len(cand.open_cells), size):  # a row's worth between deadline looks
+        if check is not None:
+            check()
+        pairs = zip(cand.open_cells[start:start + size], cand.symbols[start:start + size],
+                    strict=True)
+        origin.extend(chain.from_iterable((cell * size + d for d in ds) for cell, ds in pairs))
     num_open = len(origin)
-    groups = _unit_groups(board, cand)
+    groups = _unit_groups(board, cand, check)
     cell_groups: list[range] = []
     first = 1
     for symbols in cand.symbols:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sudosat.sudoku.board import Board, units
@@ -28,8 +29,17 @@ def _units_of(cell: int, order: int, size: int) -> tuple[int, int, int]:
     return i, size + j, 2 * size + (i // order) * order + j // order
 
 
-def _candidates(board: Board) -> _Candidates:
-    """Candidates of every open cell: the symbols no peer holds as a given."""
+def _nothing() -> None:
+    """The `check` of a build without a deadline."""
+
+
+def _candidates(board: Board, check: Callable[[], None] | None = None) -> _Candidates:
+    """Candidates of every open cell: the symbols no peer holds as a given.
+
+    `check` is called once per row (N² cells, N⁴ candidates at most) and stops
+    the work by raising.
+    """
+    check = check or _nothing
     order, size, cells = board.order, board.size, board.cells
     table = units(order)
     masks = [0] * len(table)
@@ -45,6 +55,8 @@ def _candidates(board: Board) -> _Candidates:
     everything = ((1 << size) - 1) << 1
     open_cells, symbols = [], []
     for cell, value in enumerate(cells):
+        if not cell % size:
+            check()
         if value:
             continue
         row, column, box = _units_of(cell, order, size)
@@ -54,12 +66,20 @@ def _candidates(board: Board) -> _Candidates:
     return _Candidates(open_cells, symbols, masks, clashes)
 
 
-def _unit_groups(board: Board, cand: _Candidates) -> list[list[list[int]]]:
-    """``groups[u][d - 1]``: the compact variables of symbol d in unit u, in cell order."""
+def _unit_groups(
+    board: Board, cand: _Candidates, check: Callable[[], None] | None = None
+) -> list[list[list[int]]]:
+    """``groups[u][d - 1]``: the compact variables of symbol d in unit u, in cell order.
+
+    `check` is called every N² open cells and stops the work by raising.
+    """
     order, size = board.order, board.size
+    check = check or _nothing
     groups: list[list[list[int]]] = [[[] for _ in range(size)] for _ in range(3 * size)]
     var = 0
-    for cell, symbols in zip(cand.open_cells, cand.symbols, strict=True):
+    for k, (cell, symbols) in enumerate(zip(cand.open_cells, cand.symbols, strict=True)):
+        if not k % size:
+            check()
         row, column, box = (groups[u] for u in _units_of(cell, order, size))
         for d in symbols:
             var += 1
@@ -67,15 +87,3 @@ def _unit_groups(board: Board, cand: _Candidates) -> list[list[list[int]]]:
             column[d - 1].append(var)
             box[d - 1].append(var)
     return groups
-
-
-def _group_sizes(board: Board, cand: _Candidates) -> list[list[int]]:
-    """``sizes[u][d - 1]``: how many open cells of unit u have candidate d."""
-    order, size = board.order, board.size
-    sizes = [[0] * size for _ in range(3 * size)]
-    for cell, symbols in zip(cand.open_cells, cand.symbols, strict=True):
-        for unit in (sizes[u] for u in _units_of(cell, order, size)):
-            for d in symbols:
-                unit[d - 1] += 1
-    return sizes
-

@@ -12,8 +12,9 @@ from collections.abc import Sequence, Sized
 from sudosat.errors import ResourceLimitError
 from sudosat.sat.amo import amo_size
 from sudosat.sudoku.board import Board
-from sudosat.sudoku.encoding.candidates import _Candidates, _candidates, _group_sizes
+from sudosat.sudoku.encoding.candidates import _Candidates
 from sudosat.sudoku.encoding.core import DEFAULT_MAX_BYTES, ENCODINGS, EncodingSpec, get_encoding
+from sudosat.sudoku.encoding.counts import Check, count_candidates
 
 _BYTES_PER_ENTRY = 4  # one int32 per literal and per clause-ending 0
 # Measured peak of a build over the final array (benchmarks/encoding.py, orders 4-6):
@@ -49,44 +50,72 @@ def _full_size(board: Board, spec: EncodingSpec) -> dict[str, int]:
 
 
 
-def _reduced_size(board: Board, spec: EncodingSpec) -> dict[str, int]:
+def _reduced_size(board: Board, spec: EncodingSpec, check: Check | None = None) -> dict[str, int]:
     """Candidate counting: the size of a reduced encoding without building it."""
-    cand = _candidates(board)
-    sizes = _group_sizes(board, cand)
-    num_open = sum(map(len, cand.symbols))
+    counts = count_candidates(board.order, board.cells, check)
     aux = clauses = literals = 0
-    for symbols in cand.symbols:
-        extra, amo_clauses, amo_literals = amo_size(spec.amo, len(symbols))
-        aux += extra
-        clauses += 1 + amo_clauses
-        literals += len(symbols) + amo_literals
-    for u, unit_sizes in enumerate(sizes):
-        clauses += cand.clashes[u]
-        mask = cand.given_masks[u]
-        for d, n in enumerate(unit_sizes, start=1):
-            extra, amo_clauses, amo_literals = amo_size(spec.amo, n)
-            aux += extra
-            clauses += amo_clauses
-            literals += amo_literals
-            if not mask >> d & 1:
-                clauses += 1
-                literals += n
+    for n, cells in enumerate(counts.per_cell):  # each open cell: 1 completeness clause, AMO
+        extra, amo_clauses, amo_literals = amo_size(spec.amo, n)
+        aux += cells * extra
+        clauses += cells * (1 + amo_clauses)
+        literals += cells * (n + amo_literals)
+    for n, groups in enumerate(counts.per_group):  # each (unit, symbol): AMO over its cells
+        extra, amo_clauses, amo_literals = amo_size(spec.amo, n)
+        aux += groups * extra
+        clauses += groups * amo_clauses
+        literals += groups * amo_literals
+    # A coverage clause per symbol a unit lacks, over its open cells: every candidate
+    # is in three of them (its symbol is given in none of its units).
+    clauses += counts.uncovered + counts.clashes
+    literals += 3 * counts.candidates
     return {
-        "variables": num_open + aux,
+        "variables": counts.candidates + aux,
         "clauses": clauses,
         "literals": literals,
-        "candidates": num_open,
+        "candidates": counts.candidates,
     }
 
 
-def estimate(board: Board, encoding: str = "course") -> dict[str, int]:
+def _bytes(size: dict[str, int]) -> int:
+    """The peak memory of building an encoding of `size` (see :func:`estimate`)."""
+    entries = size["literals"] + size["clauses"]
+    memory = _BYTES_PER_ENTRY * entries * _ARRAY_SLACK
+    memory += _BYTES_PER_CANDIDATE * size.get("candidates", 0)
+    return math.ceil(memory)
+
+
+def _reduced_floor(board: Board) -> dict[str, int]:
+    """A lower bound on any reduced encoding's size, in constant time after counting givens.
+
+    Every given takes its symbol from at most 3N² cells (its row, column and box),
+    so at least ``open·N² - givens·3N²`` candidates remain; each is in its cell's
+    completeness clause and in three coverage clauses, and each open cell has a
+    completeness clause.
+    """
+    size = board.size
+    givens = len(board.cells) - board.cells.count(0)
+    open_cells = len(board.cells) - givens
+    candidates = max(0, open_cells * size - givens * 3 * size)
+    return {"variables": candidates, "clauses": open_cells, "literals": 4 * candidates,
+            "candidates": candidates}
+
+
+def estimate(board: Board, encoding: str = "course", check: Check | None = None) -> dict[str, int]:
     """Size of ``encode(board, encoding)`` computed without building it.
 
     Variables, clauses and literals are exact; ``bytes`` estimates the peak
     memory of the build (twice the flat clause array, as measured, plus a
     reduced encoding's per-candidate tables). Full encodings use closed formulas
-    (constant time); reduced ones count candidates (time linear in the cells
-    and their candidates).
+    (constant time); reduced ones count candidates with bit sets
+    (:func:`~sudosat.sudoku.encoding.counts.count_candidates`: O(N⁴) integer
+    operations for order N, no list of candidates).
+
+    Parameters
+    ----------
+    board : Board
+    encoding : str
+    check : callable, optional
+        Called as the counting goes; raises to stop it (a deadline's ``check``).
 
     Returns
     -------
@@ -100,18 +129,29 @@ def estimate(board: Board, encoding: str = "course") -> dict[str, int]:
     85037121
     """
     spec = get_encoding(encoding)
-    size = _reduced_size(board, spec) if spec.reduced else _full_size(board, spec)
-    entries = size["literals"] + size["clauses"]
-    memory = _BYTES_PER_ENTRY * entries * _ARRAY_SLACK
-    memory += _BYTES_PER_CANDIDATE * size.pop("candidates", 0)
-    size["bytes"] = math.ceil(memory)
+    size = _reduced_size(board, spec, check) if spec.reduced else _full_size(board, spec)
+    size["bytes"] = _bytes(size)
+    size.pop("candidates", None)
     return size
 
 
 def check_resources(
-    board: Board, encoding: str = "course", max_bytes: int = DEFAULT_MAX_BYTES
+    board: Board,
+    encoding: str = "course",
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    check: Check | None = None,
 ) -> dict[str, int]:
     """Refuse, before building, an encoding that would need more than `max_bytes`.
+
+    A reduced encoding whose lower bound (:func:`_reduced_floor`) is already over
+    the limit is refused without counting its candidates, so a refusal costs
+    constant time after counting the givens, whatever the order.
+
+    Parameters
+    ----------
+    board, encoding, max_bytes
+    check : callable, optional
+        Called while candidates are counted; raises to stop (a deadline's ``check``).
 
     Returns
     -------
@@ -123,23 +163,39 @@ def check_resources(
     ResourceLimitError
         When it does not fit; the message names the size, the limit and a way out.
     """
-    size = estimate(board, encoding)
+    spec = get_encoding(encoding)
+    floor = _reduced_floor(board) if spec.reduced else None
+    if floor is not None and _bytes(floor) > max_bytes:
+        size = floor
+    else:
+        size = estimate(board, encoding, check)
+    size["bytes"] = _bytes(size)
     if size["bytes"] <= max_bytes:
         return size
-    name = get_encoding(encoding).name
-    advice = [f"use --encoding {better}" for better in _smaller_encodings(board, name, max_bytes)]
+    advice = [f"use --encoding {better}"
+              for better in _smaller_encodings(board, spec.name, max_bytes, check)]
     advice.append("raise --max-memory")
+    what = (f"about {_count(size['clauses'])} clauses" if floor is None or size is not floor
+            else f"at least {_count(size['variables'])} variables")
     raise ResourceLimitError(
-        f"order {board.order} with the {name} encoding needs about {_count(size['clauses'])} "
-        f"clauses (~{_gigabytes(size['bytes'])}); the limit is {_gigabytes(max_bytes)}; "
+        f"order {board.order} with the {spec.name} encoding needs {what} "
+        f"(~{_gigabytes(size['bytes'])}); the limit is {_gigabytes(max_bytes)}; "
         + " or ".join(advice)
     )
 
 
-def _smaller_encodings(board: Board, name: str, max_bytes: int) -> list[str]:
-    """The first reduced encoding that fits, if any (pairwise before sequential)."""
+def _smaller_encodings(
+    board: Board, name: str, max_bytes: int, check: Check | None = None
+) -> list[str]:
+    """The first reduced encoding that fits, if any (pairwise before sequential).
+
+    The lower bound rules out most of them at once; only an encoding it leaves
+    possible has its candidates counted.
+    """
+    if _bytes(_reduced_floor(board)) > max_bytes:
+        return []
     for better in ("optimised", "optimised-seq"):
-        if better != name and estimate(board, better)["bytes"] <= max_bytes:
+        if better != name and estimate(board, better, check)["bytes"] <= max_bytes:
             return [better]
     return []
 

@@ -90,7 +90,15 @@ def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:
     """
     from dratify import check_proof, parse_dimacs
 
-    formula = parse_dimacs(cnf.to_dimacs())
+    # The same clauses under a header naming the largest variable they use: a header
+    # far above it (a million variables declared, two used) only bounds the numbers,
+    # and dratify refuses a header that large for so small an input.
+    used = max(map(abs, cnf.flat), default=0)
+    header = cnf if used == cnf.num_vars else CNF.from_flat(cnf.flat, used)
+    try:
+        formula = parse_dimacs(header.to_dimacs())
+    except ValueError as exc:
+        return False, f"dratify cannot read the formula: {exc}"
     try:
         outcome = check_proof(formula, proof_text, engine="python")
     except ValueError as exc:
