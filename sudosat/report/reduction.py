@@ -430,3 +430,32 @@ def encoding_ratios(comparison: pd.DataFrame, reference: str = "course") -> list
         )
         for name in order
     ]
+
+
+def ratios_sentence(ratios: Sequence[EncodingRatio]) -> str:
+    """The ratios of :func:`encoding_ratios` in two sentences: sizes, then boards decided.
+
+    Each fact is said once: the sizes name every encoding against the first
+    (the reference), and encodings that propagation decides equally often are
+    named together, so no clause of the text repeats another.
+    """
+    if not ratios:
+        return ""
+    base, others = ratios[0], ratios[1:]
+    sizes = "; ".join(
+        f"{r.encoding} has {r.clauses:.2f} times its clauses and {r.variables:.2f} times its "
+        "variables"
+        for r in others
+    )
+    by_count: dict[tuple[int, int], list[str]] = {}
+    for r in ratios:
+        by_count.setdefault((r.decided, r.boards), []).append(r.encoding)
+    decided = "; ".join(
+        f"{_and(names)}: {count} of {boards}" for (count, boards), names in by_count.items()
+    )
+    head = f"Against the {base.encoding} encoding, {sizes}. " if others else ""
+    return f"{head}Boards that propagation alone decides, per encoding: {decided}."
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
