@@ -92,6 +92,36 @@ def solver_style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
     }
 
 
+def legend_outside(ax: Any, **options: Any) -> Any:
+    """The legend of `ax` to the right of its axes, where it covers no data.
+
+    The figures use ``layout="constrained"``, which makes room for it.
+    """
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options)
+
+
+def tidy_log_ticks(ax: Any) -> None:
+    """Tick labels of `ax`'s log axes that never run into each other.
+
+    Matplotlib labels the minor ticks of a log axis spanning less than a
+    decade in scientific notation ("3×10¹4×10¹"). Here only major ticks carry
+    a label: the decades, or, below a decade of span, a few plain round numbers
+    (30, 40). An axis given fixed ticks keeps them. Call after the data and the
+    limits are set.
+    """
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullFormatter
+
+    for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if axis.get_scale() != "log":
+            continue
+        axis.set_minor_formatter(NullFormatter())
+        low, high = sorted(limits)
+        if isinstance(axis.get_major_locator(), FixedLocator) or low <= 0 or high / low >= 10:
+            continue
+        axis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
+        axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+
+
 def draw_time_limit(ax, time_limit_ms: float | None) -> None:
     """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
     if time_limit_ms:
@@ -211,7 +241,8 @@ def plot_per_instance(
         fontsize=8,
     )
     ax.grid(True, which="major", axis="y")
-    ax.legend(loc="best")
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -274,7 +305,8 @@ def plot_scatter(
     ax.set_ylabel(f"{own}: {stage_name(time_column)} (ms, log scale)")
     ax.set_title(f"{own} against {reference}: {stage_name(time_column)} per instance")
     ax.grid(True)
-    ax.legend(loc="upper left")
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -330,5 +362,6 @@ def plot_cactus(
     ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
     ax.set_title("Cactus plot")
     ax.grid(True)
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure

@@ -17,7 +17,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.io import read_instances
-from sudosat.report.plots import COLOURS, new_figure, note_zeros, styled
+from sudosat.report.plots import (
+    COLOURS,
+    legend_outside,
+    new_figure,
+    note_zeros,
+    styled,
+    tidy_log_ticks,
+)
 from sudosat.report.tables import HTML, table
 from sudosat.sat.amo import amo_size
 from sudosat.sat.solvers.dpll import simplify
@@ -219,7 +226,8 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
     ax.set_ylabel("count (log scale)")
     ax.set_title("Course encoding: clauses per family")
     ax.grid(True)
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -394,7 +402,8 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     ax.set_ylabel("median count per board (log scale)")
     ax.set_title("Size of each encoding on the same order-3 boards")
     ax.grid(True, axis="y")
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
