@@ -5,7 +5,7 @@ committed experiment's results, and small tables shaped like the studies'),
 and the renderer says where every text landed: tick labels, axis labels,
 titles, the suptitle, annotations and each legend (as one box). No two of
 those boxes may overlap (a one-pixel margin is allowed for anti-aliasing), and
-no data point may sit under a legend. Log axes whose data span less than a
+no data point may sit under a legend or a note. Log axes whose data span less than a
 decade are drawn too: matplotlib's default labels them "3×10¹4×10¹".
 """
 
@@ -87,10 +87,11 @@ def overlapping(figure) -> list[str]:
 
 
 def covered_points(figure) -> list[str]:
-    """Data points drawn under a legend of `figure`."""
+    """Data points drawn under a legend or a note (a text) of `figure`."""
     renderer = rendered(figure)
     legends = [ax.get_legend() for ax in figure.axes] + list(figure.legends)
     boxes = [legend.get_window_extent(renderer) for legend in legends if legend is not None]
+    boxes += [text.get_window_extent(renderer) for ax in figure.axes for text in ax.texts]
     found = []
     for k, ax in enumerate(figure.axes):
         marked = [line for line in ax.lines if line.get_marker() not in (None, "None", "")]
@@ -105,7 +106,7 @@ def covered_points(figure) -> list[str]:
             inside_axes = ax.bbox.padded(1.0)
             for x, y in shown:
                 if inside_axes.contains(x, y) and any(b.contains(x, y) for b in boxes):
-                    found.append(f"axes {k}: a point at ({x:.0f}, {y:.0f}) px under a legend")
+                    found.append(f"axes {k}: a point at ({x:.0f}, {y:.0f}) px under a text")
     return found
 
 

@@ -328,8 +328,11 @@ HIDDEN_CELLS = """(root) => {
 def test_every_cell_of_orders_5_and_6_can_be_seen(chromium, lab, tmp_path):
     """Every cell of the largest boards is visible, or reachable with a scroll bar.
 
-    The order change's duration is printed, not bounded (see the report for the
-    figure; ``tests/test_widgets.py`` bounds the work it does).
+    The window is 1,000 px wide with JupyterLab's file browser open, narrower
+    than the 36 columns of an order-6 board: the board must scroll in its own
+    box, not squeeze its boxes (which then each scrolled a column at a time).
+    The order change's duration is printed, not bounded: a busy machine
+    stretches it; ``tests/test_widgets.py`` bounds the work it does.
     """
     from playwright.sync_api import expect, sync_playwright
 

@@ -134,14 +134,18 @@ def draw_time_limit(ax, time_limit_ms: float | None) -> None:
         )
 
 
-def note_zeros(ax: Any, what: str, labels: Sequence[str], corner: str) -> None:
-    """Say in a corner of a log-scale plot which points are zero, so none vanishes silently."""
+def note_zeros(ax: Any, what: str, labels: Sequence[str]) -> None:
+    """Say in the legend of a log-scale plot which points are zero, so none vanishes silently.
+
+    The note is a legend entry without a mark (the legends stand beside the
+    axes, :func:`legend_outside`), so it never sits on the data.
+    """
+    import textwrap
+
     if not labels:
         return
-    x, ha = (0.99, "right") if corner.endswith("right") else (0.01, "left")
-    y, va = (0.02, "baseline") if corner.startswith("lower") else (0.99, "top")
-    ax.text(x, y, f"{what}, not drawn on the log scale: " + ", ".join(labels),
-            transform=ax.transAxes, fontsize=7, ha=ha, va=va, color="#555")
+    note = textwrap.fill(f"{what}, not drawn on the log scale: " + ", ".join(labels), 36)
+    ax.plot([], [], linestyle="none", label=note)
 
 
 SVG_HASHSALT = STYLE["svg.hashsalt"]

@@ -219,7 +219,7 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         linestyle="--",
         label="variables (N⁶)",
     )
-    note_zeros(ax, "0 clauses", zeros, corner="lower right")
+    note_zeros(ax, "0 clauses", zeros)
     ax.set_yscale("log")
     ax.set_xticks(orders)
     ax.set_xlabel("order N (the board is N² × N²)")

@@ -378,7 +378,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
             color=COLOURS[k % len(COLOURS)],
             label=column.removesuffix(" ms"),
         )
-    note_zeros(ax, "0 ms", unmeasured, corner="upper left")
+    note_zeros(ax, "0 ms", unmeasured)
     top = costs["encoder ms"].iloc[-1] if "encoder ms" in costs else 1.0
     ax.plot(
         literals,
