@@ -447,8 +447,8 @@ def test_an_order_change_builds_one_widget_model_per_cell(bench, monkeypatch):
     """The work of an order change: one widget model per cell, one message per changed cell.
 
     Three models per cell (a Text with its own Layout and style), a message per
-    cell per change and the DIMACS written on every change made order 5 take
-    7.5 s in JupyterLab; the counts here bound that work on any machine.
+    cell per change and the DIMACS written on every change made an order change
+    slow in JupyterLab; the counts here bound that work on any machine.
     """
     import ipywidgets
 
