@@ -15,6 +15,7 @@ downloads a browser (no ``playwright install``).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -202,7 +203,7 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
                 "data-total-clauses", "11772"
             )
             expect(live.locator(".sudosat-valid")).to_be_visible()
-            answer_rows = live.locator(".sudosat-valid ~ table.sudosat-wb tr")
+            answer_rows = live.locator(".sudosat-valid ~ .sudosat-wb-scroll table.sudosat-wb tr")
             expect(answer_rows.first).to_have_text("816435279")  # the course's solution
             expect(answer_rows.last).to_have_text("382659714")
             expect(page.get_by_text("2,916 fewer than").first).to_be_attached()  # the snapshot
@@ -281,3 +282,89 @@ def _shot(page, folder: Path, name: str) -> Path:
     page.locator(".sudosat-status").scroll_into_view_if_needed()
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+# For every grid cell: scroll it into view (as a reader would, with the notebook's or the
+# board's own scroll bar) and ask the browser which element is drawn at its centre. A
+# cell clipped by an ancestor without a scroll bar is never drawn there. scrollIntoView
+# also scrolls what no reader would: an ancestor whose overflow is hidden, or one of the
+# small boxes inside the workbench (ipywidgets boxes scroll, so a squeezed box of the
+# board shows one column and hides the rest behind a scroll bar of its own). A cell
+# reached only that way counts as hidden: inside the workbench's output, only the board's
+# own scroll box (.sudosat-grid-scroll) may scroll.
+HIDDEN_CELLS = """(root) => {
+  const shut = (value) => value === 'hidden' || value === 'clip';
+  const allowed = (el, style, axis) =>
+    root.contains(el) && el !== root
+      ? el.classList.contains('sudosat-grid-scroll') : !shut(style[axis]);
+  const cells = [...root.querySelectorAll('.sudosat-cell input')];
+  const hidden = [];
+  const why = [];
+  const name = (el) => el ? `${el.tagName}.${[...el.classList].join('.')}` : 'nothing';
+  cells.forEach((cell, index) => {
+    cell.scrollIntoView({block: 'center', inline: 'center'});
+    let forced = false;
+    for (let el = cell.parentElement; el; el = el.parentElement) {
+      const style = getComputedStyle(el);
+      if ((el.scrollLeft && !allowed(el, style, 'overflowX')) ||
+          (el.scrollTop && !allowed(el, style, 'overflowY'))) {
+        forced = name(el);
+        el.scrollLeft = 0;
+        el.scrollTop = 0;
+      }
+    }
+    const box = cell.getBoundingClientRect();
+    const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const drawn = seen && (seen === cell || cell.contains(seen));
+    if (forced || box.width < 4 || box.height < 4 || !drawn) {
+      hidden.push(index);
+      if (why.length < 3) why.push(forced ? `scrolled ${forced}` : `covered by ${name(seen)}`);
+    }
+  });
+  return {cells: cells.length, hidden: hidden.slice(0, 20), count: hidden.length, why};
+}"""
+
+
+def test_every_cell_of_orders_5_and_6_can_be_seen(chromium, lab, tmp_path):
+    """Every cell of the largest boards is visible, or reachable with a scroll bar.
+
+    The window is 1,000 px wide with JupyterLab's file browser open, narrower
+    than the 36 columns of an order-6 board: the board must scroll in its own
+    box, not squeeze its boxes (which then each scrolled a column at a time).
+    The order change's duration is printed, not bounded: a busy machine
+    stretches it; ``tests/test_widgets.py`` bounds the work it does.
+    """
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = lab
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1000, "height": 1200})
+        page.set_default_timeout(WAIT_MS * 2)
+        expect.set_options(timeout=WAIT_MS * 2)
+        try:
+            page.goto(url)
+            page.wait_for_function(
+                "window.jupyterapp && document.querySelector('.jp-Notebook') !== null"
+            )
+            page.get_by_text("Python 3 (ipykernel) | Idle").wait_for()
+            page.locator(".jp-Notebook").first.click()
+            page.get_by_role("menuitem", name="Run", exact=True).click()
+            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+            status = page.locator(".sudosat-status")
+            expect(status).to_contain_text("cdcl: SAT")
+            live = page.locator(".jp-OutputArea-output", has=page.locator(".sudosat-status"))
+            line = live.locator(".widget-text", has=page.locator("label:text-is('line')"))
+            for order in (5, 6):
+                started = time.monotonic()
+                _select(page, "order").select_option(str(order))
+                expect(line.locator("input")).to_have_value(re.compile(rf"^{order} "))
+                expect(live.locator(".sudosat-cell input")).to_have_count(order**4)
+                expect(status).to_contain_text("cdcl: SAT")
+                print(f"order {order}: solved and shown {time.monotonic() - started:.1f} s")
+                found = live.evaluate(HIDDEN_CELLS)
+                _shot(page, tmp_path, f"order-{order}")
+                assert found["cells"] == order**4
+                assert found["count"] == 0, f"order {order}: hidden cells {found}"
+        finally:
+            browser.close()

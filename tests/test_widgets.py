@@ -8,6 +8,7 @@ combination agrees with a model count on the empty 4x4 board.
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 
 import pytest
@@ -19,7 +20,7 @@ from sudosat.sudoku.board import COURSE_EXAMPLE, Board, check_solution
 from sudosat.sudoku.encoding import encode
 from sudosat.workbench import compute as workbench_run
 from sudosat.workbench import formula as workbench
-from sudosat.workbench import widgets
+from sudosat.workbench import views, widgets
 from tests.conftest import COURSE_SOLUTION
 
 COURSE = COURSE_EXAMPLE
@@ -374,7 +375,7 @@ def test_the_download_holds_the_whole_dimacs(bench, monkeypatch):
     link = re.search(r"base64,([A-Za-z0-9+/=]+)'", bench.download.value)
     text = base64.b64decode(link.group(1)).decode()
     assert "p cnf 729 11772" in text and text.count(" 0\n") == 11_772
-    monkeypatch.setattr(widgets, "DOWNLOAD_LIMIT", 10_000)
+    monkeypatch.setattr(views, "DOWNLOAD_LIMIT", 10_000)
     assert "too large to embed" in widgets.download_html(bench.outcome)
 
 
@@ -393,3 +394,85 @@ def test_rcv_numbering_names_variables_by_digits_and_solves_the_same():
     reading = workbench.read_model(rcv, result.model)
     assert reading.board == workbench.read_model(course, solve(course.cnf, "cdcl").model).board
     assert check_solution(board, reading.board) is None
+
+
+# -- clashes, counters in words, the largest boards --------------------------------------
+
+
+def test_clashing_givens_are_named_and_marked(bench):
+    bench.grid.cells[0].value = "4"  # the course example holds 4 in row 1, column 4
+    assert bench.outcome.status == "UNSAT"
+    said = "row 1 holds 4 twice, in cells (1, 1) and (1, 4)"
+    assert said in bench.status.value and said in bench.answer.value
+    assert "the givens clash" in bench.answer.value
+    assert widgets.clashing_givens(bench.outcome.board) == {0, 3}
+    for cell in (0, 3):
+        assert "sudosat-badcell" in bench.grid.cells[cell]._dom_classes
+    assert "sudosat-badcell" not in bench.grid.cells[1]._dom_classes
+    bench.grid.cells[0].value = ""  # consistent again: the marks go
+    assert bench.outcome.reading.valid and "clash" not in bench.status.value
+    assert "sudosat-badcell" not in bench.grid.cells[3]._dom_classes
+
+
+def test_an_unsat_formula_with_consistent_givens_names_no_clash():
+    board = Board.parse(SMALL)
+    assert views.clash_words(board) == "" and views.clashing_givens(board) == frozenset()
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "dpll", "walksat", "pysat:minisat22"])
+def test_counters_are_shown_in_words(solver):
+    outcome = widgets.compute(COURSE, workbench.Switches(), "course", solver, 10_000)
+    shown = widgets.answer_html(outcome)
+    for key in outcome.stats:
+        assert key in views.STAT_LABELS, f"{solver} reports {key!r}, which has no words"
+        assert f">{html.escape(views.STAT_LABELS[key])}<" in shown
+    assert ">solver_cpu_s<" not in shown and ">decisions<" not in shown
+
+
+def test_a_snapshot_states_its_rules_once():
+    page = widgets.snapshot_html(
+        [{"text": COURSE, "encoding": "course"}, {"text": COURSE, "switches": {"amo": "seq"}}]
+    )
+    assert page.count(views.CORRECT_RULE) == 1 and page.count(views.VALID_RULE) == 1
+    assert page.count("sudosat-valid") == 2
+
+
+def _widget_count() -> int:
+    from ipywidgets.widgets import widget
+
+    return len(widget._instances)
+
+
+def test_an_order_change_builds_one_widget_model_per_cell(bench, monkeypatch):
+    """The work of an order change: one widget model per cell, one message per changed cell.
+
+    Three models per cell (a Text with its own Layout and style), a message per
+    cell per change and the DIMACS written on every change made an order change
+    slow in JupyterLab; the counts here bound that work on any machine.
+    """
+    import ipywidgets
+
+    sent = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send", lambda self, msg, buffers=None: sent.append(1))
+    written = []
+    original = workbench.CNF.to_dimacs
+    monkeypatch.setattr(
+        workbench.CNF, "to_dimacs", lambda self, *a, **k: written.append(1) or original(self)
+    )
+    before = _widget_count()
+    bench.order.value = 5
+    assert bench.outcome.reading.valid and len(bench.grid.cells) == 625
+    assert _widget_count() - before <= 625 + 25 + 10  # cells, boxes, a few shared ones
+    empty = 625 - bench.outcome.board.num_givens
+    assert len(sent) <= empty + 60  # the solution in the empty cells, and the views
+    assert written == []  # 5 MB of DIMACS: written only when the reader asks
+    assert "the button writes it" in bench.download.value
+    bench.prepare.click()
+    assert "too large to embed" in bench.download.value or "sudosat-download" in (
+        bench.download.value
+    )
+    sent.clear()
+    bench.order.value = 3  # back: the grid of order 3 is kept, no model is built
+    before = _widget_count()
+    bench.order.value = 5
+    assert _widget_count() == before

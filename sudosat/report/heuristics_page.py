@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.formats import p_value, ratio
-from sudosat.report.plots import panels, styled
+from sudosat.report.plots import legend_outside, panels, styled, tidy_log_ticks
 from sudosat.report.scaling_page import invalid_solved_rows
 from sudosat.run.results import Verdict
 from sudosat.studies.heuristics import (
@@ -125,7 +125,8 @@ def plot_pairs(
         axis.set_ylabel(f"{rival} decisions + 1")
         axis.set_title(f"{rival} against {subject} (x: {rival} timed out)")
         axis.grid(True, which="both")
-    axes[0].legend(fontsize="x-small")
+        tidy_log_ticks(axis)
+    legend_outside(axes[-1], fontsize="x-small")
     return figure
 
 
@@ -145,6 +146,7 @@ def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
     right.set_ylabel("time (ms; time-outs at T, dashed)")
     for axis in (left, right):
         axis.grid(True, axis="y", which="both")
+        tidy_log_ticks(axis)
     figure.suptitle("distributions over every puzzle")
     return figure
 

@@ -92,6 +92,36 @@ def solver_style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
     }
 
 
+def legend_outside(ax: Any, **options: Any) -> Any:
+    """The legend of `ax` to the right of its axes, where it covers no data.
+
+    The figures use ``layout="constrained"``, which makes room for it.
+    """
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options)
+
+
+def tidy_log_ticks(ax: Any) -> None:
+    """Tick labels of `ax`'s log axes that never run into each other.
+
+    Matplotlib labels the minor ticks of a log axis spanning less than a
+    decade in scientific notation ("3×10¹4×10¹"). Here only major ticks carry
+    a label: the decades, or, below a decade of span, a few plain round numbers
+    (30, 40). An axis given fixed ticks keeps them. Call after the data and the
+    limits are set.
+    """
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullFormatter
+
+    for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if axis.get_scale() != "log":
+            continue
+        axis.set_minor_formatter(NullFormatter())
+        low, high = sorted(limits)
+        if isinstance(axis.get_major_locator(), FixedLocator) or low <= 0 or high / low >= 10:
+            continue
+        axis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
+        axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+
+
 def draw_time_limit(ax, time_limit_ms: float | None) -> None:
     """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
     if time_limit_ms:
@@ -104,14 +134,18 @@ def draw_time_limit(ax, time_limit_ms: float | None) -> None:
         )
 
 
-def note_zeros(ax: Any, what: str, labels: Sequence[str], corner: str) -> None:
-    """Say in a corner of a log-scale plot which points are zero, so none vanishes silently."""
+def note_zeros(ax: Any, what: str, labels: Sequence[str]) -> None:
+    """Say in the legend of a log-scale plot which points are zero, so none vanishes silently.
+
+    The note is a legend entry without a mark (the legends stand beside the
+    axes, :func:`legend_outside`), so it never sits on the data.
+    """
+    import textwrap
+
     if not labels:
         return
-    x, ha = (0.99, "right") if corner.endswith("right") else (0.01, "left")
-    y, va = (0.02, "baseline") if corner.startswith("lower") else (0.99, "top")
-    ax.text(x, y, f"{what}, not drawn on the log scale: " + ", ".join(labels),
-            transform=ax.transAxes, fontsize=7, ha=ha, va=va, color="#555")
+    note = textwrap.fill(f"{what}, not drawn on the log scale: " + ", ".join(labels), 36)
+    ax.plot([], [], linestyle="none", label=note)
 
 
 SVG_HASHSALT = STYLE["svg.hashsalt"]
@@ -211,7 +245,8 @@ def plot_per_instance(
         fontsize=8,
     )
     ax.grid(True, which="major", axis="y")
-    ax.legend(loc="best")
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -274,7 +309,8 @@ def plot_scatter(
     ax.set_ylabel(f"{own}: {stage_name(time_column)} (ms, log scale)")
     ax.set_title(f"{own} against {reference}: {stage_name(time_column)} per instance")
     ax.grid(True)
-    ax.legend(loc="upper left")
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -330,5 +366,6 @@ def plot_cactus(
     ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
     ax.set_title("Cactus plot")
     ax.grid(True)
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure

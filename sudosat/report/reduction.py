@@ -17,7 +17,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.io import read_instances
-from sudosat.report.plots import COLOURS, new_figure, note_zeros, styled
+from sudosat.report.plots import (
+    COLOURS,
+    legend_outside,
+    new_figure,
+    note_zeros,
+    styled,
+    tidy_log_ticks,
+)
 from sudosat.report.tables import HTML, table
 from sudosat.sat.amo import amo_size
 from sudosat.sat.solvers.dpll import simplify
@@ -212,14 +219,15 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         linestyle="--",
         label="variables (N⁶)",
     )
-    note_zeros(ax, "0 clauses", zeros, corner="lower right")
+    note_zeros(ax, "0 clauses", zeros)
     ax.set_yscale("log")
     ax.set_xticks(orders)
     ax.set_xlabel("order N (the board is N² × N²)")
     ax.set_ylabel("count (log scale)")
     ax.set_title("Course encoding: clauses per family")
     ax.grid(True)
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -394,7 +402,8 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     ax.set_ylabel("median count per board (log scale)")
     ax.set_title("Size of each encoding on the same order-3 boards")
     ax.grid(True, axis="y")
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 
@@ -430,3 +439,32 @@ def encoding_ratios(comparison: pd.DataFrame, reference: str = "course") -> list
         )
         for name in order
     ]
+
+
+def ratios_sentence(ratios: Sequence[EncodingRatio]) -> str:
+    """The ratios of :func:`encoding_ratios` in two sentences: sizes, then boards decided.
+
+    Each fact is said once: the sizes name every encoding against the first
+    (the reference), and encodings that propagation decides equally often are
+    named together, so no clause of the text repeats another.
+    """
+    if not ratios:
+        return ""
+    base, others = ratios[0], ratios[1:]
+    sizes = "; ".join(
+        f"{r.encoding} has {r.clauses:.2f} times its clauses and {r.variables:.2f} times its "
+        "variables"
+        for r in others
+    )
+    by_count: dict[tuple[int, int], list[str]] = {}
+    for r in ratios:
+        by_count.setdefault((r.decided, r.boards), []).append(r.encoding)
+    decided = "; ".join(
+        f"{_and(names)}: {count} of {boards}" for (count, boards), names in by_count.items()
+    )
+    head = f"Against the {base.encoding} encoding, {sizes}. " if others else ""
+    return f"{head}Boards that propagation alone decides, per encoding: {decided}."
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -580,37 +580,49 @@ def plot_grid_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
     """Median `measure` against alpha, one panel per encoding, one line per order.
 
     The y axis is symmetric-log, so zero counts stay on the plot (at 0) instead
-    of vanishing; medians censored at T are drawn as open markers on the T line.
+    of vanishing; the title says so only when a zero is drawn. Medians censored
+    at T are open markers on the dashed T line; the legend, beside the panels,
+    names both, so no label sits on the data.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from sudosat.report.plots import tidy_log_ticks
 
     rows = summary[summary["solver"] == solver]
     encodings = list(dict.fromkeys(rows["encoding"]))
-    figure, axes = plt.subplots(1, len(encodings), figsize=(4.6 * len(encodings), 3.8),
-                                sharey=True, squeeze=False)
+    figure, axes = plt.subplots(1, len(encodings), figsize=(4.2 * len(encodings) + 1.6, 3.8),
+                                sharey=True, squeeze=False, layout="constrained")
+    timed = measure == "median_ms"
     for axis, encoding in zip(axes[0], encodings, strict=True):
         part = rows[rows["encoding"] == encoding]
         for order, line in part.groupby("order"):
             line = line.sort_values("alpha")
-            x = line["alpha"] * 100
-            drawn = axis.plot(x, line[measure], marker="o", label=f"N = {order}")[0]
-            if measure == "median_ms":
+            drawn = axis.plot(line["alpha"] * 100, line[measure], marker="o",
+                              label=f"N = {order}")[0]
+            if timed:
                 out = line[line["censored"]]
                 axis.plot(out["alpha"] * 100, out[measure], linestyle="none", marker="o",
                           markersize=11, markerfacecolor="none", color=drawn.get_color())
-        if measure == "median_ms":
+        if timed:
             axis.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
-            axis.text(0, time_limit_ms * 1.15, "T (time-outs counted as T)", fontsize=8)
         axis.set_yscale("symlog", linthresh=1.0)
         axis.set_xlabel("cells given (%)")
         axis.set_title(encoding)
         axis.grid(True, which="both", alpha=0.3)
-    axes[0][0].set_ylabel(MEASURE_WORDS.get(measure, measure).replace("the ", "")
-                          + (" (ms)" if measure == "median_ms" else ""))
-    axes[0][-1].legend(fontsize="small")
-    figure.suptitle(f"{solver}: {MEASURE_WORDS.get(measure, measure)} per cell "
-                    "(symlog axis: zero is shown at 0)")
-    figure.tight_layout()
+        tidy_log_ticks(axis)
+    words = MEASURE_WORDS.get(measure, measure)
+    axes[0][0].set_ylabel(words.replace("the ", "") + (" (ms)" if timed else ""))
+    handles, labels = axes[0][-1].get_legend_handles_labels()
+    if timed:
+        handles += [Line2D([], [], color="grey", linestyle="--", linewidth=1),
+                    Line2D([], [], color="grey", linestyle="none", marker="o", markersize=9,
+                           markerfacecolor="none")]
+        labels += [f"T = {time_limit_ms / 1000:g} s", "median at T (time-outs\ncounted as T)"]
+    figure.legend(handles, labels, loc="outside right upper", fontsize="small")
+    zero_drawn = bool((rows[measure] == 0).any())
+    figure.suptitle(f"{solver}: {words} per cell"
+                    + (" (symlog axis: zero is drawn at 0)" if zero_drawn else ""))
     return figure
 
 
@@ -624,8 +636,10 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
         axis.axis("off")
         axis.text(0.5, 0.5, "fewer than three orders: no growth fit", ha="center")
         return figure
-    figure, axes = plt.subplots(1, len(quantities), figsize=(4.6 * len(quantities), 3.8),
-                                squeeze=False)
+    from sudosat.report.plots import legend_outside, tidy_log_ticks
+
+    figure, axes = plt.subplots(1, len(quantities), figsize=(5.6 * len(quantities), 3.8),
+                                squeeze=False, layout="constrained")
     rows = summary[summary["solver"] == solver]
     for axis, quantity in zip(axes[0], quantities, strict=True):
         for fit in (f for f in fits if f.measure == quantity):
@@ -636,7 +650,7 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
                                marker="o", linestyle="none", label=fit.encoding)[0]
             span = [min(per_order.index), max(per_order.index)]
             axis.plot(span, [fit.predict(n) for n in span], color=points.get_color(),
-                      label=f"fit N^{fit.exponent:.1f}")
+                      label=f"{fit.encoding}: fit N^{fit.exponent:.1f}")
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_xticks(sorted(rows["order"].unique()))
@@ -647,7 +661,7 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
         axis.set_ylabel(label + (" (ms)" if quantity == "median_ms" else
                                  "" if quantity == "clauses" else " + 1"))
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend(fontsize="x-small")
+        tidy_log_ticks(axis)
+        legend_outside(axis, fontsize="x-small")
     figure.suptitle("growth with N, fitted on log-log scales (scipy.stats.linregress)")
-    figure.tight_layout()
     return figure

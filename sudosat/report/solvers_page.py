@@ -20,7 +20,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.plots import COLOURS, MARKERS, new_figure, note_zeros, styled
+from sudosat.report.plots import (
+    COLOURS,
+    MARKERS,
+    legend_outside,
+    new_figure,
+    note_zeros,
+    styled,
+    tidy_log_ticks,
+)
 from sudosat.report.reduction import variable_name
 from sudosat.report.tables import HTML
 from sudosat.sudoku.board import Board
@@ -370,7 +378,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
             color=COLOURS[k % len(COLOURS)],
             label=column.removesuffix(" ms"),
         )
-    note_zeros(ax, "0 ms", unmeasured, corner="upper left")
+    note_zeros(ax, "0 ms", unmeasured)
     top = costs["encoder ms"].iloc[-1] if "encoder ms" in costs else 1.0
     ax.plot(
         literals,
@@ -395,7 +403,8 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
     ax.set_ylabel("time (ms, log scale)")
     ax.set_title("Cost of each component, one generated board per order")
     ax.grid(True)
-    ax.legend()
+    tidy_log_ticks(ax)
+    legend_outside(ax)
     return figure
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.plots import panels, save_figure, styled
+from sudosat.report.plots import legend_outside, panels, save_figure, styled, tidy_log_ticks
 from sudosat.run.results import Verdict
 
 STUDY_FIGURE_PREFIX = "scaling-"
@@ -93,7 +93,8 @@ def _panels(
         axis.grid(True, which="both")
         if x == "order":
             axis.set_xticks(sorted(table[x].unique()))
+        tidy_log_ticks(axis)
     axes[0].set_ylabel(ylabel)
-    axes[-1].legend()
+    legend_outside(axes[-1])
     figure.suptitle(title)
     return figure

@@ -2,5 +2,7 @@
 
 :mod:`.formula` builds the formula from the switches and reads a model back
 (no widgets, no solvers); :mod:`.compute` solves one setting through the
-runner; :mod:`.widgets` is the live JupyterLab widget and its static snapshot.
+runner; :mod:`.views` turns a computed setting into HTML (and the static
+snapshot of the exported page); :mod:`.grid` is the editable board and
+:mod:`.widgets` the live JupyterLab widget that ties them together.
 """
