@@ -129,9 +129,10 @@ def run_one(encoded, solver: str, cap_s: float) -> dict:
         # SIGXCPU at the soft cap, or SIGKILL at the hard one
         killed = os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) in (
             signal.SIGXCPU, signal.SIGKILL)
-        status = "TIMEOUT" if killed else "ERROR"
-        return {**row, "status": status, "valid": "", "conflicts": "", "propagations": "",
-                "error": "" if killed else f"child ended with status {wait_status}"}
+        ended = (signal.Signals(os.WTERMSIG(wait_status)).name if os.WIFSIGNALED(wait_status)
+                 else f"exit status {os.WEXITSTATUS(wait_status)}")
+        return {**row, "status": "TIMEOUT" if killed else "ERROR", "valid": "",
+                "conflicts": "", "propagations": "", "error": f"child ended by {ended}"}
     status, model, conflicts, props, error = pickle.loads(data)
     row.update(status=status, conflicts=conflicts, propagations=props, error=error)
     row["valid"], why = check_answer(encoded, status, model)
