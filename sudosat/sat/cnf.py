@@ -415,7 +415,7 @@ def _flatten(clauses: list | tuple) -> tuple[list, int, int] | None:
     woven: list = [_CLAUSE_END] * (2 * count)
     woven[::2] = clauses
     try:
-        lits = reduce(iadd, woven, [])
+        lits: list = reduce(iadd, woven, [])
         if lits.count(0) != count:
             return None
         distinct = array("i", set(lits))  # the clause end's 0 and each literal once
