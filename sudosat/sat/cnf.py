@@ -189,10 +189,11 @@ class CNF:
         A list or tuple of clauses that are lists or tuples takes a bulk path
         (:func:`_flatten`): a block of clauses is flattened, converted and
         checked by a few C-level passes instead of one :meth:`add_clause`
-        each (``benchmarks/cnf_handover.py`` times it). A block it refuses (a literal that is 0, not
-        an integer or beyond 32 bits) and any other iterable go clause by clause
-        through :meth:`add_clause`, which names the fault: the formula then
-        holds the clauses before the faulty one, as it always has.
+        each (``benchmarks/cnf_handover.py`` times both). A block it refuses
+        (a literal that is 0, not an integer or beyond 32 bits) and any other
+        iterable go clause by clause through :meth:`add_clause`, which names
+        the fault: the formula then holds the clauses before the faulty one,
+        as it always has.
         """
         if not isinstance(clauses, list | tuple):
             for clause in clauses:
@@ -394,6 +395,9 @@ _ITER_BLOCK = 1 << 16  # literals CNF.__iter__ turns into a list at a time (abou
 _BULK_CLAUSES = 1 << 16  # clauses CNF.extend flattens at a time: bounds its temporary list
 _CLAUSE_END = (0,)  # what _flatten weaves in after every clause
 _SEQUENCES = frozenset((list, tuple))
+_SEPARATOR = 2  # the byte that stands for a clause's closing 0 in _scan
+_SEPARATOR_BYTE = bytes([_SEPARATOR])
+_GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
 
 
 def _flatten(clauses: list | tuple) -> tuple[list, int, int] | None:
@@ -432,8 +436,8 @@ def _split(flat: array, kind: type) -> Iterator:
 
     A block of the array at a time becomes one `kind` (slicing it is cheaper
     than converting each clause): a reader that looks at a clock between clauses
-    then never waits for the whole array's conversion (0.2 s at order 6, 0.7 at
-    order 7).
+    then never waits for the whole array's conversion, which takes a large part
+    of a second at orders 6 and 7.
     """
     size = len(flat)
     begin = 0
@@ -449,9 +453,6 @@ def _split(flat: array, kind: type) -> Iterator:
             yield block[start:end]
             start = end + 1
         begin = stop
-_SEPARATOR = 2  # the byte that stands for a clause's closing 0 in _scan
-_SEPARATOR_BYTE = bytes([_SEPARATOR])
-_GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
 
 
 def _scan(flat: array, model: Iterable[Lit], num_vars: int) -> int | None:
