@@ -140,3 +140,55 @@ def test_a_peer_frees_its_solver_inside_the_timed_solve(peer: str, monkeypatch):
     assert status == "SAT"
     # Three reads: before reading, before solving, after solving (and freeing).
     assert events.seen == ["clock", "clock", "freed", "clock"]
+
+
+def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
+    # Order 2 boards, one seed, a 5 s cap: every solver answers at once, in a forked child.
+    out = tmp_path / "hard_end.csv"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hard_end.py"), "--orders", "2",
+         "--seeds", "1", "--cap", "5", "--no-course-case", "--csv", str(out)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    import csv
+
+    with out.open(newline="") as handle:
+        runs = list(csv.DictReader(handle))
+    assert [row["solver"] for row in runs] == ["cdcl", "minisat22", "cadical195"]
+    assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
+    assert all(float(row["cpu_s"]) >= 0 and row["order"] == "2" for row in runs)
+    assert "order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run" in done.stdout
+
+
+def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks import hard_end
+
+    encoded = hard_end.build(hard_end.Case("optimised", 2, 0.25, 1))
+
+    def busy(*_args, **_kwargs):
+        while True:  # burns CPU until the kernel's RLIMIT_CPU stops the child
+            pass
+
+    monkeypatch.setattr("sudosat.sat.solvers.registry.solve", busy)
+    row = hard_end.run_one(encoded, "cdcl", 1.0)
+    assert row["status"] == "TIMEOUT" and "SIGXCPU" in row["error"]
+    assert 0.5 <= row["cpu_s"] <= 6.0  # the cap (1 s), well short of the hard limit (+5 s)
+    # A model that breaks a clause is caught by the parent's check.
+    all_false = [-v for v in range(1, encoded.cnf.num_vars + 1)]
+    assert hard_end.check_answer(encoded, "SAT", all_false)[0] == "False"
+    assert hard_end.check_answer(encoded, "UNSAT", None)[0] == "False"
+
+
+def test_cnf_handover_writes_a_row_per_formula_and_mode(tmp_path: Path):
+    out = tmp_path / "handover.csv"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "cnf_handover.py"), "--boards", "1",
+         "--repeat", "2", "--csv", str(out)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1 + 2 * 4  # a header, then 2 formulas x 4 modes
+    assert "cnf / minisat22" in done.stdout

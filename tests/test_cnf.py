@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sudosat.errors import DimacsError
@@ -26,26 +26,26 @@ COURSE_CNF = "c Example formula in CNF\nc\np cnf 4 3\n1 3 -4 0\n4 0 2\n"
 def test_course_example_keeps_its_last_clause_without_zero():
     cnf = parse_dimacs(COURSE_CNF)
     assert cnf.num_vars == 4
-    assert cnf.clauses == [[1, 3, -4], [4], [2]]
+    assert cnf.clauses == ((1, 3, -4), (4,), (2,))
 
 
 def test_clause_may_span_lines_and_lines_may_hold_several_clauses():
     cnf = parse_dimacs("p cnf 3 3\n1 2\n-3 0 2 0 -1\n 3 0\n")
-    assert cnf.clauses == [[1, 2, -3], [2], [-1, 3]]
+    assert cnf.clauses == ((1, 2, -3), (2,), (-1, 3))
 
 
 def test_comments_anywhere_as_whole_lines():
     cnf = parse_dimacs("c head\np cnf 2 2\nc between\n1 2 0\nc again\n-1 0\n")
-    assert cnf.clauses == [[1, 2], [-1]]
+    assert cnf.clauses == ((1, 2), (-1,))
 
 
 def test_satlib_percent_ending_is_accepted():
     cnf = parse_dimacs("p cnf 3 2\n1 -2 3 0\n-1 2 0\n%\n0\n\n")
-    assert cnf.clauses == [[1, -2, 3], [-1, 2]]
+    assert cnf.clauses == ((1, -2, 3), (-1, 2))
 
 
 def test_crlf_line_ends_are_accepted():
-    assert parse_dimacs("p cnf 2 1\r\n1 -2 0\r\n").clauses == [[1, -2]]
+    assert parse_dimacs("p cnf 2 1\r\n1 -2 0\r\n").clauses == ((1, -2),)
 
 
 def test_wrong_clause_count_is_a_warning_not_an_error():
@@ -63,7 +63,7 @@ def test_the_assignment_rules_file_reads_with_a_count_warning():
 
 def test_empty_clause_is_kept():
     cnf = parse_dimacs("p cnf 1 2\n1 0\n0\n")
-    assert cnf.clauses == [[1], []]
+    assert cnf.clauses == ((1,), ())
     assert cnf.has_empty_clause
 
 
@@ -150,7 +150,7 @@ def test_dimacs_round_trip(case):
         warnings.simplefilter("error")
         again = parse_dimacs(cnf.to_dimacs(["round trip"]))
     assert again == cnf
-    assert again.clauses == [list(c) for c in clauses]
+    assert again.clauses == tuple(map(tuple, clauses))
 
 
 @given(clause_lists, st.integers(min_value=1, max_value=8))
@@ -176,7 +176,7 @@ def test_reader_accepts_clauses_spread_over_lines(case):
     text = f"p cnf {num_vars} {len(clauses)}\n" + "\n".join(
         " ".join(tokens[i : i + 3]) for i in range(0, len(tokens), 3)
     )
-    assert parse_dimacs(text).clauses == [list(c) for c in clauses]
+    assert parse_dimacs(text).clauses == tuple(map(tuple, clauses))
 
 
 models = st.integers(min_value=0, max_value=30).flatmap(
@@ -270,3 +270,119 @@ def test_repr_rebuilds_the_formula(clauses, extra_vars, comments):
     cnf = CNF(clauses, num_vars=extra_vars, comments=comments)
     rebuilt = eval(repr(cnf), {"CNF": CNF})  # noqa: S307 - the repr's contract is to eval back
     assert rebuilt == cnf and rebuilt.comments == cnf.comments
+
+
+# -- the bulk path of CNF.extend against add_clause, clause by clause ----------------------
+
+
+class _IndexOnly:
+    """A literal that reads as an integer only through ``__index__`` (unequal to every int)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"_IndexOnly({self.value})"
+
+
+_LITERALS = st.one_of(
+    st.integers(-6, 6),
+    st.integers(-(2**31) - 2, 2**31 + 2),  # int32's ends and just beyond
+    st.booleans(),
+    st.sampled_from([1.0, 0.0, -2.5, "1", None, (1,)]),
+    st.builds(_IndexOnly, st.integers(-3, 3)),
+)
+# A clause: its literals, what holds them (an iterator is read once), and often well-formed.
+_CLAUSES = st.tuples(
+    st.one_of(st.lists(st.integers(-9, 9).filter(bool), max_size=4),
+              st.lists(_LITERALS, max_size=4)),
+    st.sampled_from(["list", "tuple", "iterator"]),
+)
+_SPECS = st.tuples(st.lists(_CLAUSES, max_size=8), st.sampled_from(["list", "tuple", "generator"]))
+
+
+def _materialise(spec):
+    """Fresh clauses (and their container) as `spec` describes them: one per builder."""
+    clauses, outer = spec
+    made = [{"list": list, "tuple": tuple, "iterator": iter}[kind](lits) for lits, kind in clauses]
+    if outer == "generator":
+        return (clause for clause in made)
+    return made if outer == "list" else tuple(made)
+
+
+def _outcome(build, spec):
+    """What building from `spec` raised (type and message) and the formula it left."""
+    cnf = CNF(num_vars=2)
+    error = None
+    try:
+        build(cnf, _materialise(spec))
+    except Exception as exc:  # the outcome compared, whatever it is
+        error = (type(exc), str(exc))
+    return error, cnf.flat.tolist(), cnf.num_vars, len(cnf), cnf.has_empty_clause
+
+
+def _one_by_one(cnf: CNF, clauses) -> None:
+    for clause in clauses:
+        cnf.add_clause(clause)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SPECS, st.sampled_from([1, 2, 3, 1 << 16]))
+@example(([([2], "list"), ([3, 2.0], "tuple")], "list"), 1 << 16)  # 2.0 hides behind 2 in a set
+def test_extend_accepts_and_refuses_what_add_clause_does(spec, bulk):
+    """Same error (type and message), same clauses kept before it, same variables."""
+    import sudosat.sat.cnf as cnf_module
+
+    saved = cnf_module._BULK_CLAUSES
+    cnf_module._BULK_CLAUSES = bulk  # small blocks: a fault in a later block keeps earlier ones
+    try:
+        assert _outcome(CNF.extend, spec) == _outcome(_one_by_one, spec)
+    finally:
+        cnf_module._BULK_CLAUSES = saved
+
+
+@pytest.mark.parametrize(
+    ("clauses", "error", "message"),
+    [
+        ([[1, 2], [3, 0, -4]], ValueError, "cannot contain the literal 0"),
+        ([[1], [False]], ValueError, "cannot contain the literal 0"),  # False reads as 0
+        ([[1], [_IndexOnly(0)]], ValueError, "cannot contain the literal 0"),
+        ([[1, 2.0]], TypeError, "float"),
+        ([[2], [2.0]], TypeError, "float"),
+        ([("1",)], TypeError, "str"),
+        ([[None]], TypeError, "NoneType"),
+        ([[2**31]], OverflowError, "greater than maximum"),
+        ([[-(2**31) - 1]], OverflowError, "less than minimum"),
+        ([[1], 5], TypeError, "int"),
+    ],
+)
+def test_bad_literals_are_refused_with_the_reason(clauses, error, message):
+    with pytest.raises(error, match=message):
+        CNF(clauses)
+
+
+def test_a_bool_literal_reads_as_its_integer_as_it_always_has():
+    # array("i") reads True as 1: add_clause always took it so, and the bulk path keeps that.
+    assert CNF([[True, -2]]).clauses == ((1, -2),)
+
+
+def test_the_bulk_path_keeps_counts_and_empty_clauses():
+    cnf = CNF([[1, -5], (), (2,), []], num_vars=3)
+    assert (cnf.num_vars, len(cnf), cnf.num_literals, cnf.has_empty_clause) == (5, 4, 3, True)
+    assert cnf.flat.tolist() == [1, -5, 0, 0, 2, 0, 0]
+    cnf.extend([(-7,)])
+    assert (cnf.num_vars, len(cnf)) == (7, 5)
+
+
+def test_clauses_is_a_read_only_snapshot():
+    cnf = CNF([[1, -2], [2]])
+    with pytest.raises(AttributeError):
+        cnf.clauses.append((3,))  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        cnf.clauses[0][0] = 5  # type: ignore[index]
+    assert cnf.clauses == ((1, -2), (2,)) and list(cnf) == [[1, -2], [2]]
+    cnf.add_clause([3])
+    assert cnf.clauses[-1] == (3,) and len(cnf) == 3

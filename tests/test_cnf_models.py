@@ -161,7 +161,8 @@ def test_a_course_model_with_one_cell_changed_is_refused_at_the_right_clause(cel
         assert broken is not None
         with pytest.raises(ValueError) as caught:
             cnf.check_model(wrong)
-        assert str(caught.value) == f"the model falsifies clause {broken + 1}: {clauses[broken]}"
+        clause = list(clauses[broken])
+        assert str(caught.value) == f"the model falsifies clause {broken + 1}: {clause}"
     assert cnf._shared is not None and cnf._shared.index is not None
 
 

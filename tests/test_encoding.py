@@ -140,7 +140,7 @@ def test_course_clause_families_are_the_spec_clauses_in_order(order):
     """Rebuild the course encoding from its definition, family by family, and compare."""
     size = order * order
     board = puzzle_from(random_solution(order, random.Random(7)), 0.4, random.Random(8))
-    clauses = encode(board, "course").cnf.clauses
+    clauses = list(encode(board, "course").cnf)
     x = lambda i, j, d: variable(i, j, d, order)  # noqa: E731
     cells = [(i, j) for i in range(size) for j in range(size)]
     completeness = [[x(i, j, d) for d in range(1, size + 1)] for i, j in cells]
@@ -242,7 +242,7 @@ def test_extended_coverage_clauses_say_every_symbol_once_per_unit():
     start = counts["completeness"] + counts["uniqueness"] + counts["validity"]
     coverage = encoded.cnf.clauses[start:start + counts["coverage"]]
     first_row_symbol_1 = [variable(0, j, 1, 2) for j in range(4)]
-    assert coverage[0] == first_row_symbol_1
+    assert list(coverage[0]) == first_row_symbol_1
     assert all(len(clause) == 4 and all(lit > 0 for lit in clause) for clause in coverage)
 
 

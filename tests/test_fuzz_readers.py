@@ -296,7 +296,7 @@ def check_dimacs(text: str) -> None:
         assert expected is None, f"refused a valid formula: {exc}"
         return
     assert expected is not None, f"accepted what a strict reading refuses: {text!r}"
-    assert (cnf.num_vars, cnf.clauses) == expected
+    assert (cnf.num_vars, list(cnf)) == expected
 
 
 def check_board(text: str) -> None:

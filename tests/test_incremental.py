@@ -555,7 +555,7 @@ def test_chunks_cut_a_formula_between_clauses_and_lose_nothing():
     cnf = incremental.rules(2, "course").cnf
     for entries in (1, 7, 100, 10**6):
         chunks = list(incremental._chunks(cnf, entries))
-        assert [c for chunk in chunks for c in chunk.clauses] == cnf.clauses
+        assert tuple(c for chunk in chunks for c in chunk.clauses) == cnf.clauses
         assert all(chunk.flat[-1] == 0 for chunk in chunks)
         assert all(len(chunk.flat) < entries + 10 for chunk in chunks)  # a clause at most over
 

@@ -77,7 +77,7 @@ def test_an_rcv_encoding_is_the_course_one_renamed(encoding):
         new = number.from_course(var) if var <= 64 else var + aux_shift
         return new if lit > 0 else -new
 
-    assert rcv.clauses == [[renamed(lit) for lit in clause] for clause in course.cnf]
+    assert list(rcv) == [[renamed(lit) for lit in clause] for clause in course.cnf]
     assert rcv.num_vars == course.num_vars + aux_shift
 
 
@@ -95,5 +95,5 @@ def test_cli_encode_numbering_rcv_names_cells_by_digits(tmp_path, capsys):
     assert main(["encode", str(instance), "--numbering", "rcv"]) == 0
     cnf = parse_dimacs(capsys.readouterr().out)
     assert cnf.num_vars == 444
-    assert [111] in cnf.clauses  # the given: row 1, column 1, value 1
-    assert [111, 112, 113, 114] in cnf.clauses
+    assert (111,) in cnf.clauses  # the given: row 1, column 1, value 1
+    assert (111, 112, 113, 114) in cnf.clauses

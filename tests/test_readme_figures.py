@@ -264,3 +264,102 @@ def test_the_freeing_shares_are_those_of_their_csvs():
                             ("walksat", r"`walksat` its lists in ([\d.]+) to ([\d.]+)")):
         ratios = [float(r["ratio"]) for r in measured if r["solver"] == solver]
         assert_all_agree(quoted(pattern), [min(ratios), max(ratios)], [solver, solver])
+
+
+def _least_solver_times() -> dict[tuple[str, str, str], float]:
+    """(set, solver, instance) -> the least solve_ms of the repeats, as solvers.py reports."""
+    least: dict[tuple[str, str, str], float] = {}
+    for row in rows("solvers.csv"):
+        key = (row["set"], row["solver"], row["instance"])
+        least[key] = min(least.get(key, math.inf), float(row["solve_ms"]))
+    return least
+
+
+def test_the_set_by_set_cdclkit_ratios_are_those_of_solvers_csv():
+    least = _least_solver_times()
+    sets = ["top2365-200", "damnhard", "16x16-50",
+            "random3sat-50", "random3sat-100", "random3sat-150"]
+    ratios = {name: {i: ms / least[name, "cdcl", i] for (s, who, i), ms in least.items()
+                     if s == name and who == "cdclkit"} for name in sets}
+    stated = quoted(
+        r"top2365 ([\d.]+) \(([\d.]+)\), damnhard ([\d.]+) \(([\d.]+)\), 16x16 ([\d.]+) "
+        r"\(([\d.]+)\), random 3-SAT of 50 variables ([\d.]+) \(([\d.]+)\), of 100 variables "
+        r"([\d.]+) \(([\d.]+)\), of 150 variables ([\d.]+) \(([\d.]+)\)\. On single random "
+        r"formulas the ratio spread from ([\d.]+) to ([\d.]+): `cdclkit` was the faster on (\d+) "
+        r"of the (\d+) random formulas and on none of the (\d+) Sudoku ones"
+    )
+    measured: list[float] = []
+    for name in sets:
+        mine = ratios[name]
+        theirs = sum(least[name, "cdclkit", i] for i in mine)
+        measured += [statistics.median(mine.values()),
+                     theirs / sum(least[name, "cdcl", i] for i in mine)]
+    random_ratios = [r for name in sets[3:] for r in ratios[name].values()]
+    sudoku_ratios = [r for name in sets[:3] for r in ratios[name].values()]
+    assert min(sudoku_ratios) >= 1  # "on none of the Sudoku ones"
+    measured += [min(random_ratios), max(random_ratios), sum(r < 1 for r in random_ratios),
+                 len(random_ratios), len(sudoku_ratios)]
+    what = [f"{name} {kind}" for name in sets for kind in ("median ratio", "ratio of sums")]
+    assert_all_agree(stated, measured,
+                     [*what, "lowest", "highest", "cdclkit faster", "random", "Sudoku"])
+
+
+def test_the_clause_list_handover_is_that_of_cnf_handover_csv():
+    median = {(row["formula"], row["mode"]): float(row["median_ms"])
+              for row in rows("cnf_handover.csv")}
+    first = "9x9 course #1"
+    clauses = {row["formula"]: row["clauses"] for row in rows("cnf_handover.csv")}[first]
+    stated = quoted(r"`CNF\(lists\)` took ([\d.]+) ms on the course encoding of the first 9×9 "
+                    r"line of `data/instances\.txt` \(([\d,]+) clauses as lists\), where PySAT's "
+                    r"`Minisat22\(bootstrap_with=lists\)` took ([\d.]+) ms .*?over the five 9×9 "
+                    r"formulas our constructor took a median ([\d.]+) of MiniSat's time\. Clause "
+                    r"by clause, .*? the first formula took ([\d.]+) ms")
+    stated[1] = stated[1].replace(",", "")
+    nine = sorted({formula for formula, _ in median if formula.startswith("9x9")})
+    assert len(nine) == 5
+    ratio = statistics.median(median[f, "cnf"] / median[f, "minisat22"] for f in nine)
+    assert ratio <= 1  # the constructor is no slower than PySAT's hand-over of the same lists
+    measured = [median[first, "cnf"], float(clauses), median[first, "minisat22"], ratio,
+                median[first, "per-clause"]]
+    assert_all_agree(stated, measured, ["cnf", "clauses", "minisat22", "ratio", "per-clause"])
+
+
+def test_the_hard_end_is_that_of_hard_end_csv():
+    runs = rows("hard_end.csv")
+    assert all(row["valid"] == "True" for row in runs if row["status"] in ("SAT", "UNSAT"))
+    assert not [row for row in runs if row["status"] in ("WRONG", "ERROR")]
+
+    def pick(encoding: str, order: int, solver: str) -> list[dict[str, str]]:
+        return [row for row in runs if (row["encoding"], row["order"], row["solver"])
+                == (encoding, str(order), solver) and row["alpha"] == "0.4"]
+
+    def cpu(group: list[dict[str, str]]) -> list[float]:
+        return sorted(float(row["cpu_s"]) for row in group)
+
+    answered = [row for row in pick("optimised", 7, "cdcl")
+                if row["status"] == "SAT" and float(row["cpu_s"]) <= 120]
+    (course,) = pick("course", 5, "cdcl")
+    stated = quoted(
+        r"At order 6 `cdcl` took a median ([\d.]+) s, ([\d.]+) times MiniSat's ([\d.]+) s "
+        r"\(CaDiCaL: ([\d.]+) s\)\. At order 7 `cdcl` answered (\d) of the (\d) boards within "
+        r"120 s \(in ([\d.]+) s\); MiniSat answered all 3 \(([\d.]+) to ([\d.]+) s\) and CaDiCaL "
+        r"all 3 \(([\d.]+) to ([\d.]+) s\)\. The course encoding of the order-5 seed-7 board "
+        r"took `cdcl` past its 60 s cap, MiniSat ([\d.]+) s and CaDiCaL ([\d.]+) s\. .*?"
+        r"\(([\d.]+) s of 60\)"
+    )
+    assert course["status"] == "TIMEOUT" and course["seed"] == "7"
+    assert all(row["status"] == "SAT" for solver in ("minisat22", "cadical195")
+               for row in pick("optimised", 7, solver))
+    ours, theirs = (statistics.median(cpu(pick("optimised", 6, s))) for s in ("cdcl", "minisat22"))
+    minisat7, cadical7 = cpu(pick("optimised", 7, "minisat22")), cpu(pick("optimised", 7,
+                                                                          "cadical195"))
+    measured = [ours, ours / theirs, theirs, statistics.median(cpu(pick("optimised", 6,
+                                                                        "cadical195"))),
+                len(answered), len(pick("optimised", 7, "cdcl")), float(answered[0]["cpu_s"]),
+                minisat7[0], minisat7[-1], cadical7[0], cadical7[-1],
+                *cpu(pick("course", 5, "minisat22")), *cpu(pick("course", 5, "cadical195")),
+                float(course["cpu_s"])]
+    assert_all_agree(stated, measured, [
+        "order 6 cdcl", "its ratio", "order 6 MiniSat", "order 6 CaDiCaL", "order 7 answered",
+        "order 7 boards", "its time", "MiniSat fastest", "MiniSat slowest", "CaDiCaL fastest",
+        "CaDiCaL slowest", "course MiniSat", "course CaDiCaL", "course cdcl at its stop"])

@@ -24,7 +24,7 @@ p cnf 3 2
 1 -2 0
 2 3 0
 >>> CNF.from_string("p cnf 2 1\\n1 -2 0\\n").clauses
-[[1, -2]]
+((1, -2),)
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ import os
 import warnings
 from array import array
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from functools import reduce
 from itertools import chain, islice
-from operator import itemgetter
+from operator import iadd, itemgetter
 from pathlib import Path
 from typing import TextIO
 
@@ -79,6 +80,12 @@ class CNF:
 
     Attributes
     ----------
+    clauses : tuple of tuple of int
+        A read-only snapshot of the clauses (a new tuple each time it is
+        read): appending to it raises ``AttributeError`` where PySAT's list
+        would silently take a clause the formula never sees. Add clauses with
+        :meth:`add_clause` and :meth:`extend`; iterate the formula itself for
+        each clause as a list.
     num_vars : int
         Variables are numbered 1..num_vars.
     comments : list of str
@@ -177,9 +184,39 @@ class CNF:
         self._num_clauses += 1
 
     def extend(self, clauses: Iterable[Iterable[Lit]]) -> None:
-        """Append several clauses."""
-        for clause in clauses:
-            self.add_clause(clause)
+        """Append several clauses.
+
+        A list or tuple of clauses that are lists or tuples takes a bulk path
+        (:func:`_flatten`): a block of clauses is flattened, converted and
+        checked by a few C-level passes instead of one :meth:`add_clause`
+        each (``benchmarks/cnf_handover.py`` times both). A block it refuses
+        (a literal that is 0, not an integer or beyond 32 bits) and any other
+        iterable go clause by clause through :meth:`add_clause`, which names
+        the fault: the formula then holds the clauses before the faulty one,
+        as it always has.
+        """
+        if not isinstance(clauses, list | tuple):
+            for clause in clauses:
+                self.add_clause(clause)
+            return
+        for start in range(0, len(clauses), _BULK_CLAUSES):
+            whole = len(clauses) <= _BULK_CLAUSES
+            block = clauses if whole else clauses[start : start + _BULK_CLAUSES]
+            bulk = _flatten(block)
+            if bulk is not None:
+                try:
+                    self._flat.fromlist(bulk[0])  # on a fault, the array is left as it was
+                except Exception:  # a float equal to an int literal: only the set saw the int
+                    bulk = None
+            if bulk is None:
+                for clause in block:
+                    self.add_clause(clause)
+                continue
+            _, top, empty = bulk
+            if top > self.num_vars:
+                self.num_vars = top
+            self._num_clauses += len(block)
+            self._num_empty += empty
 
     def copy(self) -> CNF:
         """An independent copy.
@@ -235,27 +272,20 @@ class CNF:
         return self._num_empty > 0
 
     def __iter__(self) -> Iterator[Clause]:
-        # A block of the array at a time becomes a list (slicing a list is cheaper than
-        # converting each clause): a reader that looks at a clock between clauses then
-        # never waits for the whole array's conversion (0.2 s at order 6, 0.7 at order 7).
-        flat = self._flat
-        size = len(flat)
-        begin = 0
-        while begin < size:
-            stop = size if begin + _ITER_BLOCK >= size else flat.index(0, begin + _ITER_BLOCK) + 1
-            block = flat[begin:stop].tolist()
-            index = block.index
-            start = 0
-            for _ in range(block.count(0)):
-                end = index(0, start)
-                yield block[start:end]
-                start = end + 1
-            begin = stop
+        """Every clause, as a new list of signed literals."""
+        return _split(self._flat, list)
 
     @property
-    def clauses(self) -> list[Clause]:
-        """Every clause as a list of signed literals (a new list each call)."""
-        return list(self)
+    def clauses(self) -> tuple[tuple[Lit, ...], ...]:
+        """Every clause, as a tuple of signed literals, in a tuple.
+
+        A read-only snapshot: unlike PySAT's ``CNF.clauses`` list, it cannot be
+        appended to (a tuple has no ``append``), so a clause meant for the
+        formula cannot be lost in a copy; :meth:`add_clause` and
+        :meth:`extend` add clauses. Iterating the formula gives the clauses as
+        lists without building the whole snapshot.
+        """
+        return tuple(_split(self._flat, tuple))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CNF):
@@ -276,7 +306,7 @@ class CNF:
         CNF([[1]], num_vars=1, comments=['from a test'])
         """
         comments = f", comments={self.comments!r}" if self.comments else ""
-        return f"CNF({self.clauses!r}, num_vars={self.num_vars}{comments})"
+        return f"CNF({list(self)!r}, num_vars={self.num_vars}{comments})"
 
     # -- models -----------------------------------------------------------------------
 
@@ -362,9 +392,67 @@ class CNF:
 
 _CHUNK_CLAUSES = 1 << 18
 _ITER_BLOCK = 1 << 16  # literals CNF.__iter__ turns into a list at a time (about 1 ms)
+_BULK_CLAUSES = 1 << 16  # clauses CNF.extend flattens at a time: bounds its temporary list
+_CLAUSE_END = (0,)  # what _flatten weaves in after every clause
+_SEQUENCES = frozenset((list, tuple))
 _SEPARATOR = 2  # the byte that stands for a clause's closing 0 in _scan
 _SEPARATOR_BYTE = bytes([_SEPARATOR])
 _GATHER_CHUNK = 1 << 14  # literals per itemgetter: bounds the temporary tuples
+
+
+def _flatten(clauses: list | tuple) -> tuple[list, int, int] | None:
+    """Clauses woven into one list with a 0 after each, their top variable and empty count.
+
+    None when a clause is not a list or tuple (its type exactly), or holds a
+    literal that :meth:`CNF.add_clause` would refuse, or when any step fails:
+    the caller then takes the clause-by-clause path, which names the fault.
+    Every step is one C-level pass (no Python code runs per clause), and it
+    accepts exactly what :meth:`CNF.add_clause` accepts: ``array("i")`` reads
+    each distinct literal through ``__index__`` as there (the caller converts
+    the whole list the same way), and a literal that reads as 0 is found either
+    equal to 0 (counted in the woven list, whose clause ends are the only
+    zeros allowed) or unequal to it (a second 0 among the distinct values).
+    """
+    count = len(clauses)
+    if not _SEQUENCES.issuperset(map(type, clauses)):
+        return None  # an iterator could not be read again by the fallback
+    woven: list = [_CLAUSE_END] * (2 * count)
+    woven[::2] = clauses
+    try:
+        lits: list = reduce(iadd, woven, [])
+        if lits.count(0) != count:
+            return None
+        distinct = array("i", set(lits))  # the clause end's 0 and each literal once
+    except Exception:  # whatever it is, add_clause meets it again and says so
+        return None
+    if distinct.count(0) != 1:
+        return None
+    empty = 0 if all(clauses) else count - sum(map(bool, clauses))
+    return lits, max(max(distinct), -min(distinct)), empty
+
+
+def _split(flat: array, kind: type) -> Iterator:
+    """The clauses of a zero-terminated flat array, each a `kind` (list or tuple).
+
+    A block of the array at a time becomes one `kind` (slicing it is cheaper
+    than converting each clause): a reader that looks at a clock between clauses
+    then never waits for the whole array's conversion, which takes a large part
+    of a second at orders 6 and 7.
+    """
+    size = len(flat)
+    begin = 0
+    while begin < size:
+        stop = size if begin + _ITER_BLOCK >= size else flat.index(0, begin + _ITER_BLOCK) + 1
+        block = flat[begin:stop].tolist()
+        if kind is not list:
+            block = kind(block)
+        index = block.index
+        start = 0
+        for _ in range(block.count(0)):
+            end = index(0, start)
+            yield block[start:end]
+            start = end + 1
+        begin = stop
 
 
 def _scan(flat: array, model: Iterable[Lit], num_vars: int) -> int | None:

@@ -13,7 +13,7 @@ Examples
 --------
 >>> cnf = parse_dartmouth("111 112\\n-111 -112\\n")
 >>> cnf.clauses, cnf.num_vars
-([[111, 112], [-111, -112]], 112)
+(((111, 112), (-111, -112)), 112)
 >>> print(to_dartmouth(cnf), end="")
 111 112
 -111 -112

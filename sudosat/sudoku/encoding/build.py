@@ -49,7 +49,7 @@ def encode(
     --------
     >>> from sudosat.sudoku.board import Board
     >>> encode(Board.parse("1 0"), "course").cnf.clauses
-    [[1]]
+    ((1,),)
     """
     spec = get_encoding(encoding)
     if spec.reduced:

@@ -32,7 +32,7 @@ def encode_numbered(board: Board, encoding: str = "course", numbering: str = "co
     Examples
     --------
     >>> encode_numbered(Board.parse("1 0"), "course", "rcv").clauses
-    [[111]]
+    ((111,),)
     """
     encoded = encode(board, encoding)
     number = get_numbering(numbering, board.order)
