@@ -145,12 +145,12 @@ def plot_sizes(sizes: pd.DataFrame, figures: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sudosat.report.plots import save_figure
+    from sudosat.report.plots import legend_outside, save_figure
 
     boards = list(dict.fromkeys(sizes.index.get_level_values("board")))
     for measure_name, label in (("clauses", "clauses"), ("build_ms", "build time (ms)")):
         figure, axes = plt.subplots(1, len(boards), figsize=(5.5 * len(boards), 4),
-                                    squeeze=False, sharey=True)
+                                    squeeze=False, sharey=True, layout="constrained")
         for axis, board in zip(axes[0], boards, strict=True):
             part = sizes.loc[board, measure_name]
             for name in part.columns:
@@ -161,9 +161,9 @@ def plot_sizes(sizes: pd.DataFrame, figures: Path) -> None:
             axis.set_title(f"{board} board")
             axis.grid(True, which="both", alpha=0.3)
         axes[0][0].set_ylabel(label)
-        axes[0][-1].legend(fontsize="small")
-        figure.tight_layout()
-        save_figure(figure, f"encodings-{measure_name.replace('_ms', '')}-vs-order", figures)
+        legend_outside(axes[0][-1], fontsize="small")  # beside the panels: it covers no line
+        measure = measure_name.replace("_ms", "")
+        save_figure(figure, f"scaling-encodings-{measure}-vs-order", figures)
         plt.close(figure)
 
 
