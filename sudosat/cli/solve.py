@@ -12,6 +12,7 @@ from sudosat.cli.common import (
     _add_budget_options,
     _add_solver_options,
     _budget_options,
+    _check_output_names,
     _encoding_name,
     _memory_size,
     _positive_int,
@@ -143,6 +144,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from sudosat.run.pipeline import BatchSettings, results_path, run_batch
 
     solvers = args.solvers or ["cdcl"]
+    # The rest of the guard (inputs, links, writability) runs in run_batch, before any work.
+    _check_output_names([(args.output, "the output"), (args.results, "the results table")])
     instances = _solve_input(args)
     extra = _incremental_options(solvers, args.encoding) if args.incremental else None
     if extra is not None and not extra:
