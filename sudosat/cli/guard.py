@@ -8,6 +8,7 @@ pipe) is the user's to mend: one line naming the file and the cause, exit 1.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sys
 import traceback
@@ -50,7 +51,23 @@ class _Stdout:
         self._stream = stream
 
     def write(self, text: str) -> int:
+        raw = getattr(self._stream, "buffer", None)
+        if isinstance(raw, io.RawIOBase):
+            return self._call(self._write_all, raw, text)
         return self._call(self._stream.write, text)
+
+    def _write_all(self, raw: io.RawIOBase, text: str) -> int:
+        """Write all of `text` to unbuffered standard output (``python -u``).
+
+        There a text write is one system call, and the rest of a partial write
+        (a pipe whose reader went away mid-write) is dropped without an error.
+        """
+        self._stream.flush()
+        encoding = getattr(self._stream, "encoding", None) or "utf-8"
+        data = memoryview(text.encode(encoding, getattr(self._stream, "errors", None) or "strict"))
+        while data:
+            data = data[raw.write(data) or 0 :]
+        return len(text)
 
     def flush(self) -> None:
         self._call(self._stream.flush)

@@ -268,8 +268,6 @@ def output_paths(
         paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}.txt") for s in solvers}
     if len(set(paths.values())) < len(paths) and names_a_file(output or instances):
         raise SudosatError(f"solver names {', '.join(solvers)} give the same output file name")
-    if Path(instances).resolve() in {path.resolve() for path in paths.values()}:
-        raise SudosatError("the output file would overwrite the instance file", file=str(instances))
     return paths
 
 
