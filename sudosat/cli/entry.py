@@ -42,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sudosat",
         description="Sudoku of any order reduced to SAT, solved by our own solvers and by zChaff.",
-        epilog="'sudosat COMMAND --help' explains each command.",
+        epilog="'sudosat COMMAND --help' explains each command. Exit 1: bad input, or an "
+        "output refused before any work (an input, another output, a folder's name, not "
+        "writable), or what the machine refused (a full disk, memory); a closed pipe "
+        "('| head') ends quietly with exit 1. Option numbers are ASCII digits.",
     )
     from sudosat import __version__
 
