@@ -166,6 +166,17 @@ def test_an_endless_input_is_refused_while_reading(argv):
     assert cpu < 5.0, f"{cpu:.2f} s of CPU"
 
 
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_solve_refuses_an_endless_input_while_reading(tmp_path, source):
+    with open("/dev/zero", "rb") as zero:
+        done = run([*SUDOSAT, "solve", source, "-o", str(tmp_path / "o.txt"), "--max-memory",
+                    "2M", "--no-progress"], stdin=zero, stdout=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "the file holds at least" in line and "--max-memory" in line
+    assert not (tmp_path / "o.txt").exists()
+
+
 def test_sat_sn_refuses_an_endless_input_while_reading():
     done = run([*SAT, "-S1", "/dev/zero", "--max-memory", "2M"], stdout=subprocess.DEVNULL)
     assert done.returncode == 1 and "the file holds at least" in done.stderr

@@ -506,7 +506,7 @@ def run_batch(
     """
     settings = dataclasses.replace(settings or BatchSettings(), **changes)
     solvers = list(settings.solvers)
-    lines = _read_lines(instances)
+    lines = _read_lines(instances, settings.max_bytes)  # stops at the limit while reading
     outputs = output_paths(instances, output, solvers)
     results = Path(settings.results or results_path(instances, output))
     roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
@@ -570,10 +570,10 @@ def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]
     check_outputs([(instances, "the instance file")], outputs)
 
 
-def _read_lines(path: str | Path) -> list[str]:
+def _read_lines(path: str | Path, max_bytes: int | None = None) -> list[str]:
     """The file's lines (a final line end does not start another line)."""
     try:
-        text = read_text(path)  # no newline translation: a lone CR stays inside its line
+        text = read_text(path, max_bytes)  # no newline translation: a lone CR stays inside its line
     except OSError as exc:
         raise InstanceError(open_error_reason(exc), file=str(path)) from None
     return split_lines(text)
