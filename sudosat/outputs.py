@@ -148,13 +148,14 @@ def _write_in_place(target: Path, text: str) -> None:
         raise OutputError(open_error_reason(exc, "write"), file=str(target)) from None
 
 
-def check_writable(path: str | os.PathLike) -> None:
+def check_writable(path: str | os.PathLike, probed: set[Path] | None = None) -> None:
     """Refuse, before any work, an output path that cannot be written.
 
     Checks the kind of file (a folder, a socket or a block device is refused),
     the length of its name, and that its folder (or the nearest existing
     parent, when folders are to be created) takes a new file, by creating and
     removing one: permission bits alone do not tell (root, read-only mounts).
+    A folder in `probed` is not probed again; a probed one is added.
 
     Raises
     ------
@@ -187,6 +188,10 @@ def check_writable(path: str | os.PathLike) -> None:
         raise OutputError(f"is {what}, not a file that can be written", file=str(path))
     if kind == "regular file" and not os.access(target, os.W_OK):
         raise OutputError("the file is read-only", file=str(path))
+    if probed is not None:
+        if folder in probed:
+            return
+        probed.add(folder)
     try:
         handle, probe = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=folder)
     except OSError as exc:
@@ -223,21 +228,37 @@ def check_outputs(inputs: Sequence[Role], outputs: Sequence[Role]) -> None:
         One line naming the output and why, e.g. ``f.cnf: the solution would
         overwrite the formula``.
     """
-    seen: list[Role] = []
+    known: dict[tuple, Role] = {}  # a path's identities (see _identities) -> whose it is
+    for source in inputs:
+        for key in _identities(source[0]):
+            known.setdefault(key, source)
+    probed: set[Path] = set()
     for path, role in outputs:
         if str(path).endswith(("/", os.sep)):
             raise OutputError(f"{role} needs a file name; this names a folder", file=str(path))
         if file_kind(path) in SPECIAL_KINDS:
             check_writable(path)
             continue
-        for source, source_role in inputs:
-            if same_file(path, source):
-                raise OutputError(_overwrite(role, source_role, path, source), file=str(path))
-        for other, other_role in seen:
-            if same_file(path, other):
+        keys = _identities(path)
+        for key in keys:
+            if key in known:
+                other, other_role = known[key]
                 raise OutputError(_overwrite(role, other_role, path, other), file=str(path))
-        seen.append((path, role))
-        check_writable(path)
+        known.update(dict.fromkeys(keys, (path, role)))
+        check_writable(path, probed)
+
+
+def _identities(path: str | os.PathLike) -> list[tuple]:
+    """What makes two names one file: the path after symlinks, and the inode when it exists.
+
+    Keys, not pairwise comparisons, so that a thousand outputs cost a thousand look-ups
+    (:func:`same_file` says the same of one pair).
+    """
+    keys: list[tuple] = [("path", output_target(path))]
+    with contextlib.suppress(OSError):
+        info = os.stat(path)
+        keys.append(("inode", info.st_dev, info.st_ino))
+    return keys
 
 
 def _overwrite(

@@ -236,3 +236,15 @@ def _role(command: str) -> str:
 def test_encode_to_a_new_folder_makes_it(files, capsys):
     assert main(["encode", "in.txt", "-o", "newdir/"]) == 0
     assert Path("newdir").is_dir() and Path("newdir/in-1.cnf").is_file()
+
+
+def test_many_outputs_are_checked_in_linear_time(tmp_path):
+    """``encode --format vu -o DIR/`` guards one output per line: thousands of them."""
+    import time
+
+    outputs = [(tmp_path / f"in-{number}.cnf", f"the formula of line {number}")
+               for number in range(1, 5001)]
+    started = time.process_time()
+    check_outputs([(tmp_path / "in.txt", "the instance file")], outputs)
+    # Pairwise checks are 12.5 million comparisons (minutes); keys take well under a second.
+    assert time.process_time() - started < 10.0
