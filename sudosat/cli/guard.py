@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import select
 import sys
 import traceback
 import warnings
@@ -66,7 +67,11 @@ class _Stdout:
         encoding = getattr(self._stream, "encoding", None) or "utf-8"
         data = memoryview(text.encode(encoding, getattr(self._stream, "errors", None) or "strict"))
         while data:
-            data = data[raw.write(data) or 0 :]
+            written = raw.write(data)
+            if written is None:  # a non-blocking descriptor that is full: wait until it takes more
+                select.select([], [raw], [])
+                continue
+            data = data[written:]
         return len(text)
 
     def flush(self) -> None:
