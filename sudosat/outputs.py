@@ -1,9 +1,11 @@
 """Output files written safely: whole or not at all, in place for devices, one run per table.
 
 :func:`write_atomically` (a file replaced all at once, a device or FIFO
-written in place), :func:`check_writable` (refuse a bad output before any
-work), :func:`same_file` and :class:`ResultsLock` (one run per results file).
-The batch (:mod:`sudosat.run.pipeline`) and the results table
+written in place), :func:`check_outputs` (the one guard every command runs
+before any work: no output may be an input or another output, and each must
+be writable), :func:`check_writable`, :func:`same_file` and
+:class:`ResultsLock` (one run per results file). The command line, the batch
+(:mod:`sudosat.run.pipeline`) and the results table
 (:mod:`sudosat.run.results`) write through here.
 
 This module knows nothing of Sudoku.
@@ -16,6 +18,7 @@ import fcntl
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from sudosat.errors import OutputError, SudosatError, open_error_reason
@@ -53,6 +56,24 @@ def file_kind(path: str | os.PathLike) -> str:
     return "special file"
 
 
+def names_a_file(path: str | os.PathLike) -> bool:
+    """True when `path` is an ordinary file's name, one another file can be named after.
+
+    A device, a FIFO, a folder or any path under ``/dev`` or ``/proc``
+    (``/dev/null``, ``/dev/stdout``, ``/dev/fd/1``) is not: ``/dev/null.results.csv``
+    is nobody's wish.
+
+    Examples
+    --------
+    >>> names_a_file("out.txt"), names_a_file("/dev/null"), names_a_file("/dev/stdout")
+    (True, False, False)
+    """
+    absolute = os.path.abspath(path)
+    if absolute.startswith(("/dev/", "/proc/")) or str(path).endswith(("/", os.sep)):
+        return False
+    return file_kind(path) in ("regular file", "missing")
+
+
 def output_target(path: str | os.PathLike) -> Path:
     """Where writing `path` lands: symlinks followed to their target (even a missing one)."""
     return Path(os.path.realpath(path))
@@ -86,11 +107,12 @@ def write_atomically(
     OutputError
         The file cannot be written (the message names it and says why).
     """
+    if file_kind(path) in SPECIAL_KINDS:
+        # Written through its own name: /dev/stdout on a pipe resolves to no path.
+        _write_in_place(Path(path), text)
+        return
     target = output_target(path)
     kind = file_kind(target)
-    if kind in SPECIAL_KINDS:
-        _write_in_place(target, text)
-        return
     if kind not in _WRITABLE_KINDS:
         raise OutputError(f"cannot write a {kind}", file=str(path))
     mode = stat.S_IMODE(os.stat(target).st_mode) if kind == "regular file" else 0o666 & ~_umask()
@@ -126,19 +148,27 @@ def _write_in_place(target: Path, text: str) -> None:
         raise OutputError(open_error_reason(exc, "write"), file=str(target)) from None
 
 
-def check_writable(path: str | os.PathLike) -> None:
+def check_writable(path: str | os.PathLike, probed: set[Path] | None = None) -> None:
     """Refuse, before any work, an output path that cannot be written.
 
     Checks the kind of file (a folder, a socket or a block device is refused),
     the length of its name, and that its folder (or the nearest existing
     parent, when folders are to be created) takes a new file, by creating and
     removing one: permission bits alone do not tell (root, read-only mounts).
+    A folder in `probed` is not probed again; a probed one is added.
 
     Raises
     ------
     OutputError
         One line naming the path and the reason.
     """
+    if str(path) == "":
+        raise OutputError("an empty file name", file="''")
+    special = file_kind(path)  # through its own name: /dev/stdout on a pipe has no real path
+    if special in SPECIAL_KINDS:
+        if not os.access(path, os.W_OK):
+            raise OutputError(f"the {special} is not writable", file=str(path))
+        return
     target = output_target(path)
     folder = target.parent
     while not folder.exists():
@@ -156,12 +186,12 @@ def check_writable(path: str | os.PathLike) -> None:
     if kind not in _WRITABLE_KINDS:
         what = "a folder" if kind == "directory" else f"a {kind}"
         raise OutputError(f"is {what}, not a file that can be written", file=str(path))
-    if kind in SPECIAL_KINDS:
-        if not os.access(target, os.W_OK):
-            raise OutputError(f"the {kind} is not writable", file=str(path))
-        return
     if kind == "regular file" and not os.access(target, os.W_OK):
         raise OutputError("the file is read-only", file=str(path))
+    if probed is not None:
+        if folder in probed:
+            return
+        probed.add(folder)
     try:
         handle, probe = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=".tmp", dir=folder)
     except OSError as exc:
@@ -170,6 +200,79 @@ def check_writable(path: str | os.PathLike) -> None:
         ) from None
     os.close(handle)
     os.unlink(probe)
+
+
+Role = tuple[str | os.PathLike, str]
+"""A path and what it holds in the command's words (``the solution``, ``the formula``)."""
+
+
+def check_outputs(inputs: Sequence[Role], outputs: Sequence[Role]) -> None:
+    """The guard every writing command runs before any work: refuse an output that destroys.
+
+    An output that is the same file as an input (by path, through a symlink
+    or a hard link: same device and inode) or as another output of the same
+    call is refused, and so is one that cannot be written
+    (:func:`check_writable`). A path ending in ``/`` names a folder, never the
+    file the caller would write under another name. A character device or a
+    FIFO (``/dev/null``, ``/dev/stdout``) is written in place and destroys
+    nothing, so it may be an input too or be shared by several outputs.
+
+    Parameters
+    ----------
+    inputs, outputs : sequence of (path, role)
+        Each path with what it is in the command's words, for the message.
+
+    Raises
+    ------
+    OutputError
+        One line naming the output and why, e.g. ``f.cnf: the solution would
+        overwrite the formula``.
+    """
+    known: dict[tuple, Role] = {}  # a path's identities (see _identities) -> whose it is
+    for source in inputs:
+        for key in _identities(source[0]):
+            known.setdefault(key, source)
+    probed: set[Path] = set()
+    for path, role in outputs:
+        if str(path).endswith(("/", os.sep)):
+            raise OutputError(f"{role} needs a file name; this names a folder", file=str(path))
+        if file_kind(path) in SPECIAL_KINDS:
+            check_writable(path)
+            continue
+        keys = _identities(path)
+        for key in keys:
+            if key in known:
+                other, other_role = known[key]
+                raise OutputError(_overwrite(role, other_role, path, other), file=str(path))
+        known.update(dict.fromkeys(keys, (path, role)))
+        check_writable(path, probed)
+
+
+def _identities(path: str | os.PathLike) -> list[tuple]:
+    """What makes two names one file: the path after symlinks, and the inode when it exists.
+
+    Keys, not pairwise comparisons, so that a thousand outputs cost a thousand look-ups
+    (:func:`same_file` says the same of one pair).
+    """
+    keys: list[tuple] = [("path", output_target(path))]
+    with contextlib.suppress(OSError):
+        info = os.stat(path)
+        keys.append(("inode", info.st_dev, info.st_ino))
+    return keys
+
+
+def _overwrite(
+    role: str, other_role: str, path: str | os.PathLike, other: str | os.PathLike
+) -> str:
+    """``the solution would overwrite the formula f.cnf (through a symlink)``."""
+    if str(other) == str(path):
+        return f"{role} would overwrite {other_role}"
+    how = ""
+    if os.path.realpath(path) != os.path.realpath(other):
+        how = " (a hard link to it)"
+    elif os.path.islink(path) or os.path.islink(other):
+        how = " (through a symlink)"
+    return f"{role} would overwrite {other_role} {other}{how}"
 
 
 def _name_max(folder: Path) -> int:

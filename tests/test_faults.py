@@ -309,7 +309,7 @@ def test_fault3_unreadable_rows_are_solved_again(tmp_path, capsys, two_files, da
     ("args", "reason"),
     [
         (["--results", "{input}"], "the results table would overwrite the instance file"),
-        (["-o", "{input}"], "the output file would overwrite the instance file"),
+        (["-o", "{input}"], "the output of cdcl would overwrite the instance file"),
         (["-o", "{tmp}/x.csv", "--results", "{tmp}/x.csv"],
          "the results table would overwrite the output of cdcl"),
         (["-o", "{tmp}/o.txt", "--results", "{tmp}"],

@@ -476,7 +476,7 @@ def test_dimacs_text_too_long_for_the_memory_limit_is_refused_before_parsing(tmp
     path = write(tmp_path, "long.cnf", "p cnf 2 1000\n" + "1 -2 0\n" * 1000)
     code, _, err = run(["sat", path, "--max-memory", "50K"], capsys)
     assert code == 1
-    assert f"{path}: the formula's text holds 7,013 characters" in one_line(err)
+    assert f"{path}: the file holds at least 7,013 bytes" in one_line(err)
     code, _, err = run(["sat", path, "--max-memory", "1M"], capsys)
     assert code == 10, err
 

@@ -13,6 +13,7 @@ from sudosat.cli import main
 from sudosat.errors import SudosatError
 from sudosat.run.pipeline import (
     COLUMNS,
+    check_paths,
     output_paths,
     results_path,
     run_batch,
@@ -177,8 +178,8 @@ def test_output_paths_scheme(tmp_path):
     assert results_path("in.txt", None) == Path("in.results.csv")
     with pytest.raises(SudosatError, match="same output file"):
         output_paths("in.txt", "out.txt", ["a:b", "a/b"])
-    with pytest.raises(SudosatError, match="overwrite the instance file"):
-        output_paths(tmp_path / "in.txt", tmp_path / "in.txt", ["cdcl"])
+    with pytest.raises(SudosatError, match="overwrite the instance file"):  # the one guard's
+        check_paths(tmp_path / "in.txt", [(tmp_path / "in.txt", "the output of cdcl")])
 
 
 # ---------------------------------------------------------------------------------------

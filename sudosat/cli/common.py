@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 
 from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
 
@@ -19,6 +20,7 @@ _encoding_name = _options.encoding_name
 _positive_int = _options.positive_int
 _positive_ms = _options.positive_ms
 _solver_name = _options.solver_name
+_strict_number = _options.strict_number
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -38,27 +40,34 @@ instance formats (one board per line):
 # helpers shared by sub-commands
 
 
-def _read_text(path: str) -> str:
-    """The whole text of `path` (``-`` is standard input), as a user-facing error if unreadable."""
+def _read_text(path: str, max_bytes: int | None = None, per_char: int | None = None) -> str:
+    """The whole text of `path` (``-`` is standard input), as a user-facing error if unreadable.
+
+    Reading stops as soon as the text would need more than `max_bytes`
+    (``--max-memory``; `per_char` bytes a character, see
+    :func:`sudosat.lines.read_text`): ``/dev/zero`` is refused at once.
+    """
+    from sudosat.lines import read_stream, read_text
+
     if path == "-":
         # Bytes decoded like a file's (invalid UTF-8 becomes U+FFFD), whatever the locale.
         stream = getattr(sys.stdin, "buffer", None)
-        return sys.stdin.read() if stream is None else stream.read().decode("utf-8", "replace")
-    from sudosat.lines import read_text
-
+        if stream is None:
+            return sys.stdin.read()
+        return read_stream(stream, "<stdin>", max_bytes, per_char)
     try:
-        return read_text(path)
+        return read_text(path, max_bytes, per_char)
     except OSError as exc:
         raise InstanceError(open_error_reason(exc), file=path) from None
 
 
-def _instance_line(path: str, number: int):
+def _instance_line(path: str, number: int, max_bytes: int | None = None):
     """Parse line `number` (1-based) of the instance file `path` into a Board."""
     from sudosat.lines import split_lines
     from sudosat.run.pipeline import parse_line
 
     source = "<stdin>" if path == "-" else path
-    lines = split_lines(_read_text(path))
+    lines = split_lines(_read_text(path, max_bytes))
     if number < 1 or number > len(lines):
         raise InstanceError(
             f"there is no line {number}: the file has {len(lines)} lines", file=source
@@ -67,22 +76,67 @@ def _instance_line(path: str, number: int):
 
 
 def _write_output(text: str, target: str | None) -> None:
-    """Write `text` to the file `target`, or to standard output when it is None or ``-``."""
+    """Write `text` to the file `target` (whole or not at all), or to standard output.
+
+    Standard output is `target` None or ``-``. Guard the path first
+    (:func:`_guard_outputs`), before any work.
+    """
     if target is None or target == "-":
         sys.stdout.write(text)
         return
-    try:
-        Path(target).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise OutputError(open_error_reason(exc, "write"), file=target) from None
+    from sudosat.outputs import write_atomically
+
+    write_atomically(target, text)
+
+
+def _guard_outputs(
+    inputs: Sequence[tuple[str | None, str]], outputs: Sequence[tuple[str | None, str]]
+) -> None:
+    """Refuse, before any work, outputs that would destroy an input or each other.
+
+    Every command that writes calls this with its inputs and outputs, each a
+    path (None or ``-``: standard input or output, skipped) and what it holds
+    in words (``the formula``, ``the proof``). The rule is
+    :func:`sudosat.outputs.check_outputs`; an empty name is a usage error.
+    """
+    from sudosat.outputs import check_outputs
+
+    _check_output_names(outputs)
+    check_outputs(
+        [(path, role) for path, role in inputs if path is not None and path not in ("-", "")],
+        [(path, role) for path, role in outputs if path is not None and path != "-"],
+    )
+
+
+def _check_output_names(outputs: Sequence[tuple[str | None, str]]) -> None:
+    """Refuse an empty output name (usage, exit 2) and a folder's name for a file (exit 1).
+
+    ``-o newdir/`` must not write a file named ``newdir``: what is written is
+    always named as asked.
+    """
+    for path, role in outputs:
+        if path == "":
+            raise _UsageError(f"{role}: an empty file name")
+        if path is not None and path.endswith(("/", os.sep)):
+            raise OutputError(f"{role} needs a file name; this names a folder", file=path)
+
+
+# ---------------------------------------------------------------------------------------
+# option values: numbers as strict as the numbers inside files
+
+def _seed(text: str) -> int:
+    """A seed: any whole number in ASCII digits."""
+    value = _strict_number(text, integer=True)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return int(value)
 
 
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a probability: {text!r}") from None
-    if not 0.0 <= value <= 1.0:  # also refuses nan
+    value = _strict_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a probability: {text!r}")
+    if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"a probability is between 0 and 1, not {text!r}")
     return value
 
@@ -137,7 +191,9 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="wall-clock limit in milliseconds; past it the answer is 'unknown'",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed for solvers that use randomness")
+    parser.add_argument(
+        "--seed", type=_seed, default=0, help="seed for solvers that use randomness"
+    )
     parser.add_argument(
         "--zchaff", metavar="PATH", help="the zChaff binary (else $ZCHAFF, else 'zchaff' on PATH)"
     )
@@ -177,10 +233,11 @@ def _solver_options(args: argparse.Namespace, solver: str) -> dict:
 def _memory_size(text: str) -> int:
     units = {"K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
     number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "M")
-    try:
-        value = float(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 500M or 2G)") from None
+    value = _strict_number(number)
+    if number.strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        value = math.nan
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 500M or 2G)")
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (a finite size, e.g. 2G)")
     if value <= 0:
@@ -212,11 +269,13 @@ def _check_encoding_memory(board, args: argparse.Namespace, source: str, line: i
         raise exc.at(file="<stdin>" if source == "-" else source, line=line) from None
 
 
-def _read_sat_input(path: str) -> str:
+def _read_sat_input(path: str, max_bytes: int | None = None) -> str:
+    """A DIMACS file's text; reading stops where the formula reader's memory check would refuse."""
     from sudosat.errors import DimacsError
+    from sudosat.limits import BYTES_PER_DIMACS_CHAR
 
     try:
-        return _read_text(path)
+        return _read_text(path, max_bytes, BYTES_PER_DIMACS_CHAR)
     except InstanceError as exc:
         raise DimacsError(exc.reason, file=exc.file, line=exc.line) from None
 

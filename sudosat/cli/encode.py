@@ -16,12 +16,13 @@ from sudosat.cli.common import (
     _check_board_memory,
     _check_encoding_memory,
     _encoding_name,
+    _guard_outputs,
     _instance_line,
     _positive_int,
     _read_text,
     _write_output,
 )
-from sudosat.errors import InstanceError, SudosatError
+from sudosat.errors import InstanceError, OutputError, SudosatError
 from sudosat.lines import split_lines
 from sudosat.run.results import Verdict, format_output, parse_output
 
@@ -103,12 +104,25 @@ def _run_encode(args: argparse.Namespace) -> int:
         print(f"sudosat encode: usage error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if args.output and args.output.endswith(("/", os.sep)):
-        Path(args.output).mkdir(parents=True, exist_ok=True)  # "-o DIR/" names a directory
+        _make_folder(args.output)  # "-o DIR/" names a directory, made when missing
     if args.output and Path(args.output).is_dir():
         return _encode_lines_to_directory(args)
+    _guard_outputs([(args.file, "the instance file")], [(args.output, "the formula")])
     line = args.line or 1
-    _write_output(_encoded_text(_instance_line(args.file, line), args, line), args.output)
+    _write_output(_encoded_text(_instance_line(args.file, line, args.max_memory), args, line),
+                  args.output)
     return EXIT_OK
+
+
+def _make_folder(path: str) -> None:
+    """Make the folder ``-o DIR/`` names; one line when a file of that name is in the way."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputError("exists and is not a folder (-o DIR/ names a folder)",
+                          file=path) from None
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder: {exc.strerror}", file=path) from None
 
 
 def _encode_usage_problem(args: argparse.Namespace) -> str | None:
@@ -158,15 +172,17 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     stem = "stdin" if args.file == "-" else Path(args.file).name.split(".")[0]
-    lines = split_lines(_read_text(args.file))
-    numbers = [args.line] if args.line else range(1, len(lines) + 1)
+    lines = split_lines(_read_text(args.file, args.max_memory))
+    if args.line and args.line > len(lines):
+        raise InstanceError(f"there is no line {args.line}: the file has {len(lines)} lines",
+                            file=source)
+    wanted = [args.line] if args.line else range(1, len(lines) + 1)
+    numbers = [number for number in wanted if lines[number - 1].strip()]  # blank: no instance
+    targets = {number: str(Path(args.output) / f"{stem}-{number}.cnf") for number in numbers}
+    roles = [(target, f"the formula of line {number}") for number, target in targets.items()]
+    _guard_outputs([(args.file, "the instance file")], roles)
     written = failed = 0
     for number in numbers:
-        if number > len(lines):
-            raise InstanceError(f"there is no line {number}: the file has {len(lines)} lines",
-                                file=source)
-        if not lines[number - 1].strip():
-            continue  # blank lines (a file's last) are no instance
         try:
             board = Board.parse(lines[number - 1], source=source, line=number)
             text = _encoded_text(board, args, number)
@@ -174,7 +190,7 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
             print(f"sudosat: {exc}", file=sys.stderr)
             failed += 1
             continue
-        _write_output(text, str(Path(args.output) / f"{stem}-{number}.cnf"))
+        _write_output(text, targets[number])
         written += 1
     failures = f"; {failed} line{'s' * (failed != 1)} not encoded" if failed else ""
     print(f"{written} file{'s' * (written != 1)} written to {args.output}{failures}",
@@ -252,10 +268,13 @@ def _run_decode(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     numbering = args.numbering or ("rcv" if args.format == "dartmouth" else "course")
     source = "<stdin>" if args.solution == "-" else args.solution
+    _guard_outputs([(args.solution, "the solution"), (args.instance, "the instance file")],
+                   [(args.output, "the board")])
     if args.order is not None:
         _check_board_memory(args.order, args)
-    answer = read_assignment(_read_text(args.solution), source, args.format, args.max_memory)
-    instance = _instance_line(args.instance, args.line) if args.instance else None
+    text = _read_text(args.solution, args.max_memory)
+    answer = read_assignment(text, source, args.format, args.max_memory)
+    instance = _instance_line(args.instance, args.line, args.max_memory) if args.instance else None
     if instance is not None and encoding in ENCODINGS:
         _check_encoding_memory(instance, args, args.instance, args.line)
     try:

@@ -47,7 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
         "  sudosat encode data/course-example.txt -o example.cnf          # one step at a time\n"
         "  sudosat sat example.cnf -o example.sol\n"
         "  sudosat decode example.sol --instance data/course-example.txt\n"
-        "\n'sudosat COMMAND --help' explains each command and gives examples.",
+        "\n'sudosat COMMAND --help' explains each command and gives examples.\n"
+        "\nExit 1: bad input, or an output refused before any work (an input, another\n"
+        "output, a folder's name, not writable), or what the machine refused (a full\n"
+        "disk, memory); a closed pipe ('| head') ends quietly with exit 1. Option\n"
+        "numbers are ASCII digits.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from sudosat import __version__

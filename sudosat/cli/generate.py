@@ -16,10 +16,13 @@ from sudosat.cli.common import (
     _add_memory_option,
     _add_solver_options,
     _check_board_memory,
+    _guard_outputs,
     _positive_int,
     _positive_ms,
     _read_text,
+    _seed,
     _solver_name,
+    _strict_number,
     _write_output,
 )
 from sudosat.errors import SudosatError
@@ -30,10 +33,9 @@ from sudosat.run.results import Verdict, format_output
 
 
 def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _strict_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError("alpha is a fraction of the cells: 0 <= alpha <= 1")
     return value
@@ -69,7 +71,8 @@ def _add_generate_parser(subparsers) -> None:
         "--count", type=_positive_int, default=1, metavar="K", help="how many boards (default 1)"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="seed; board k uses seed S + k (default 0)"
+        "--seed", type=_seed, default=0, metavar="S",
+        help="seed; board k uses seed S + k (default 0)",
     )
     parser.add_argument(
         "--unique",
@@ -148,6 +151,7 @@ def _run_generate(args: argparse.Namespace) -> int:
     if args.alpha is None and not args.minimal:
         print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
         return EXIT_USAGE
+    _guard_outputs([], [(args.output, "the boards")])
     _check_board_memory(args.order, args, args.count)
     with _zchaff_path(args):
         boards = generate_many(
@@ -215,6 +219,7 @@ Exit 0, or 1 when a line was an ERROR.""",
 def _run_count(args: argparse.Namespace) -> int:
     from sudosat.sudoku.incremental import check_encoding
 
+    _guard_outputs([(args.file, "the instance file")], [(args.output, "the counts")])
     check_encoding(args.encoding)
     lines = _read_text(args.file).split("\n")
     if lines and not lines[-1]:

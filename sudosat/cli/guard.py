@@ -1,36 +1,124 @@
-"""Every error turned into one line on standard error and an exit code (1 input, 2 usage, 3 bug)."""
+"""Every error turned into one line on standard error and an exit code (1 input, 2 usage, 3 bug).
+
+Exit 3 is for sudosat's own bugs only. What the machine refuses (a full disk,
+a read-only file system, a permission, memory under ``ulimit -v``, a closed
+pipe) is the user's to mend: one line naming the file and the cause, exit 1.
+"""
 
 from __future__ import annotations
 
+import errno
+import io
 import os
+import select
 import sys
 import traceback
 import warnings
 from collections.abc import Callable
+from typing import Any, TextIO
 
 from sudosat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
-    EXIT_OK,
     EXIT_USAGE,
     _UsageError,
 )
-from sudosat.errors import SudosatError
+from sudosat.errors import OutputError, SudosatError, open_error_reason
+
+# OSError numbers that say what the machine refused, not what sudosat got wrong.
+_ENVIRONMENT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in (
+        "ENOSPC", "EDQUOT", "EFBIG", "EIO", "EROFS", "EACCES", "EPERM", "EPIPE", "ENOMEM",
+        "EMFILE", "ENFILE", "ENAMETOOLONG", "ELOOP", "ENOENT", "ENOTDIR", "EISDIR", "ENXIO",
+        "ETXTBSY", "EBUSY", "ECONNRESET",
+    )
+    if hasattr(errno, name)
+)
+
+
+class _StdoutClosed(Exception):
+    """The reader of standard output went away (``sudosat encode big | head -1``)."""
+
+
+class _Stdout:
+    """Standard output whose write errors name it: ``<stdout>: cannot write: No space left``.
+
+    Text sits in Python's buffer until a flush, so a full disk shows up in a
+    later ``print`` or at the end; both come through here.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        raw = getattr(self._stream, "buffer", None)
+        if isinstance(raw, io.RawIOBase):
+            return self._call(self._write_all, raw, text)
+        return self._call(self._stream.write, text)
+
+    def _write_all(self, raw: io.RawIOBase, text: str) -> int:
+        """Write all of `text` to unbuffered standard output (``python -u``).
+
+        There a text write is one system call, and the rest of a partial write
+        (a pipe whose reader went away mid-write) is dropped without an error.
+        """
+        self._stream.flush()
+        encoding = getattr(self._stream, "encoding", None) or "utf-8"
+        data = memoryview(text.encode(encoding, getattr(self._stream, "errors", None) or "strict"))
+        while data:
+            written = raw.write(data)
+            if written is None:  # a non-blocking descriptor that is full: wait until it takes more
+                select.select([], [raw], [])
+                continue
+            data = data[written:]
+        return len(text)
+
+    def flush(self) -> None:
+        self._call(self._stream.flush)
+
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return method(*args)
+        except OSError as exc:
+            # What is still buffered would fail again at exit, as Python's noise.
+            _silence(self._stream)
+            if isinstance(exc, BrokenPipeError):
+                raise _StdoutClosed from None
+            raise OutputError(open_error_reason(exc, "write"), file="<stdout>") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _guarded(action: Callable[[], int], program: str, subject: str | None = None) -> int:
     """Run `action`, turning every error into one line on standard error and an exit code.
 
-    Bad input (a :class:`SudosatError`) exits 1, bad usage 2, and anything
-    unexpected 3 with one line naming the stage and `subject` (the traceback
-    too when ``SUDOSAT_DEBUG=1``).
+    Bad input (a :class:`SudosatError`) and what the machine refuses (a full
+    disk, a permission, memory) exit 1, bad usage 2, and anything unexpected 3
+    with one line naming the stage and `subject` (the traceback too when
+    ``SUDOSAT_DEBUG=1``). Standard output is flushed here, so that a failed
+    write is one of these lines, not Python's noise at exit; when its reader
+    has gone (``| head``) the command ends quietly with exit 1.
     """
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
         print(f"{program}: warning: {message}", file=sys.stderr)
 
-    previous = warnings.showwarning
+    previous, stdout = warnings.showwarning, sys.stdout
     warnings.showwarning = show_warning
+    sys.stdout = _Stdout(stdout)
+    try:
+        code = _run(action, program, subject)
+        flushed = _run(sys.stdout.flush, program, subject)
+        return code if flushed is None else flushed
+    finally:
+        sys.stdout = stdout
+        warnings.showwarning = previous
+
+
+def _run(action: Callable[[], Any], program: str, subject: str | None) -> Any:
+    """`action`'s value, or the exit code of the error it raised (after its one line)."""
     try:
         return action()
     except SudosatError as exc:
@@ -42,15 +130,45 @@ def _guarded(action: Callable[[], int], program: str, subject: str | None = None
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
+    except _StdoutClosed:
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print(f"{program}: out of memory while {_stage_of_current()} {subject or 'the input'} "
+              "(more memory, or a smaller input)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        if exc.errno not in _ENVIRONMENT_ERRNOS:
+            return _internal_error(program, exc, subject)
+        where = exc.filename if exc.filename is not None else subject
+        place = f"{where}: " if where else ""
+        print(f"{program}: {place}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as exc:  # a bug of ours: still one line, unless the user asks for more
-        if os.environ.get("SUDOSAT_DEBUG", "") not in ("", "0"):
-            traceback.print_exc()
-        print(_internal_error_line(program, exc, subject), file=sys.stderr)
-        return EXIT_INTERNAL
-    finally:
-        warnings.showwarning = previous
+        return _internal_error(program, exc, subject)
+
+
+def _internal_error(program: str, exc: BaseException, subject: str | None) -> int:
+    if os.environ.get("SUDOSAT_DEBUG", "") not in ("", "0"):
+        traceback.print_exc()
+    print(_internal_error_line(program, exc, subject), file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _silence(stream: TextIO) -> None:
+    """Point `stream`'s descriptor at /dev/null, so that the flush at exit has nowhere to fail."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return  # not a real file (a test's capture): nothing is flushed at exit
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
+
+
+def _stage_of_current() -> str:
+    """The stage of the exception being handled (see :func:`_stage_of`)."""
+    exc = sys.exc_info()[1]
+    return "processing" if exc is None else _stage_of(exc)
 
 
 # The stage an unexpected error happened in, from the innermost sudosat frame:

@@ -14,12 +14,14 @@ from sudosat.cli.common import (
     _add_memory_option,
     _add_solver_options,
     _budget_options,
+    _guard_outputs,
     _heuristic_name,
     _Parser,
     _positive_int,
     _positive_ms,
     _probability,
     _read_sat_input,
+    _seed,
     _solver_name,
     _solver_options,
     _write_output,
@@ -108,13 +110,16 @@ def _run_sat(args: argparse.Namespace) -> int:
     from sudosat.sat.solvers.budget import budget_stop
 
     source = "<stdin>" if args.file == "-" else args.file
+    _guard_outputs([(args.file, "the formula")],
+                   [(args.output, "the solution"), (args.proof, "the proof")])
+    text = _read_sat_input(args.file, args.max_memory)
     if args.format == "dartmouth":
         from sudosat.sat.dartmouth import parse_dartmouth
 
-        cnf = parse_dartmouth(_read_sat_input(args.file), source)
+        cnf = parse_dartmouth(text, source)
         args.format = "course"
     else:
-        cnf = parse_dimacs(_read_sat_input(args.file), source, max_bytes=args.max_memory)
+        cnf = parse_dimacs(text, source, max_bytes=args.max_memory)
     options = {**_solver_options(args, args.solver), **_budget_options(args)}
     if args.heuristic:
         options["heuristic"] = args.heuristic
@@ -192,7 +197,7 @@ def build_sat_sn_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-S",
         dest="strategy",
-        type=int,
+        type=_seed,
         choices=sorted(SAT_STRATEGIES),
         required=True,
         metavar="n",
@@ -223,9 +228,11 @@ def _run_sat_sn(args: argparse.Namespace) -> int:
     from sudosat.sat.solvers import solve
 
     solver, options = SAT_STRATEGIES[args.strategy]
-    cnf = parse_dimacs(_read_sat_input(args.file), args.file, max_bytes=args.max_memory)
-    result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
     out_path = f"{args.file}.out"
+    _guard_outputs([(args.file, "the formula")], [(out_path, "the assignment")])
+    text = _read_sat_input(args.file, args.max_memory)
+    cnf = parse_dimacs(text, args.file, max_bytes=args.max_memory)
+    result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
     words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
     print(f"s {words[result.status.value]}")
     if result.status is Status.UNKNOWN:

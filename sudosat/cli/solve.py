@@ -12,6 +12,7 @@ from sudosat.cli.common import (
     _add_budget_options,
     _add_solver_options,
     _budget_options,
+    _check_output_names,
     _encoding_name,
     _memory_size,
     _positive_int,
@@ -43,12 +44,15 @@ out.pysat-minisat22.txt: ':' and '/' become '-'); without -o,
 The results table (one row per line and solver: status, valid, stage times in
 ms, variables, clauses, solver counters, the reason a line was not solved, the
 output line) is appended row by row to --results (default <OUT or FILE
-stem>.results.csv; a .jsonl, .json or .ndjson name gives JSON lines), so an interrupted run loses
-nothing finished: the same command with --resume completes it, keeping only
-rows that match this input line and these options (and whose boards check
-again). One run at a time per results table; a second is refused. A bad line
-becomes an ERROR line and row; the others go on. Every output path is checked
-before the first line is solved; a FIFO or a device is written in place.
+stem>.results.csv: FILE's when OUT is a device such as /dev/null, and standard
+input into a device needs --results; a .jsonl, .json or .ndjson name gives JSON
+lines), so an interrupted run loses nothing finished: the same command with
+--resume completes it, keeping only rows that match this input line and these
+options (and whose boards check again). One run at a time per results table; a
+second is refused. A bad line becomes an ERROR line and row; the others go on.
+Every output path is checked before the first line is solved: one that is FILE
+(by path, symlink or hard link) or another output is refused; a FIFO or a device
+is written in place.
 
 Exit 0 when every line was answered (solved, UNSAT, TIMEOUT or UNKNOWN); 1 when some
 line ended in ERROR, each such line named on standard error as FILE:LINE.""",
@@ -143,6 +147,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from sudosat.run.pipeline import BatchSettings, results_path, run_batch
 
     solvers = args.solvers or ["cdcl"]
+    # The rest of the guard (inputs, links, writability) runs in run_batch, before any work.
+    _check_output_names([(args.output, "the output"), (args.results, "the results table")])
     instances = _solve_input(args)
     extra = _incremental_options(solvers, args.encoding) if args.incremental else None
     if extra is not None and not extra:

@@ -27,13 +27,34 @@ EXIT_USAGE = 2
 """The exit status of bad usage (an unknown option, a value of the wrong kind)."""
 
 
+# ASCII digits only: int() and float() would also take '١٠٠٠', '1_000', ' 5 ' and '5\n'.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def strict_number(text: str, *, integer: bool = False) -> float | None:
+    """`text` as a number when it is written as the numbers in files are, else None.
+
+    ASCII digits, an optional sign, and (unless `integer`) a decimal point and
+    an exponent; no underscores, no other digits, nothing around it.
+
+    Examples
+    --------
+    >>> strict_number("2.5e3"), strict_number("1_000"), strict_number("\u0661")
+    (2500.0, None, None)
+    """
+    pattern = _INTEGER if integer else _DECIMAL
+    if not pattern.fullmatch(text):
+        return None
+    return int(text) if integer else float(text)
+
+
 def positive_ms(text: str) -> float:
-    """A time limit in milliseconds: a finite number above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
-    if math.isnan(value):
+    """A time limit in milliseconds: a finite number above 0, in ASCII digits."""
+    value = strict_number(text)
+    if text.strip().lower().lstrip("+") in ("inf", "infinity"):
+        value = math.inf
+    if value is None:
         raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}")
     if math.isinf(value):
         raise argparse.ArgumentTypeError(
@@ -50,12 +71,12 @@ def positive_int(text: str) -> int:
     ``int()`` would also take ``'٣'``, ``'1_000'`` and blanks around the
     number, none of which any file sudosat reads may hold.
     """
-    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+    value = strict_number(text, integer=True)
+    if value is None:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+    return int(value)
 
 
 def solver_name(text: str) -> str:

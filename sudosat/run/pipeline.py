@@ -68,10 +68,10 @@ from sudosat.lines import read_text, split_lines
 from sudosat.outputs import (
     SPECIAL_KINDS,
     ResultsLock,
-    check_writable,
+    check_outputs,
     file_kind,
+    names_a_file,
     output_target,
-    same_file,
     write_atomically,
 )
 from sudosat.run.batch import DaskExecutor, ProcessExecutor, SerialExecutor
@@ -242,7 +242,8 @@ def output_paths(
     * ``output`` given and one solver: exactly ``output``;
     * ``output`` given and several solvers: ``<stem>.<solver><suffix>`` beside
       it (``out.txt`` -> ``out.cdcl.txt``, ``out.pysat-minisat22.txt``);
-    * no ``output``: ``<instances stem>.<solver>.txt`` beside the instances.
+    * no ``output``: ``<instances stem>.<solver>.txt`` beside the instances;
+    * ``output`` a device (``/dev/null``): every solver writes it, in place.
 
     Solver names are made file-safe with :func:`safe_name`.
 
@@ -253,31 +254,39 @@ def output_paths(
     >>> output_paths("data/in.txt", None, ["zchaff"])["zchaff"]
     PosixPath('data/in.zchaff.txt')
     """
-    if output is not None and len(solvers) == 1:
-        paths = {solvers[0]: Path(output)}
+    if output is not None and (len(solvers) == 1 or not names_a_file(output)):
+        paths = {solver: Path(output) for solver in solvers}
     elif output is not None:
         base, suffix = Path(output), Path(output).suffix or ".txt"
         paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}{suffix}") for s in solvers}
     else:
         base = Path(instances)
         paths = {s: base.with_name(f"{base.stem}.{safe_name(s)}.txt") for s in solvers}
-    if len(set(paths.values())) < len(paths):
+    if len(set(paths.values())) < len(paths) and names_a_file(output or instances):
         raise SudosatError(f"solver names {', '.join(solvers)} give the same output file name")
-    if Path(instances).resolve() in {path.resolve() for path in paths.values()}:
-        raise SudosatError("the output file would overwrite the instance file", file=str(instances))
     return paths
 
 
 def results_path(instances: str | Path, output: str | Path | None) -> Path:
     """The default results table: ``<output stem>.results.csv`` (else the instances' stem).
 
+    When `output` is a device or under ``/dev`` (``-o /dev/null``), the name
+    comes from the instances; when neither names a file (standard input),
+    :class:`OutputError` asks for ``--results FILE``.
+
     Examples
     --------
     >>> results_path("in.txt", "solved/out.txt")
     PosixPath('solved/out.results.csv')
     """
-    base = Path(output) if output is not None else Path(instances)
-    return base.with_name(f"{base.stem}.results.csv")
+    for base in (output, instances):
+        if base is not None and names_a_file(base):
+            return Path(base).with_name(f"{Path(base).stem}.results.csv")
+    raise OutputError(
+        "the results table cannot be named after a device or standard input: give "
+        "--results FILE",
+        file=str(output if output is not None else instances),
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -493,7 +502,7 @@ def run_batch(
     """
     settings = dataclasses.replace(settings or BatchSettings(), **changes)
     solvers = list(settings.solvers)
-    lines = _read_lines(instances)
+    lines = _read_lines(instances, settings.max_bytes)  # stops at the limit while reading
     outputs = output_paths(instances, output, solvers)
     results = Path(settings.results or results_path(instances, output))
     roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
@@ -547,31 +556,21 @@ def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]
     """Refuse outputs that cannot be written, or that would overwrite the input or each other.
 
     `outputs` pairs each path with what it holds (``the results table``). Run
-    before any line is solved, so that a bad path costs nothing. Two outputs
-    may share a character device (``-o /dev/null --results /dev/null``):
-    writing it destroys nothing.
+    before any line is solved, so that a bad path costs nothing; the rule is
+    every command's (:func:`sudosat.outputs.check_outputs`).
 
     Raises
     ------
     OutputError
         One line naming the path and why.
     """
-    seen: list[tuple[str | Path, str]] = []
-    for path, role in outputs:
-        if same_file(path, instances):
-            raise OutputError(f"{role} would overwrite the instance file", file=str(path))
-        shared_device = file_kind(output_target(path)) == "character device"
-        for other, other_role in seen:
-            if same_file(path, other) and not shared_device:
-                raise OutputError(f"{role} would overwrite {other_role}", file=str(path))
-        seen.append((path, role))
-        check_writable(path)
+    check_outputs([(instances, "the instance file")], outputs)
 
 
-def _read_lines(path: str | Path) -> list[str]:
+def _read_lines(path: str | Path, max_bytes: int | None = None) -> list[str]:
     """The file's lines (a final line end does not start another line)."""
     try:
-        text = read_text(path)  # no newline translation: a lone CR stays inside its line
+        text = read_text(path, max_bytes)  # no newline translation: a lone CR stays inside its line
     except OSError as exc:
         raise InstanceError(open_error_reason(exc), file=str(path)) from None
     return split_lines(text)

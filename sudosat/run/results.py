@@ -47,7 +47,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sudosat.errors import InstanceError, open_error_reason
+from sudosat.errors import InstanceError, OutputError, open_error_reason
 from sudosat.outputs import (
     SPECIAL_KINDS,
     ResultsLock,
@@ -497,14 +497,24 @@ class ResultsLog:
 
     def append(self, row: Mapping[str, Any]) -> None:
         """Write `row` and flush it to the operating system."""
-        if self.format == "csv":
-            self._csv.writerow(_csv_ready(row, self.columns))
-        else:
-            self._file.write(json.dumps(_plain(row, self.columns)) + "\n")
-        self._file.flush()
+        with self._named_errors():
+            if self.format == "csv":
+                self._csv.writerow(_csv_ready(row, self.columns))
+            else:
+                self._file.write(json.dumps(_plain(row, self.columns)) + "\n")
+            self._file.flush()
 
     def close(self) -> None:
-        self._file.close()
+        with self._named_errors():
+            self._file.close()
+
+    @contextlib.contextmanager
+    def _named_errors(self) -> Iterator[None]:
+        """A write that fails (a full disk) is an OutputError naming the table."""
+        try:
+            yield
+        except OSError as exc:
+            raise OutputError(open_error_reason(exc, "write"), file=str(self.path)) from None
 
     def __enter__(self) -> ResultsLog:
         return self

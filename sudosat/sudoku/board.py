@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from sudosat.errors import InstanceError
+from sudosat.lines import misplaced_mark
 from sudosat.words import and_join
 
 Cell = tuple[int, int]
@@ -227,6 +228,9 @@ class Board:
         ...
         sudosat.errors.InstanceError: in.txt:4: order 3 needs 81 symbols, got 2
         """
+        misplaced = misplaced_mark(text, line)
+        if misplaced:
+            raise InstanceError(misplaced, file=source, line=line)
         try:
             return _parse(text)
         except InstanceError as error:
