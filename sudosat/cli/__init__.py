@@ -7,8 +7,10 @@ encode, decode and check; :mod:`~sudosat.cli.sat` sat and ``SAT -Sn``;
 solve and solvers), registered in :func:`~sudosat.cli.entry.build_parser`.
 :func:`main` maps errors to exit codes (:mod:`~sudosat.cli.guard`): a
 :class:`~sudosat.errors.SudosatError` becomes one line on standard error and
-exit 1, bad usage one line and exit 2, anything unexpected one line naming the
-input and the stage and exit 3; ``sudosat sat`` itself exits 10 (SAT), 20
+exit 1, and so does what the machine refuses (a full disk, a permission, memory
+running out; a closed pipe ends quietly with exit 1), bad usage one line and
+exit 2, anything unexpected (a bug) one line naming the input and the stage and
+exit 3; ``sudosat sat`` itself exits 10 (SAT), 20
 (UNSAT) or 0 (no decision), like SAT-competition solvers.
 """
 
