@@ -1,7 +1,8 @@
 """The clause database: learnt-clause deletion by LBD and level-0 simplification.
 
 Learnt clauses are cut by LBD (glue clauses, of LBD at most the tunable
-``glue_lbd``, are kept forever); at level 0, clauses satisfied for good are
+``glue_lbd``, are kept forever; with ``tier2_lbd``, a middle tier is kept while
+conflict analysis uses it); at level 0, clauses satisfied for good are
 dropped and false literals stripped (a clause left with two literals moves to
 the implication lists).
 """
