@@ -94,7 +94,7 @@ class Engine(ClauseDatabase):
         return True
 
     def search(self, budget: float) -> Status | None:
-        """CDCL until SAT, UNSAT, or `budget` conflicts (then restart).
+        """CDCL until SAT, UNSAT, or `budget` conflicts or, in focused mode, :meth:`note_lbd`.
 
         Pre: level 0 after a restart. Post: SAT leaves a full assignment of the
         used variables; UNSAT sets ``ok`` False; None means restart (level 0).
