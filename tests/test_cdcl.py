@@ -225,6 +225,106 @@ def test_every_setting_keeps_answers_right(options):
         assert (result.status is Status.SAT) == reference_sat(cnf)
 
 
+# Each search mode forced on from the first conflict, with short intervals so that every
+# switch, rephasing and reduction happens within a small formula's search.
+SEARCH_MODES = [
+    {"restart_mode": 1},
+    {"restart_mode": 1, "restart_margin": 1.0, "restart_min": 1},
+    {"restart_mode": 2, "mode_first": 5, "mode_growth": 1.0},
+    {"restart_mode": 2, "mode_first": 3, "target_phase": 2, "rephase_first": 4},
+    {"target_phase": 0},
+    {"target_phase": 1, "target_first": 7, "restart_first": 3},
+    {"rephase_first": 1, "restart_first": 2},
+    {"tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+    {"tier2_lbd": 1000, "reduce_first": 10, "reduce_inc": 1, "restart_mode": 2, "mode_first": 9},
+]
+
+
+@pytest.mark.parametrize("options", SEARCH_MODES)
+def test_every_search_mode_agrees_with_pysat(options):
+    rng = random.Random(31)
+    answers = set()
+    for _ in range(40):
+        num_vars = rng.randint(30, 90)
+        cnf = random_kcnf(rng, num_vars, round(num_vars * rng.uniform(3.9, 4.6)))
+        result = registry.solve(cnf, "cdcl", seed=rng.randrange(3), **options)  # model checked
+        assert (result.status is Status.SAT) == reference_sat(cnf), cnf.to_dimacs()
+        answers.add(result.status)
+    assert answers == {Status.SAT, Status.UNSAT}
+
+
+@pytest.mark.parametrize("options", SEARCH_MODES)
+def test_every_search_mode_solves_generated_sudoku(options):
+    from sudosat.sudoku import board as board_module
+    from sudosat.sudoku import encoding
+    for line in generated_lines(4, 2):
+        board = board_module.Board.parse(line)
+        encoded = encoding.encode(board, "optimised")
+        result = registry.solve(encoded.cnf, "cdcl", **options)
+        assert board_module.check_solution(board, encoded.decode(result.model)) is None
+
+
+@pytest.mark.parametrize("options", SEARCH_MODES)
+def test_every_search_mode_logs_a_verified_proof(options):
+    rng = random.Random(13)
+    checked = 0
+    while checked < 6:
+        cnf = random_kcnf(rng, 50, 240)
+        result = solve(cnf, proof=True, **options)
+        if result.status is Status.UNSAT:
+            assert cdcl.certify(cnf, result.proof) == (True, "verified")
+            checked += 1
+
+
+def test_focused_mode_restarts_more_often_than_luby():
+    cnf = pigeonhole(8, 7)  # takes more than the budget of conflicts
+    stable = solve(cnf, max_conflicts=3000)
+    focused = solve(cnf, max_conflicts=3000, restart_mode=1)
+    assert focused.stats["restarts"] > 2 * stable.stats["restarts"] > 0
+
+
+def test_target_phase_records_the_longest_conflict_free_trail():
+    engine = cdcl.Solver(CNF([[1, 2, 3], [-1, -2], [4, 5]]))._engine
+    engine.prepare_first_call()
+    engine.first_phase = list(engine.phase)
+    for lit in (2, 5):  # x1 true, then x2 false by [-1, -2], at levels 1 and 2
+        engine.trail_lim.append(len(engine.trail))
+        engine.assign(lit, None)
+        assert engine.propagate() is None
+    engine.note_consistent(len(engine.trail))
+    assert engine.target_len == engine.best_len == 3
+    assert engine.target[1] == 2 and engine.target[2] == 5  # off the trail: its saved phase
+    assert engine.target[3] == engine.phase[3] and engine.target[4] == engine.phase[4]
+    engine.note_consistent(1)  # shorter: kept
+    assert engine.target_len == 3
+    engine.cancel_until(0)
+    engine.use_target = True
+    assert engine.pick_branch_lit() in (2, 5)  # its target literal, whichever comes first
+
+
+def test_rephasing_takes_original_inverted_then_best_and_flipped():
+    engine = cdcl.Solver(CNF([[1, 2], [-2, 3]]), rephase_first=10)._engine
+    engine.prepare_first_call()
+    first = engine.first_phase = list(engine.phase)
+    engine.best = [0, 2, 4, 6]  # every variable true
+    kinds, flipped = [], []
+    for _ in range(8):
+        before = list(engine.phase)
+        engine.rephase()
+        after = engine.phase[1:]
+        kinds.append(
+            "O" if after == first[1:] else "I" if after == [x ^ 1 for x in first[1:]]
+            else "B" if after == [2, 4, 6] else "?"
+        )
+        flipped.append(after == [x ^ 1 for x in before[1:]])
+        assert engine.target is None and engine.target_len == 0
+    # O, I, then B O B I B F: best only once, as none is recorded after it (the later ones
+    # keep the phases: I's, until F flips them back to the original ones).
+    assert kinds == ["O", "I", "B", "O", "O", "I", "I", "O"]
+    assert flipped == [False, True, False, False, False, True, False, True]
+    assert engine.next_rephase == engine.conflicts + 10 * 9
+
+
 @pytest.mark.parametrize(("initial_phase", "first"), [(None, 1), (0, -1), (1, 1)])
 def test_the_first_decision_takes_the_sign_in_more_clauses_by_default(initial_phase, first):
     """Variable 1 is the most frequent (activity) and occurs 3 times positive, once negative

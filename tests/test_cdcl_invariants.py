@@ -164,3 +164,23 @@ def test_observer_changes_nothing_in_the_search():
 def test_observer_without_either_method_and_none_cost_nothing():
     assert type(cdcl.Solver(CNF([[1]]))._engine) is cdcl.Engine
     assert cdcl.Solver(CNF([[1, 2], [-1, 2]]), observer=object()).solve().is_sat
+
+
+@pytest.mark.parametrize(
+    "modes",
+    [
+        {"restart_mode": 2, "mode_first": 4, "target_phase": 2, "rephase_first": 3},
+        {"restart_mode": 1, "restart_margin": 1.0, "tier2_lbd": 6, "rephase_first": 1},
+    ],
+)
+def test_invariants_hold_in_every_search_mode(modes):
+    # Mode switches, focused restarts, target decisions, rephasing and the tiered
+    # reduction all happen within these searches.
+    restarts = 0
+    for seed in range(3):
+        cnf = random_kcnf(random.Random(seed), 60, 258)
+        solver, observer = _observed(cnf, reduce_first=10, reduce_inc=5, restart_first=5, **modes)
+        result = solver.solve()
+        assert result.status is not Status.UNKNOWN and observer.decisions > 0
+        restarts += result.stats["restarts"]
+    assert restarts > 0

@@ -2,17 +2,30 @@
 
 The main loop (:meth:`Engine.solve` and :meth:`Engine.search`)::
 
-    loop:                                   # one restart per pass (Luby sequence)
+    loop:                                   # one restart per pass
         conflict = propagate()              # unit propagation of the trail
         if conflict:
             if level == 0: return UNSAT
+            note the conflict-free trail below this level (target and best phases)
             learnt = analyze(conflict)      # first UIP, minimised; its LBD
             backjump; record(learnt)        # the learnt clause asserts its literal
+            average the LBD in (fast and slow moving averages)
             if restart due: cancel_until(0); continue with the next restart
         else:
             if out of budget: return UNKNOWN        # time, conflicts, propagations
             simplify at level 0; reduce learnt clauses when due
             decide: next assumption, else pick_branch_lit()  (none left: SAT)
+    at each restart: switch mode when due; rephase when due
+
+Restarts (tunable ``restart_mode``) come in stable mode by the Luby sequence
+(the default, alone) and in focused mode when the recent LBDs run above the
+long-run ones (Glucose's rule); with both, the two modes alternate for
+geometrically growing numbers of conflicts (CaDiCaL and Kissat). In stable
+mode a decision takes the variable's *target phase* (``target_phase``): its
+value in the longest conflict-free trail of the call so far, the saved phase
+for a variable off that trail. Rephasing (``rephase_first``) resets the saved
+phases now and then to the original, inverted, best or flipped ones. Learnt
+clauses are cut by LBD, optionally in three tiers (``tier2_lbd``).
 
 One concern per file; :class:`Engine` is one class built in layers, each file
 a subclass of the one before it:
@@ -25,17 +38,21 @@ a subclass of the one before it:
   ternary occurrence lists and watched clauses; :class:`RunCache`;
 * :mod:`.propagation` — ``propagate`` (two watched literals, blocking
   literal) and ``cancel_until``;
-* :mod:`.heuristic` — VSIDS in a lazy heap, first scores, phases;
+* :mod:`.heuristic` — VSIDS in a lazy heap, first scores, phases, target
+  phases and rephasing;
 * :mod:`.analysis` — first-UIP learning, minimisation, ``analyze_final``;
-* :mod:`.database` — learnt-clause reduction by LBD, level-0 simplification;
-* :mod:`.engine` — restarts, search, assumptions, budgets (:class:`Engine`);
+* :mod:`.database` — learnt-clause reduction by LBD (and tiers), level-0
+  simplification;
+* :mod:`.engine` — restarts and modes, search, assumptions, budgets
+  (:class:`Engine`);
 * :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
 * :mod:`.model_check` — the independent model check of repeated answers;
 * :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
 * :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once.
 
 A variable's *phase* is the polarity it is first tried with (the tunable
-``initial_phase``), and then the value it last had (phase saving).
+``initial_phase``), and then the value it last had (phase saving), unless its
+target phase rules (above).
 
 Budgets: a call's time limit (a :class:`~sudosat.sat.solvers.budget.Deadline`)
 is read every so many units of work (propagations in the search, clauses or

@@ -46,7 +46,9 @@ class Analysis(Heuristic):
         walk = reversed(trail)
         lits = confl
         pv = 0  # the variable whose reason `lits` is (0, never seen, for the conflict)
+        touched = self.touched  # every clause resolved, for the tiered reduction (reduce_db)
         while True:
+            touched.append(lits)
             for q in lits:
                 v = var_of[q]
                 if not seen[v]:

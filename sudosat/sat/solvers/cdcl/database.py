@@ -1,7 +1,8 @@
 """The clause database: learnt-clause deletion by LBD and level-0 simplification.
 
 Learnt clauses are cut by LBD (glue clauses, of LBD at most the tunable
-``glue_lbd``, are kept forever); at level 0, clauses satisfied for good are
+``glue_lbd``, are kept forever; with ``tier2_lbd``, a middle tier is kept while
+conflict analysis uses it); at level 0, clauses satisfied for good are
 dropped and false literals stripped (a clause left with two literals moves to
 the implication lists).
 """
@@ -28,19 +29,33 @@ class ClauseDatabase(Analysis):
         return self.val[first] == 1 and self.reason[first >> 1] is clause
 
     def reduce_db(self) -> None:
-        """Delete about half of the learnt clauses, those of highest LBD first.
+        """Delete about half of the learnt clauses, those of highest LBD first (oldest first).
 
         Pre: any level. Post: glue clauses (LBD <= glue_lbd) and reason clauses
         remain; deleted clauses are gone from their watch lists and logged.
+        With ``tier2_lbd`` set, the clauses are in three tiers, as in CaDiCaL
+        and Kissat: glue clauses, kept for good; the middle tier (LBD at most
+        ``tier2_lbd``), kept while conflict analysis resolves on them (since
+        the last reduction); and the rest (the middle tier's unused ones
+        among them), whose worse half goes.
         """
         glue = self.settings["glue_lbd"]
+        tier2 = self.settings["tier2_lbd"]
         learnts, lbd = self.learnts, self.lbd
+        # The survivors are kept in this order (best first): "oldest" is among them.
         order = sorted(range(len(learnts)), key=lambda i: (lbd[i], -i))
-        doomed_count = len(order) // 2
+        candidates = order
+        if tier2:
+            used = set(map(id, self.touched))
+            candidates = [
+                i for i in order if lbd[i] > glue and (lbd[i] > tier2 or id(learnts[i]) not in used)
+            ]
+        self.touched.clear()
+        doomed = set(candidates[len(candidates) - len(candidates) // 2 :])
         keep, keep_lbd, dead = [], [], set()
-        for rank, i in enumerate(order):
+        for i in order:
             clause = learnts[i]
-            if rank >= len(order) - doomed_count and lbd[i] > glue and not self.locked(clause):
+            if i in doomed and lbd[i] > glue and not self.locked(clause):
                 dead.add(id(clause))
                 self.delete_clause(clause)
             else:

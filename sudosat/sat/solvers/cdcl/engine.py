@@ -21,6 +21,10 @@ FAILED = -2
 # per this many propagations: nothing next to them), and a look comes within a
 # millisecond or so of work on the benchmark's Sudoku and random sets.
 LOOK_EVERY = 256
+# The weights of the newest LBD in the fast and slow moving averages (Engine.note_lbd):
+# CaDiCaL's defaults, windows of about 33 and 100,000 conflicts.
+LBD_FAST = 0.03
+LBD_SLOW = 1e-5
 
 
 def luby(y: float, x: int) -> float:
@@ -90,7 +94,7 @@ class Engine(ClauseDatabase):
         return True
 
     def search(self, budget: float) -> Status | None:
-        """CDCL until SAT, UNSAT, or `budget` conflicts (then restart).
+        """CDCL until SAT, UNSAT, or `budget` conflicts or, in focused mode, :meth:`note_lbd`.
 
         Pre: level 0 after a restart. Post: SAT leaves a full assignment of the
         used variables; UNSAT sets ``ok`` False; None means restart (level 0).
@@ -102,6 +106,9 @@ class Engine(ClauseDatabase):
         each backjumping at least one level).
         """
         conflicts_here = 0
+        restart = False
+        track = self.settings["target_phase"] or self.settings["rephase_first"]
+        focused_after = math.inf if self.stable else self.settings["restart_min"]
         while True:
             conflict = self.propagate()
             if conflict is not None:
@@ -110,15 +117,19 @@ class Engine(ClauseDatabase):
                 if not self.trail_lim:
                     self.ok = False
                     return Status.UNSAT
+                if track:
+                    self.note_consistent(self.trail_lim[-1])
                 learnt, back, lbd = self.analyze(conflict)
                 self.cancel_until(back)
                 self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
+                if self.note_lbd(lbd) and conflicts_here >= focused_after:
+                    restart = True
                 if self.conflicts >= self.conflict_limit:
                     self.stopped = "max_conflicts"
                     raise OutOfTime
                 continue
-            if conflicts_here >= budget:
+            if restart or conflicts_here >= budget:
                 self.cancel_until(0)
                 return None
             if self.propagations >= self.next_look and not self.within_budget():
@@ -146,6 +157,51 @@ class Engine(ClauseDatabase):
                 self.decisions += 1
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
+
+    def note_lbd(self, lbd: int) -> bool:
+        """Average a learnt clause's LBD in; True when focused mode would restart now.
+
+        Glucose's restart rule with exponential moving averages (Biere and
+        Fröhlich, "Evaluating CDCL restart schemes"): restart when the recent
+        LBDs (the fast average) run above the long-run ones (the slow average)
+        by the factor ``restart_margin``. Each average takes the plain mean
+        while fewer clauses have been seen than its window, so neither starts
+        biased towards 0.
+        """
+        seen = self.lbd_seen = self.lbd_seen + 1
+        self.lbd_fast += (lbd - self.lbd_fast) * max(LBD_FAST, 1.0 / seen)
+        self.lbd_slow += (lbd - self.lbd_slow) * max(LBD_SLOW, 1.0 / seen)
+        return self.lbd_fast > self.settings["restart_margin"] * self.lbd_slow
+
+    def switch_mode(self) -> None:
+        """Turn stable mode into focused mode or back (restart_mode 2), at a restart.
+
+        Stable mode: Luby restarts, VSIDS decay ``var_decay``, target phases
+        (``target_phase`` 1 or 2); focused mode: restarts by :meth:`note_lbd`,
+        decay ``focused_decay``, target phases only with ``target_phase`` 2.
+        Each mode pair lasts ``mode_growth`` times as many conflicts as the last.
+        """
+        settings = self.settings
+        self.stable = not self.stable
+        if self.stable:
+            self.mode_length *= settings["mode_growth"]
+        self.var_decay = settings["var_decay"] if self.stable else settings["focused_decay"]
+        self.use_target = self.target_wanted()
+        self.next_switch = self.conflicts + self.mode_length
+
+    def target_wanted(self) -> bool:
+        """Whether decisions follow the target phase now (see ``target_phase``).
+
+        Only once the current call has taken ``target_first`` conflicts: a
+        question that takes few (a 9×9 puzzle) is searched as it was without
+        target phases; CaDiCaL and Kissat, too, begin without them.
+        """
+        settings = self.settings
+        mode = settings["target_phase"]
+        return (
+            (mode == 2 or (mode == 1 and self.stable))
+            and self.conflicts - self.call_conflicts >= settings["target_first"]
+        )
 
     def next_assumption(self) -> Code:
         """The next assumption to decide, -1 when all hold, or FAILED (``core`` set).
@@ -189,10 +245,17 @@ class Engine(ClauseDatabase):
         if not self.in_time():
             raise OutOfTime
         self.init_heap()
+        self.first_phase = list(self.phase)
         return True
 
     def solve(self, assumptions: list[Code] | tuple = ()) -> Status:
-        """Restart loop (Luby), under `assumptions` (literal codes, decided first).
+        """Restart loop, under `assumptions` (literal codes, decided first).
+
+        Stable mode restarts by the Luby sequence (its index counts this call's
+        stable restarts), focused mode by :meth:`note_lbd`; between two
+        searches the mode switches and the phases are reset when due
+        (:meth:`switch_mode`, :meth:`rephase`). Target and best phases are each
+        call's own.
 
         Pre: level 0, loaded. Post: SAT (the trail is a full assignment, to be
         read before :meth:`cancel_until` (0)), UNSAT (``ok`` False when the
@@ -223,11 +286,15 @@ class Engine(ClauseDatabase):
         self.rescore_now, self.rescore_next = self.rescore_next, False
         self.heap_after_assumptions = bool(assumptions) or self.rescore_now
         unit = self.settings["restart_first"]
-        conflicts_before = self.conflicts
-        restarts = 0
+        conflicts_before = self.call_conflicts = self.conflicts
+        # The target and best phases are each question's own: none is carried over.
+        self.target = self.best = None
+        self.target_len = self.best_len = 0
+        self.use_target = self.target_wanted()
+        restarts = 0  # this call's stable restarts: its Luby index
         while True:
             try:
-                status = self.search(luby(2, restarts) * unit)
+                status = self.search(luby(2, restarts) * unit if self.stable else math.inf)
             except OutOfTime:
                 self.stopped = self.stopped or "time"
                 return Status.UNKNOWN
@@ -238,7 +305,13 @@ class Engine(ClauseDatabase):
                 self.conflicts_per_call = 0.75 * self.conflicts_per_call + 0.25 * spent
                 return status
             self.restarts += 1
-            restarts += 1
+            restarts += self.stable
+            if self.conflicts >= self.next_switch:
+                self.switch_mode()
+            if self.conflicts >= self.next_rephase:
+                self.rephase()
+            if not self.use_target:
+                self.use_target = self.target_wanted()
             if len(self.heap) > 3 * self.num_vars + 100:
                 self.rebuild_heap()  # drop the stale entries lazy re-insertion leaves behind
 

@@ -6,14 +6,16 @@ live entry (-1: none), and an entry whose key differs is stale and skipped.
 Activities start from occurrence counts as in Chaff or, when level 0 holds
 facts, from Jeroslow–Wang products of the formula they leave. A variable's
 phase is the literal it is decided to: its first one by the tunable
-``initial_phase``, then the value it last had (phase saving).
+``initial_phase``, then the value it last had (phase saving), or its target
+phase: its value in the longest conflict-free trail so far (CaDiCaL's and
+Kissat's, after Biere and Fleury), which :meth:`Heuristic.rephase` resets.
 """
 
 from __future__ import annotations
 
 from heapq import heapify, heappop
-from itertools import compress, islice
-from operator import add, gt, mul, not_, sub
+from itertools import compress, islice, repeat
+from operator import add, gt, mul, not_, sub, xor
 
 from sudosat.sat.solvers.cdcl.propagation import Propagation
 from sudosat.sat.solvers.codes import Code
@@ -147,8 +149,57 @@ class Heuristic(Propagation):
             if -a == key[v]:
                 key[v] = -1.0
             if not val[2 * v]:
+                target = self.target
+                if target is not None and self.use_target:
+                    return target[v]
                 return self.phase[v]
         return -1
+
+    def note_consistent(self, size: int) -> None:
+        """Record the trail's first `size` literals as target and best phase if longest so far.
+
+        Called at a conflict with `size` the start of the conflict's level: the
+        trail below it was propagated without a conflict. A recorded phase is
+        the saved phases with those literals written over them (CaDiCaL's and
+        Kissat's target and best phases); when both are recorded at once they
+        share one list (only ever replaced, never changed in place).
+        """
+        if size <= self.target_len and size <= self.best_len:
+            return
+        recorded = list(self.phase)
+        var_of = self.var_of
+        for lit in islice(self.trail, size):
+            recorded[var_of[lit]] = lit
+        if size > self.target_len:
+            self.target, self.target_len = recorded, size
+        if size > self.best_len:
+            self.best, self.best_len = recorded, size
+
+    def rephase(self) -> None:
+        """Reset the saved phases (Biere's rephasing), and forget the target phase.
+
+        The k-th rephasing (from 0) takes, in turn, the original phases, their
+        inversions, then cycles through best, original, best, inverted, best,
+        flipped (every saved phase negated); "best" is the longest
+        conflict-free assignment since the last best rephasing, which then
+        starts anew. Pre: level 0. The next is due ``rephase_first`` times
+        (k + 2) conflicts later.
+        """
+        count = self.rephases
+        kind = "OI"[count] if count < 2 else "BOBIBF"[(count - 2) % 6]
+        phase = self.phase
+        if kind == "B" and self.best is not None:
+            phase[:] = self.best
+            self.best, self.best_len = None, 0
+        elif kind == "O":
+            phase[:] = self.first_phase
+        elif kind == "I":
+            phase[:] = map(xor, self.first_phase, repeat(1, len(phase)))
+        elif kind == "F":
+            phase[:] = map(xor, phase, repeat(1, len(phase)))
+        self.target, self.target_len = None, 0
+        self.rephases = count + 1
+        self.next_rephase = self.conflicts + self.settings["rephase_first"] * (count + 2)
 
     def rescale(self) -> None:
         """Scale every activity down by 1e100 (they only grow) and rebuild the heap."""

@@ -137,7 +137,6 @@ class State:
         self.trail_lim: list[int] = []
         self.qhead = 0
         self.var_inc = 1.0
-        self.var_decay = settings["var_decay"]
         self.ok = True  # False once the formula is known UNSAT
         self.used = [False] * (n + 1)
         self.simp_trail = -1  # trail size at the last level-0 simplification
@@ -160,8 +159,34 @@ class State:
         self.rescore_next = False  # the next call ranks the variables anew (expect_new_question)
         self.rescore_now = False  # this call does, at its first free decision
         self.conflicts_per_call = 0.0  # a moving average over the answered calls
+        # The clauses conflict analysis resolved since the last reduction (see reduce_db).
+        self.touched: list[object] = []
         self.next_reduce = settings["reduce_first"]
         self.reduce_interval = settings["reduce_first"]
+        self._init_search_modes(settings)
+
+    def _init_search_modes(self, settings: dict) -> None:
+        """The state of restarts, modes and phases beyond phase saving (see Engine.solve)."""
+        # Search modes (see Engine.solve): stable (Luby restarts, VSIDS decay var_decay,
+        # target phases) and focused (restarts by LBD averages, focused_decay).
+        self.stable = settings["restart_mode"] != 1
+        self.var_decay = settings["var_decay"] if self.stable else settings["focused_decay"]
+        self.mode_length = float(settings["mode_first"])
+        self.next_switch = self.mode_length if settings["restart_mode"] == 2 else math.inf
+        self.lbd_fast = self.lbd_slow = 0.0  # moving averages of learnt LBDs
+        self.lbd_seen = 0  # learnt LBDs averaged so far (the averages' warm-up)
+        # Phases: first_phase[v] is v's literal before any search (rephasing "original");
+        # target[v] and best[v] are the saved phases with the trail's literals over them
+        # when the longest conflict-free trail since the last reset was seen (its length
+        # target_len, best_len). None: none recorded since then.
+        self.use_target = False  # decide by target phases now (see Engine.target_wanted)
+        self.call_conflicts = 0  # the conflict count when the current call began
+        self.first_phase: list[Code] = []
+        self.target: list[Code] | None = None
+        self.best: list[Code] | None = None
+        self.target_len = self.best_len = 0
+        self.rephases = 0
+        self.next_rephase = settings["rephase_first"] or math.inf
 
     def grow(self, num_vars: int) -> None:
         """Make room for variables up to `num_vars` (new ones unused, unassigned, inactive).
@@ -191,6 +216,11 @@ class State:
         self.used += [False] * extra
         self.reason += [None] * extra
         self.phase += _first_phases(old + 1, num_vars, int(self.settings["initial_phase"]))
+        if self.first_phase:
+            self.first_phase += self.phase[old + 1 :]
+        # target and best may be one list (see Heuristic.note_consistent): extended once.
+        for copy in {id(c): c for c in (self.target, self.best) if c is not None}.values():
+            copy += self.phase[old + 1 :]
         self.bins += bins
         self.terns += terns
         self.watches += watches
