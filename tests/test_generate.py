@@ -270,3 +270,20 @@ def test_cli_minimal_needs_no_alpha_and_alpha_is_needed_otherwise(capsys):
     assert len(boards) == 2 and all(count_solutions(b, limit=2) == 1 for b in boards)
     assert main(["generate", "--order", "2"]) == 2
     assert "--alpha is required" in capsys.readouterr().err
+
+
+# The boards of a seed, recorded when the generator's cdcl settings were pinned: a change
+# of cdcl's default search (its phases, restarts, clause keeping) must not change them.
+PINNED_BOARDS = {
+    (3, 0.4, 1): "3 078100430001000000900000006459000001030071004087900003805016000360085102000"
+                 "009050",
+    (4, 0.5, 2): "4 DC80092F657G30B101040C0800ABE600A0B0706120C08009600003008910005A0801GA000D00"
+                 "09CE500G003EC200AF0800206010A000G00000A0F09004G05200060D810000000C350B0900AD"
+                 "00000802000000539B0640A70A0C9F0001080B60000005D6G000100480063700D09020GB92DA"
+                 "0GC4B605038003050080002F6000",
+}
+
+
+@pytest.mark.parametrize(("order", "alpha", "seed"), list(PINNED_BOARDS))
+def test_a_seed_gives_the_same_board_whatever_cdcls_default_search(order, alpha, seed):
+    assert generate(order, alpha, seed=seed).to_line() == PINNED_BOARDS[(order, alpha, seed)]

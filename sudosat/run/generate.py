@@ -78,6 +78,10 @@ SOLVER_MAX_ORDER = 4
 # The encoding used for the solver runs of the generator: the optimised one
 # leaves only the open candidates, which keeps every uniqueness check small.
 GENERATOR_ENCODING = "optimised"
+# Which complete solution cdcl finds depends on its search, and its defaults change as
+# the search improves; the generator pins the settings of the search it was written
+# with, so that a seed gives the same board from one version to the next.
+GENERATOR_CDCL_SETTINGS: dict[str, float] = {"target_phase": 0}
 
 
 class GenerateTimeout(SudosatError):
@@ -327,8 +331,9 @@ def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch)
         diagonal = attempt < _DIAGONAL_ATTEMPTS
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
         watch.check()
+        settings = GENERATOR_CDCL_SETTINGS if solver == "cdcl" else {}
         outcome = run_instance(start, solver, GENERATOR_ENCODING, watch.remaining_ms(),
-                               limit_covers="pipeline")
+                               limit_covers="pipeline", **settings)
         if outcome.status is Verdict.TIMEOUT:
             watch.ran_out()
         if outcome.status is Verdict.SAT and outcome.solution is not None:
