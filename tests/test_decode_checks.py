@@ -24,6 +24,7 @@ from sudosat.sudoku.encoding import (
 )
 from sudosat.sudoku.numbering import get_numbering
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
+from tests.test_decode_order import model_of
 
 SOLUTION = Board.parse(COURSE_SOLUTION)
 PUZZLE = Board.parse(COURSE_EXAMPLE)
@@ -44,13 +45,7 @@ def course_model(board: Board) -> list[int]:
 
 def rcv_model(board: Board) -> list[int]:
     """A model over 1..top in the rcv numbering; names no cell has are false."""
-    number = get_numbering("rcv", board.order)
-    model = []
-    for var in range(1, number.top + 1):
-        meaning = number.cell_of(var)
-        true = meaning is not None and board.value(meaning[0], meaning[1]) == meaning[2]
-        model.append(var if true else -var)
-    return model
+    return model_of(board, "rcv")
 
 
 def with_flips(model: list[int], *flips: int) -> list[int]:

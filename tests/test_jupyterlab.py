@@ -156,6 +156,14 @@ def _wait_for_server(url: str, server: subprocess.Popen, folder: Path) -> None:
     pytest.fail("jupyter-lab did not answer within 30 s")
 
 
+def _open_notebook(page, url: str) -> None:
+    """Load the notebook at `url` and wait for its idle kernel, the notebook focused."""
+    page.goto(url)
+    page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook') !== null")
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for()
+    page.locator(".jp-Notebook").first.click()
+
+
 def _checkbox(page, label: str):
     return page.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]")
 
@@ -178,12 +186,7 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
         page.set_default_timeout(WAIT_MS)
         expect.set_options(timeout=WAIT_MS)
         try:
-            page.goto(url)
-            page.wait_for_function(
-                "window.jupyterapp && document.querySelector('.jp-Notebook') !== null"
-            )
-            page.get_by_text("Python 3 (ipykernel) | Idle").wait_for()
-            page.locator(".jp-Notebook").first.click()
+            _open_notebook(page, url)
             print("page loaded", time.monotonic() - started, flush=True)
             page.get_by_role("menuitem", name="Run", exact=True).click()
             page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -343,12 +346,7 @@ def test_every_cell_of_orders_5_and_6_can_be_seen(chromium, lab, tmp_path):
         page.set_default_timeout(WAIT_MS * 2)
         expect.set_options(timeout=WAIT_MS * 2)
         try:
-            page.goto(url)
-            page.wait_for_function(
-                "window.jupyterapp && document.querySelector('.jp-Notebook') !== null"
-            )
-            page.get_by_text("Python 3 (ipykernel) | Idle").wait_for()
-            page.locator(".jp-Notebook").first.click()
+            _open_notebook(page, url)
             page.get_by_role("menuitem", name="Run", exact=True).click()
             page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
             status = page.locator(".sudosat-status")
