@@ -293,10 +293,13 @@ def test_encodings_table_compares_sizes_and_propagation():
 
 def test_trace_records_decisions_and_conflicts():
     line = "3 000060500087000000000140000060000020001300000743200060000520780004009003000003005"
-    status, events = solvers_page.trace_cdcl(encode(Board.parse(line)).cnf, order=3, limit=40)
-    assert status == "SAT"
-    assert set(events["event"]) == {"decide", "conflict"}
-    assert len(events) == 40
+    cnf = encode(Board.parse(line)).cnf
+    status, whole = solvers_page.trace_cdcl(cnf, order=3, limit=10_000)
+    assert status == "SAT" and set(whole["event"]) == {"decide", "conflict"}
+    status, events = solvers_page.trace_cdcl(cnf, order=3, limit=20)
+    assert status == "SAT" and len(whole) > 20
+    assert len(events) == 20  # the trace stops at its limit, the search does not
+    assert events.equals(whole.head(20))
     assert events["meaning"].str.contains("jump back to level").any()
 
 
