@@ -81,7 +81,7 @@ GENERATOR_ENCODING = "optimised"
 # Which complete solution cdcl finds depends on its search, and its defaults change as
 # the search improves; the generator pins the settings of the search it was written
 # with, so that a seed gives the same board from one version to the next.
-GENERATOR_CDCL_SETTINGS: dict[str, float] = {"target_phase": 0}
+GENERATOR_CDCL_SETTINGS: dict[str, Any] = {"target_phase": 0}
 
 
 class GenerateTimeout(SudosatError):
@@ -331,7 +331,7 @@ def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch)
         diagonal = attempt < _DIAGONAL_ATTEMPTS
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
         watch.check()
-        settings = GENERATOR_CDCL_SETTINGS if solver == "cdcl" else {}
+        settings: dict[str, Any] = GENERATOR_CDCL_SETTINGS if solver == "cdcl" else {}
         outcome = run_instance(start, solver, GENERATOR_ENCODING, watch.remaining_ms(),
                                limit_covers="pipeline", **settings)
         if outcome.status is Verdict.TIMEOUT:
