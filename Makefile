@@ -13,8 +13,13 @@ T ?= 10000
 QUICK ?=
 # Recipes get them single-quoted (a ' inside becomes '\''): blanks and shell characters stay text.
 quote = '$(subst ','\'',$(1))'
+# make report ENCODING=NAME SOLVERS=a,b: the encoding and solvers of the timed run (the build's
+# defaults when left out); every value is checked before anything runs (exit 2 on a wrong one).
+ENCODING ?=
+SOLVERS ?=
 REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quote,$(T)) \
-	$(if $(QUICK),--quick)
+	$(if $(ENCODING),--encoding $(call quote,$(ENCODING))) \
+	$(if $(SOLVERS),--solvers $(call quote,$(SOLVERS))) $(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
 # make bench writes its CSVs and plots here; BENCH_OUT=benchmarks/results records a run over
