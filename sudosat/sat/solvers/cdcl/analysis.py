@@ -46,9 +46,13 @@ class Analysis(Heuristic):
         walk = reversed(trail)
         lits = confl
         pv = 0  # the variable whose reason `lits` is (0, never seen, for the conflict)
-        touched = self.touched  # every clause resolved, for the tiered reduction (reduce_db)
+        # Every clause resolved, for the tiered reduction (reduce_db); recorded only when
+        # that tier is on, so the default search neither pays the append nor keeps the
+        # clauses alive until the next reduction.
+        touched = self.touched if self.settings["tier2_lbd"] else None
         while True:
-            touched.append(lits)
+            if touched is not None:
+                touched.append(lits)
             for q in lits:
                 v = var_of[q]
                 if not seen[v]:

@@ -109,6 +109,7 @@ class Engine(ClauseDatabase):
         restart = False
         track = self.settings["target_phase"] or self.settings["rephase_first"]
         focused_after = math.inf if self.stable else self.settings["restart_min"]
+        averaging = self.settings["restart_mode"] != 0  # Luby alone never reads the averages
         while True:
             conflict = self.propagate()
             if conflict is not None:
@@ -123,7 +124,7 @@ class Engine(ClauseDatabase):
                 self.cancel_until(back)
                 self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
-                if self.note_lbd(lbd) and conflicts_here >= focused_after:
+                if averaging and self.note_lbd(lbd) and conflicts_here >= focused_after:
                     restart = True
                 if self.conflicts >= self.conflict_limit:
                     self.stopped = "max_conflicts"
