@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from sudosat.cli.common import (
     _EPILOG_FORMATS,
@@ -121,28 +118,12 @@ def _add_generate_parser(subparsers) -> None:
     _add_memory_option(parser)
 
 
-@contextmanager
-def _zchaff_path(args: argparse.Namespace) -> Iterator[None]:
-    """--zchaff PATH for the solvers the generator and the counter load themselves.
+def _check_zchaff(args: argparse.Namespace) -> None:
+    """Refuse a wrong --zchaff once, before any work (a count would name it on every line)."""
+    if args.solver == "zchaff" and args.zchaff:
+        from sudosat.sat.solvers.zchaff import find_zchaff
 
-    They find zChaff as every command does (--zchaff, else ``ZCHAFF``, else
-    PATH) but take no program path of their own: the checked PATH stands in
-    for ``ZCHAFF`` while the command runs, which keeps --zchaff first.
-    """
-    if args.solver != "zchaff" or not args.zchaff:
-        yield
-        return
-    from sudosat.sat.solvers.zchaff import find_zchaff
-
-    saved = os.environ.get("ZCHAFF")
-    os.environ["ZCHAFF"] = find_zchaff(args.zchaff)  # refused here, naming --zchaff
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("ZCHAFF", None)
-        else:
-            os.environ["ZCHAFF"] = saved
+        find_zchaff(args.zchaff)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
@@ -153,20 +134,21 @@ def _run_generate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     _guard_outputs([], [(args.output, "the boards")])
     _check_board_memory(args.order, args, args.count)
-    with _zchaff_path(args):
-        boards = generate_many(
-            args.order,
-            0.0 if args.alpha is None else args.alpha,
-            args.count,
-            seed=args.seed,
-            unique=args.unique or args.minimal,
-            minimal=args.minimal,
-            method=args.method,
-            base=args.base,
-            solver=args.solver,
-            time_limit_ms=args.time_limit_ms,
-            progress=sys.stderr.isatty() if args.progress is None else args.progress,
-        )
+    _check_zchaff(args)
+    boards = generate_many(
+        args.order,
+        0.0 if args.alpha is None else args.alpha,
+        args.count,
+        seed=args.seed,
+        unique=args.unique or args.minimal,
+        minimal=args.minimal,
+        method=args.method,
+        base=args.base,
+        solver=args.solver,
+        zchaff=args.zchaff,
+        time_limit_ms=args.time_limit_ms,
+        progress=sys.stderr.isatty() if args.progress is None else args.progress,
+    )
     _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK
 
@@ -224,8 +206,8 @@ def _run_count(args: argparse.Namespace) -> int:
     lines = _read_text(args.file).split("\n")
     if lines and not lines[-1]:
         lines.pop()  # the final line end starts no line
-    with _zchaff_path(args):  # a wrong --zchaff is one error, not one per line
-        answers, failed = _count_lines(args, lines)
+    _check_zchaff(args)
+    answers, failed = _count_lines(args, lines)
     _write_output("".join(line + "\n" for line in answers), args.output)
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
@@ -243,7 +225,7 @@ def _count_lines(args: argparse.Namespace, lines: list[str]) -> tuple[list[str],
             board = Board.parse(text, source=source, line=number)
             found = count_solutions(
                 board, args.limit, solver=args.solver, encoding=args.encoding,
-                time_limit_ms=args.time_limit_ms, seed=args.seed,
+                time_limit_ms=args.time_limit_ms, seed=args.seed, zchaff=args.zchaff,
             )
         except SudosatError as exc:
             print(f"sudosat: {exc}", file=sys.stderr)

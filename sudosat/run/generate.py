@@ -61,7 +61,7 @@ import math
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from sudosat.errors import InstanceError, SolverError, SudosatError
 from sudosat.sat.solvers.budget import Deadline
@@ -139,6 +139,7 @@ def generate(
     method: str = "solution",
     base: str = "auto",
     solver: str = "cdcl",
+    zchaff: str | None = None,
     minimal: bool = False,
     time_limit_ms: float | None = None,
     progress: bool = False,
@@ -164,6 +165,8 @@ def generate(
         Where the complete solution of ``method="solution"`` comes from.
     solver : str
         Registered solver name for the base solution and the uniqueness checks.
+    zchaff : str, optional
+        The zChaff program for ``solver="zchaff"`` (else ``ZCHAFF``, else PATH).
     minimal : bool
         Unique, and every cell is tried: no given can be removed without
         losing uniqueness (`alpha` is then ignored).
@@ -193,11 +196,22 @@ def generate(
     True
     """
     target = _check_arguments(order, alpha, method, base, unique or minimal)
-    return _generate(order, target, seed, (unique, minimal, method, base, solver),
-                     _Watch(time_limit_ms, progress))
+    how = (unique, minimal, method, base, _Solver.named(solver, zchaff))
+    return _generate(order, target, seed, how, _Watch(time_limit_ms, progress))
 
 
-def _generate(order: int, target: int, seed: int, how: tuple[bool, bool, str, str, str],
+class _Solver(NamedTuple):
+    """The generator's solver: its registered name and the options it is called with."""
+
+    name: str
+    options: dict[str, Any]
+
+    @classmethod
+    def named(cls, name: str, zchaff: str | None) -> _Solver:
+        return cls(name, {"zchaff": zchaff} if name == "zchaff" and zchaff else {})
+
+
+def _generate(order: int, target: int, seed: int, how: tuple[bool, bool, str, str, _Solver],
               watch: _Watch) -> Board:
     """:func:`generate` once its arguments are checked, under `watch`."""
     unique, minimal, method, base, solver = how
@@ -227,6 +241,7 @@ def generate_many(
     method: str = "solution",
     base: str = "auto",
     solver: str = "cdcl",
+    zchaff: str | None = None,
     minimal: bool = False,
     time_limit_ms: float | None = None,
     progress: bool = False,
@@ -246,7 +261,7 @@ def generate_many(
         raise InstanceError(f"count must be >= 0, got {count}")
     target = _check_arguments(order, alpha, method, base, unique or minimal)
     watch = _Watch(time_limit_ms, progress)
-    how = (unique, minimal, method, base, solver)
+    how = (unique, minimal, method, base, _Solver.named(solver, zchaff))
     boards = []
     for k in watch.bar(range(count), count, "boards") if count > 1 else range(count):
         watch.where = f" (board {k + 1} of {count})" if count > 1 else ""
@@ -315,7 +330,7 @@ def _check_arguments(order: int, alpha: float, method: str, base: str, unique: b
     return math.floor(alpha * order**4 + 0.5)
 
 
-def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch) -> Board:
+def _solver_solution(order: int, rng: random.Random, solver: _Solver, watch: _Watch) -> Board:
     """A full solution completed by `solver` from a random start.
 
     The start fills the N diagonal boxes with random permutations. Such a start
@@ -331,8 +346,8 @@ def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch)
         diagonal = attempt < _DIAGONAL_ATTEMPTS
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
         watch.check()
-        settings: dict[str, Any] = GENERATOR_CDCL_SETTINGS if solver == "cdcl" else {}
-        outcome = run_instance(start, solver, GENERATOR_ENCODING, watch.remaining_ms(),
+        settings = GENERATOR_CDCL_SETTINGS if solver.name == "cdcl" else solver.options
+        outcome = run_instance(start, solver.name, GENERATOR_ENCODING, watch.remaining_ms(),
                                limit_covers="pipeline", **settings)
         if outcome.status is Verdict.TIMEOUT:
             watch.ran_out()
@@ -342,7 +357,7 @@ def _solver_solution(order: int, rng: random.Random, solver: str, watch: _Watch)
             break
     why = f": {outcome.row.error}" if outcome.status is Verdict.ERROR else ""
     raise SolverError(
-        f"{solver} did not complete a random start into a solution ({outcome.status}{why})"
+        f"{solver.name} did not complete a random start into a solution ({outcome.status}{why})"
     )
 
 
@@ -398,7 +413,7 @@ def _empty_cells(solution: Board, target: int, rng: random.Random, watch: _Watch
 
 
 def _empty_keeping_unique(
-    solution: Board, target: int, rng: random.Random, solver: str, watch: _Watch
+    solution: Board, target: int, rng: random.Random, solver: _Solver, watch: _Watch
 ) -> Board:
     """Empty cells in seeded random order while the puzzle keeps exactly one solution.
 
@@ -454,7 +469,7 @@ class _UniquenessChecker:
 
     ENCODING = "extended"  # coverage clauses let propagation see a symbol's last place
 
-    def __init__(self, solution: Board, solver: str, order: list[int]) -> None:
+    def __init__(self, solution: Board, solver: _Solver, order: list[int]) -> None:
         from sudosat.sudoku.incremental import (
             counting_options,
             givens_as_assumptions,
@@ -462,14 +477,15 @@ class _UniquenessChecker:
             new_activation,
         )
 
-        self.solver_name = solver
+        self.solver_name = solver.name
         # A SAT answer only keeps a given (a wrong one could never make a puzzle
         # non-unique), and its model is never read: cdcl need not check it (the
         # counting options say so; the solver is count_solutions' own).
-        options = counting_options(solver)
+        options = counting_options(solver.name, **solver.options)
         # loaded_rules starts a new question: the last board's learnt clauses would only slow
         # this one
-        self.solver, encoded = loaded_rules(solution.order, self.ENCODING, solver=solver, **options)
+        self.solver, encoded = loaded_rules(solution.order, self.ENCODING, solver=solver.name,
+                                            **options)
         self.activation = new_activation(self.solver, encoded)
         forbid = [-lit for lit in givens_as_assumptions(solution)]
         self.solver.add_clause([-self.activation, *forbid])
@@ -502,7 +518,7 @@ class _UniquenessChecker:
 
 
 def _has_other_solution(
-    puzzle: Board, index: int, value: int, solver: str, watch: _Watch
+    puzzle: Board, index: int, value: int, solver: _Solver, watch: _Watch
 ) -> bool:
     """True when `puzzle` has a solution whose cell `index` differs from `value`."""
     from sudosat.run.results import Verdict
@@ -514,13 +530,13 @@ def _has_other_solution(
     if var is None:  # the reduction fixed the cell from its peers: nothing else fits there
         return False
     encoded.cnf.add_clause([-var])  # a fresh CNF of our own: safe to extend
-    outcome = run_instance(puzzle, solver, Prepared(encoded), watch.remaining_ms(),
-                           limit_covers="solver")
+    outcome = run_instance(puzzle, solver.name, Prepared(encoded), watch.remaining_ms(),
+                           limit_covers="solver", **solver.options)
     if outcome.status is Verdict.TIMEOUT:
         watch.ran_out()
     if outcome.status in (Verdict.TIMEOUT, Verdict.ERROR):
         why = f": {outcome.row.error}" if outcome.row.error else ""
-        raise SolverError(f"{solver} gave no answer on a uniqueness check{why}")
+        raise SolverError(f"{solver.name} gave no answer on a uniqueness check{why}")
     return outcome.status is Verdict.SAT
 
 

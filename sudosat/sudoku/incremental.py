@@ -317,6 +317,7 @@ def count_solutions(
     encoding: str = "extended",
     time_limit_ms: float | None = None,
     seed: int = 0,
+    zchaff: str | None = None,
     cache: LoadedRules | None = None,
 ) -> int | None:
     """How many solutions keep the givens of `board`, counted up to `limit`.
@@ -349,7 +350,7 @@ def count_solutions(
     try:
         loaded, encoded = loaded_rules(
             board.order, encoding, solver=solver, deadline=deadline, cache=cache,
-            **counting_options(solver, seed),
+            **counting_options(solver, seed, zchaff),
         )
     except OutOfTime:
         return None
@@ -378,7 +379,7 @@ def count_solutions(
         loaded.add_clause([-activation])
 
 
-def counting_options(solver: str, seed: int = 0) -> dict[str, Any]:
+def counting_options(solver: str, seed: int = 0, zchaff: str | None = None) -> dict[str, Any]:
     """The options of the loaded solver that counts solutions (and checks uniqueness).
 
     cdcl is told not to check its models against the clauses (a twentieth of
@@ -386,7 +387,9 @@ def counting_options(solver: str, seed: int = 0) -> dict[str, Any]:
     decodes to, is checked against the rules and the givens instead, and must
     differ from the solutions already counted.
     """
-    return {"seed": seed, "check_model": 0} if solver == "cdcl" else {"seed": seed}
+    if solver == "cdcl":
+        return {"seed": seed, "check_model": 0}
+    return {"seed": seed, "zchaff": zchaff} if solver == "zchaff" and zchaff else {"seed": seed}
 
 
 def loaded_rules(
