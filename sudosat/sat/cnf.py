@@ -379,6 +379,17 @@ class CNF:
             return head + body
         return head + "".join(_dimacs_chunks(self._flat))
 
+    def dimacs_clause_lines(self, literals: int | None = None) -> Iterator[str]:
+        """The clause lines of :meth:`to_dimacs`, in slices of about `literals` literals.
+
+        For a writer that looks at a clock between slices (a solver program's
+        input written under T). The formula must hold no empty clause (its
+        line would be a lone ``0``, which strict writers refuse).
+        """
+        if self._num_empty:
+            raise ValueError("the formula has an empty clause")
+        return _dimacs_chunks(self._flat, literals or 4 * _CHUNK_CLAUSES)
+
     def write_dimacs(
         self, target: str | os.PathLike | TextIO, comments: Iterable[str] | None = None
     ) -> None:
@@ -600,7 +611,7 @@ class _PrefixIndex:
         return len(set().union(*_pick(self.holders, active))) == self.num_long
 
 
-def _dimacs_chunks(flat: array) -> Iterator[str]:
+def _dimacs_chunks(flat: array, literals: int = 4 * _CHUNK_CLAUSES) -> Iterator[str]:
     """The clause lines of a flat array free of empty clauses, a slice at a time.
 
     Every 0 ends a non-empty clause, so " 0 " marks exactly the clause ends and
@@ -610,7 +621,7 @@ def _dimacs_chunks(flat: array) -> Iterator[str]:
     start = 0
     total = len(flat)
     while start < total:
-        stop = min(total, start + 4 * _CHUNK_CLAUSES)
+        stop = min(total, start + literals)
         if stop < total:
             stop = flat.index(0, stop - 1) + 1
         text = " ".join(map(str, flat[start:stop])).replace(" 0 ", " 0\n")

@@ -73,24 +73,16 @@ def write_dimacs(
     if cnf.has_empty_clause:
         raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
     flat = cnf.flat
+    top = max(max(flat), -min(flat)) if flat else 0
+    if top > cnf.num_vars:
+        raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
     stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
-    start, total = 0, len(flat)
-    while start < total:
+    for text in cnf.dimacs_clause_lines(_WRITE_SLICE):
         if deadline.expired():
             return False
-        stop = min(total, start + _WRITE_SLICE)
-        if stop < total:
-            stop = flat.index(0, stop - 1) + 1
-        part = flat[start:stop]
-        top = max(max(part), -min(part))
-        if top > cnf.num_vars:
-            raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
-        # No clause is empty, so " 0 " marks exactly the clause ends.
-        text = " ".join(map(str, part)).replace(" 0 ", " 0\n") + "\n"
         if max_line is not None and _has_long_line(text, max_line):
-            text = _wrapped(part)
+            text = _wrapped(text)
         stream.write(text.encode("ascii"))
-        start = stop
     stream.flush()
     return not deadline.expired()
 
@@ -111,14 +103,13 @@ def _has_long_line(text: str, limit: int) -> bool:
     return False
 
 
-def _wrapped(part) -> str:
-    """Clauses of a flat slice with at most :data:`_LITERALS_PER_LINE` tokens a line."""
-    lines, tokens = [], []
-    for lit in part:
-        tokens.append(str(lit))
-        if lit == 0 or len(tokens) == _LITERALS_PER_LINE:
-            lines.append(" ".join(tokens))
-            tokens = []
+def _wrapped(text: str) -> str:
+    """Clause lines of `text` re-cut to at most :data:`_LITERALS_PER_LINE` tokens a line."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        tokens = line.split()
+        lines += (" ".join(tokens[k : k + _LITERALS_PER_LINE])
+                  for k in range(0, len(tokens), _LITERALS_PER_LINE))
     return "\n".join(lines) + "\n"
 
 
