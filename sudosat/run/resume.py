@@ -25,6 +25,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sudosat.errors import SudosatError
 from sudosat.run.results import STATUSES, Row, Verdict, format_output, parse_output
 from sudosat.sat.solvers.budget import BUDGETS
 from sudosat.sudoku.board import Board, check_solution
@@ -95,9 +96,7 @@ def kept_rows(
             continue
         if raw.get("line_hash") != line_hash(lines[number - 1]):
             continue
-        row = _row_or_none(raw)
-        if row is None:
-            continue
+        row = Row.from_dict(raw)  # never raises: a value of the wrong kind reads as None
         if solver in run_hashes:
             if raw.get("run_hash") != run_hashes[solver] or raw.get("row_hash") != row_hash(row):
                 continue
@@ -107,13 +106,6 @@ def kept_rows(
                 continue
         kept[(number, solver)] = row.replace(line=number, solver=solver)
     return list(kept.values())
-
-
-def _row_or_none(raw: Mapping[str, Any]) -> Row | None:
-    try:
-        return Row.from_dict(raw)
-    except Exception:  # whatever a tampered row holds, it is only not kept
-        return None
 
 
 def _line_number(value: Any, num_lines: int) -> int | None:
@@ -127,7 +119,7 @@ def _line_number(value: Any, num_lines: int) -> int | None:
 def _puzzle_or_none(text: str) -> Board | None:
     try:
         return Board.parse(text)
-    except Exception:  # a line that cannot be read has no answer to keep but ERROR
+    except SudosatError:  # a line that cannot be read has no answer to keep but ERROR
         return None
 
 
@@ -147,7 +139,7 @@ def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
         return output == format_output(status, order=puzzle.order)
     try:
         solved = Board.parse(output)
-    except Exception:  # whatever a tampered row holds, it is only not kept
+    except SudosatError:  # a tampered output that reads as no board is only not kept
         return False
     return check_solution(puzzle, solved) is None and solved.to_line() == output
 
