@@ -37,10 +37,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from sudosat.sudoku.board import COURSE_EXAMPLE, Board
-from sudosat.sudoku.encoding import encode
 from sudosat.run.generate import generate
 from sudosat.sat.solvers.registry import solve
+from sudosat.sudoku.board import COURSE_EXAMPLE, Board
+from sudosat.sudoku.encoding import encode
 
 SEED = 20240611
 """The seed every board derives from (board k of a group uses SEED + offset + k)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from sudosat.sat.cnf import CNF, read_dimacs
 from sudosat.sat.formulas import random_kcnf
 from sudosat.sat.result import Status
+from tests.clock import WAIT_MARGIN_S, cpu_spent
 
 FAKE_SOLVER = Path(__file__).resolve().parent / "fake_solver.py"
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "data" / "zchaff"
@@ -93,13 +94,20 @@ def sudoku_rules_with_givens(rules: Path, puzzle: str) -> CNF:
 
 
 def assert_quick_unknown(run, limit_s: float = 1.5):
-    """`run()` answers UNKNOWN within `limit_s` and leaves no child process behind."""
+    """`run()` answers UNKNOWN in time and leaves no child process behind.
+
+    In time: within `limit_s` of CPU, its own and its reaped children's (a solver that
+    ignores T burns far more), and within `limit_s` plus a busy machine's margin of wall
+    time (a sleeping child that is never killed sleeps for minutes); see tests/clock.py.
+    """
     before = live_children()
     started = time.monotonic()
-    result = run()
+    with cpu_spent() as spent:
+        result = run()
     took = time.monotonic() - started
     assert result.status is Status.UNKNOWN and result.model is None
-    assert took < limit_s, f"took {took:.2f} s"
+    assert spent.seconds < limit_s, f"used {spent!r}"
+    assert took < limit_s + WAIT_MARGIN_S, f"took {took:.2f} s"
     assert live_children() <= before
     return result
 
