@@ -388,3 +388,43 @@ def test_the_hard_end_before_target_phases_is_that_of_its_csv():
                               len(pick("optimised", 7, "cdcl"))],
                      ["order 6 cdcl", "its ratio", "order 6 MiniSat", "order 7 answered",
                       "order 7 boards"])
+
+
+def test_the_order_6_gap_is_that_of_hard_end_and_backjumps_csvs():
+    pick = _hard_end_runs("hard_end.csv")
+    stated = quoted(
+        r"`cdcl` needed fewer conflicts than MiniSat on (\w+) of the three order-6 boards, but "
+        r"spent ([\d.]+) to ([\d.]+) µs of CPU per propagated literal where MiniSat spent "
+        r"([\d.]+) to ([\d.]+) µs"
+    )
+    ours = {row["seed"]: row for row in pick("optimised", 6, "cdcl")}
+    theirs = {row["seed"]: row for row in pick("optimised", 6, "minisat22")}
+    fewer = sum(int(ours[s]["conflicts"]) < int(theirs[s]["conflicts"]) for s in ours)
+    assert stated[0] == ["no", "one", "two", "three"][fewer]
+
+    def per_literal_us(group: dict) -> list[float]:
+        return sorted(1e6 * float(r["cpu_s"]) / int(r["propagations"]) for r in group.values())
+
+    mine, minisat = per_literal_us(ours), per_literal_us(theirs)
+    assert_all_agree(stated[1:], [mine[0], mine[-1], minisat[0], minisat[-1]],
+                     ["cdcl fastest", "cdcl slowest", "MiniSat fastest", "MiniSat slowest"])
+    six = [row for row in rows("backjumps.csv") if row["order"] == "6" and row["alpha"] == "0.4"]
+    assert sorted(row["seed"] for row in six) == sorted(ours)  # the same boards
+    stated = quoted(
+        r"backjump undid a mean of ([\d.]+) to ([\d.]+) decision levels and (\d+) to (\d+) "
+        r"literals; the backjumps unassigned ([\d.]+) to ([\d.]+) literals for every literal "
+        r"propagated, "
+        r"and (\d+) to (\d+) % of the decisions re-made"
+    )
+
+    def spread(column: str, scale: float = 1.0) -> list[float]:
+        values = sorted(scale * float(row[column]) for row in six)
+        return [values[0], values[-1]]
+
+    assert_all_agree(
+        stated,
+        [*spread("levels_per_backjump"), *spread("literals_per_backjump"),
+         *spread("undone_per_propagated"), *spread("remade_share_of_decisions", 100.0)],
+        ["levels fewest", "levels most", "literals fewest", "literals most", "undone least",
+         "undone most", "re-made least", "re-made most"],
+    )

@@ -228,6 +228,8 @@ STAT_LABELS = {
     "restarts": "restarts",
     "learnt": "learnt clauses",
     "deleted": "learnt clauses deleted",
+    "backjumped": "literals unassigned by backjumps",
+    "levels_jumped": "decision levels undone by backjumps",
     "pure_literals": "pure literals set",
     "flips": "flips",
     "tries": "tries (fresh random assignments)",

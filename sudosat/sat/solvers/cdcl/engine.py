@@ -121,6 +121,10 @@ class Engine(ClauseDatabase):
                 if track:
                     self.note_consistent(self.trail_lim[-1])
                 learnt, back, lbd = self.analyze(conflict)
+                # What the backjump throws away: phase saving makes the next decisions
+                # propagate most of it again (benchmarks/backjumps.py measures the share).
+                self.levels_jumped += len(self.trail_lim) - back
+                self.backjumped += len(self.trail) - self.trail_lim[back]
                 self.cancel_until(back)
                 self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
@@ -335,6 +339,8 @@ class Engine(ClauseDatabase):
             "restarts": self.restarts,
             "learnt": self.learnt_count,
             "deleted": self.deleted,
+            "backjumped": self.backjumped,
+            "levels_jumped": self.levels_jumped,
         }
 
     def stats(self, cpu_started: float) -> dict[str, float]:

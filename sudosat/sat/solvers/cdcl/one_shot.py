@@ -52,8 +52,10 @@ def solve(
     -------
     Result
         ``solver="cdcl"``; stats: decisions, propagations, conflicts, restarts,
-        learnt, deleted, solver_cpu_s, load_ms, search_ms, and for an UNKNOWN
-        stopped by a work budget its flag (``out_of_time`` is set for time).
+        learnt, deleted, backjumped (literals unassigned by conflicts' backjumps),
+        levels_jumped (the decision levels they undid), solver_cpu_s, load_ms,
+        search_ms, and for an UNKNOWN stopped by a work budget its flag
+        (``out_of_time`` is set for time).
 
     Raises
     ------

@@ -143,6 +143,8 @@ class State:
         self.bins_trail = 0  # trail size when bins were last cleaned (see simplify)
         self.decisions = self.propagations = self.conflicts = 0
         self.restarts = self.learnt_count = self.deleted = 0
+        # Literals unassigned and decision levels undone by conflicts' backjumps.
+        self.backjumped = self.levels_jumped = 0
         self.proof: list[tuple[ProofStep, tuple[Code, ...]]] | None = [] if proof else None
         self.units_logged = 0
         self.lit_str: list[str] = []
