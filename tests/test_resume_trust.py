@@ -125,3 +125,27 @@ def test_row_hash_survives_the_csv_and_json_round_trips(tmp_path) -> None:
         summary = run_batch(instances, tmp_path / "out.txt", results=tmp_path / name,
                             resume=True, progress=False)
         assert (summary.resumed, summary.new_rows) == (2, 0)
+
+
+def test_a_line_the_reader_fails_on_reads_the_same_when_resumed(tmp_path, monkeypatch) -> None:
+    # The batch reads a line through parse_line, which turns any failure of the board
+    # reader into one ERROR row. --resume reads the lines of kept rows again: it must read
+    # them the same way, not let the reader's own exception end the run.
+    odd = "3 " + "0" * 81  # an empty board: readable, but this reader fails on it
+    real_parse = Board.parse
+
+    def failing_parse(text: str, *args, **kwargs) -> Board:
+        if text == odd:
+            raise ValueError("a failure the reader did not foresee")
+        return real_parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(Board, "parse", staticmethod(failing_parse))
+    instances = tmp_path / "in.txt"
+    instances.write_text(COURSE_EXAMPLE + "\n" + odd + "\n")
+    results = tmp_path / "r.csv"
+    run_batch(instances, tmp_path / "out.txt", results=results, progress=False)
+    assert [str(row["status"]) for row in read_rows(results)] == ["SAT", "ERROR"]
+    summary = run_batch(instances, tmp_path / "out.txt", results=results, resume=True,
+                        progress=False)
+    assert (summary.resumed, summary.new_rows) == (2, 0)
+    assert [str(row["status"]) for row in read_rows(results)] == ["SAT", "ERROR"]

@@ -531,7 +531,8 @@ def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
     special = file_kind(output_target(results)) in SPECIAL_KINDS
     with ResultsLock(results) as lock:
         found = read_rows(results) if settings.resume and not special else []
-        kept = kept_rows(found, lines, {solver: run_hash(job, solver) for solver in solvers})
+        run_hashes = {solver: run_hash(job, solver) for solver in solvers}
+        kept = kept_rows(found, lines, run_hashes, parse_line)
         rows = {(row["line"], row["solver"]): row for row in kept}
         done = {key for key in rows if key[1] in outputs}
         todo = [task for task in tasks if (task[0], task[2]) not in done]

@@ -22,10 +22,10 @@ hold up on its own (a SAT board is checked again against the puzzle).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sudosat.errors import SudosatError
+from sudosat.errors import InstanceError
 from sudosat.run.results import STATUSES, Row, Verdict, format_output, parse_output
 from sudosat.sat.solvers.budget import BUDGETS
 from sudosat.sudoku.board import Board, check_solution
@@ -74,9 +74,16 @@ def stamped(row: Row, text: str, run: str) -> Row:
 
 
 def kept_rows(
-    found: list[dict[str, Any]], lines: list[str], run_hashes: Mapping[str, str],
+    found: list[dict[str, Any]],
+    lines: list[str],
+    run_hashes: Mapping[str, str],
+    read_board: Callable[[str], Board],
 ) -> list[Row]:
     """Rows of an earlier run that answer this run: nothing else is trusted.
+
+    `read_board` reads an input line as the run reads it, raising
+    :class:`InstanceError` for a line that is no board (the batch's
+    ``parse_line``), so a line reads the same way here as when it was solved.
 
     A row is kept when its line exists and its ``line_hash`` matches that line
     (a table of another input keeps nothing), and, for a solver of this run
@@ -101,8 +108,8 @@ def kept_rows(
             if raw.get("run_hash") != run_hashes[solver] or raw.get("row_hash") != row_hash(row):
                 continue
             if number not in puzzles:
-                puzzles[number] = _puzzle_or_none(lines[number - 1])
-            if not _answer_holds(raw, puzzles[number]):
+                puzzles[number] = _puzzle_or_none(lines[number - 1], read_board)
+            if not _answer_holds(raw, puzzles[number], read_board):
                 continue
         kept[(number, solver)] = row.replace(line=number, solver=solver)
     return list(kept.values())
@@ -116,14 +123,16 @@ def _line_number(value: Any, num_lines: int) -> int | None:
     return number if 1 <= number <= num_lines else None
 
 
-def _puzzle_or_none(text: str) -> Board | None:
+def _puzzle_or_none(text: str, read_board: Callable[[str], Board]) -> Board | None:
     try:
-        return Board.parse(text)
-    except SudosatError:  # a line that cannot be read has no answer to keep but ERROR
+        return read_board(text)
+    except InstanceError:  # a line that cannot be read has no answer to keep but ERROR
         return None
 
 
-def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
+def _answer_holds(
+    row: Mapping[str, Any], puzzle: Board | None, read_board: Callable[[str], Board]
+) -> bool:
     """Whether a kept row's status and output line agree with its puzzle."""
     status, output = row.get("status"), row.get("output")
     if status not in STATUSES or not isinstance(output, str) or "\n" in output:
@@ -138,8 +147,8 @@ def _answer_holds(row: Mapping[str, Any], puzzle: Board | None) -> bool:
     if status != Verdict.SAT:
         return output == format_output(status, order=puzzle.order)
     try:
-        solved = Board.parse(output)
-    except SudosatError:  # a tampered output that reads as no board is only not kept
+        solved = read_board(output)
+    except InstanceError:  # a tampered output that reads as no board is only not kept
         return False
     return check_solution(puzzle, solved) is None and solved.to_line() == output
 
