@@ -33,7 +33,6 @@ formula and mode.
 from __future__ import annotations
 
 import argparse
-import csv
 import gc
 import os
 import statistics
@@ -42,6 +41,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.pipeline import write_csv
 from sudosat.sat.cnf import CNF
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,11 +127,7 @@ def main(argv: list[str] | None = None) -> int:
               + f"{ratio:>9.2f}")
     if ratios:
         print(f"median over the 9x9 formulas of cnf / minisat22: {statistics.median(ratios):.2f}")
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with args.csv.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     print(f"load average (1 min) {os.getloadavg()[0]:.2f}; rows written to {args.csv}")
     return 0
 

@@ -34,7 +34,6 @@ extra case ``--course-case``, on by default). Writes ``hard_end.csv``
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 import math
 import os
@@ -46,6 +45,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from benchmarks.pipeline import write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 # `make bench` points SUDOSAT_BENCH_RESULTS at build/bench/, so a rerun leaves the committed
@@ -262,11 +263,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'CPU s':>9}{'wall s':>9}{'conflicts':>11}{'propagations':>13}")
     started = os.getloadavg()[0]
     rows = run(cases, args.solvers, args.cap, args.long_cap)
-    args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with args.csv.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["encoding"])
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, rows)
     for line in acceptance(rows):
         print(line)
     print(f"load average (1 min) at the start {started:.2f}, at the end {os.getloadavg()[0]:.2f}; "
