@@ -287,3 +287,41 @@ PINNED_BOARDS = {
 @pytest.mark.parametrize(("order", "alpha", "seed"), list(PINNED_BOARDS))
 def test_a_seed_gives_the_same_board_whatever_cdcls_default_search(order, alpha, seed):
     assert generate(order, alpha, seed=seed).to_line() == PINNED_BOARDS[(order, alpha, seed)]
+
+
+@pytest.mark.parametrize("limit_ms", [None, 60_000])
+def test_a_uniqueness_check_without_an_answer_is_never_read_as_unique(monkeypatch, limit_ms):
+    # A solver that gives up (UNKNOWN, with time left or no limit at all) settles nothing:
+    # reading its silence as "unique" would hand out a puzzle with several solutions.
+    from sudosat.errors import SolverError
+    from sudosat.sat.result import Result, Status
+    from sudosat.sudoku import incremental
+
+    real = incremental.loaded_rules
+
+    class GivesUp:
+        def __init__(self, solver):
+            self.solver = solver
+
+        def solve(self, *args, **kwargs):
+            return Result(Status.UNKNOWN, None, {}, 0.0, "cdcl")
+
+        def __getattr__(self, name):
+            return getattr(self.solver, name)
+
+    def loaded(*args, **kwargs):
+        solver, encoded = real(*args, **kwargs)
+        return GivesUp(solver), encoded
+
+    monkeypatch.setattr(incremental, "loaded_rules", loaded)
+    with pytest.raises(SolverError, match="gave no answer on a uniqueness check"):
+        generate(3, 0.0, seed=2, minimal=True, time_limit_ms=limit_ms)
+
+
+def test_local_search_cannot_vouch_for_uniqueness():
+    # walksat cannot prove that a puzzle has no second solution: it gives up (UNKNOWN),
+    # which used to read as "unique" and hand out a board nobody had checked.
+    from sudosat.errors import SolverError
+
+    with pytest.raises(SolverError, match="walksat gave no answer on a uniqueness check"):
+        generate(3, 0.3, seed=8, unique=True, base="pattern", solver="walksat")

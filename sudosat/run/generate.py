@@ -504,8 +504,9 @@ class _UniquenessChecker:
         if self.core and self.core.issubset(givens):
             return True
         result = self.solver.solve([self.activation, *givens], watch.remaining_ms())
-        if result.is_unknown and watch.deadline.limited:
-            watch.ran_out()
+        if result.is_unknown:  # never read as unique: time ran out, or the solver gave up
+            if result.out_of_time and watch.deadline.limited:
+                watch.ran_out()
             raise SolverError(f"{self.solver_name} gave no answer on a uniqueness check")
         if result.is_sat:
             return False
@@ -534,7 +535,7 @@ def _has_other_solution(
                            limit_covers="solver", **solver.options)
     if outcome.status is Verdict.TIMEOUT:
         watch.ran_out()
-    if outcome.status in (Verdict.TIMEOUT, Verdict.ERROR):
+    if outcome.status not in (Verdict.SAT, Verdict.UNSAT):  # ERROR, or a solver that gave up
         why = f": {outcome.row.error}" if outcome.row.error else ""
         raise SolverError(f"{solver.name} gave no answer on a uniqueness check{why}")
     return outcome.status is Verdict.SAT

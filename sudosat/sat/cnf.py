@@ -199,8 +199,8 @@ class CNF:
             for clause in clauses:
                 self.add_clause(clause)
             return
+        whole = len(clauses) <= _BULK_CLAUSES  # one block: no copy of the list
         for start in range(0, len(clauses), _BULK_CLAUSES):
-            whole = len(clauses) <= _BULK_CLAUSES
             block = clauses if whole else clauses[start : start + _BULK_CLAUSES]
             bulk = _flatten(block)
             if bulk is not None:
