@@ -194,6 +194,10 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=_seed, default=0, help="seed for solvers that use randomness"
     )
+    _add_zchaff_option(parser)
+
+
+def _add_zchaff_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--zchaff", metavar="PATH", help="the zChaff binary (else $ZCHAFF, else 'zchaff' on PATH)"
     )

@@ -12,6 +12,7 @@ from sudosat.cli.common import (
     EXIT_USAGE,
     _add_memory_option,
     _add_solver_options,
+    _add_zchaff_option,
     _check_board_memory,
     _guard_outputs,
     _positive_int,
@@ -100,9 +101,7 @@ def _add_generate_parser(subparsers) -> None:
         metavar="NAME",
         help="solver of the base solution and uniqueness checks (default cdcl)",
     )
-    parser.add_argument(
-        "--zchaff", metavar="PATH", help="the zChaff binary (else $ZCHAFF, else 'zchaff' on PATH)"
-    )
+    _add_zchaff_option(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
