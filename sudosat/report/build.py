@@ -365,8 +365,8 @@ def staged(settings: Settings) -> Iterator[Settings]:
         for name in ("reports", "figures_dir"):
             real = root / getattr(settings, name)
             try:
-                inside.append(real.resolve().relative_to(root.resolve()).parts)
                 moved[name] = real.resolve().relative_to(root.resolve())
+                inside.append(moved[name].parts)
             except ValueError:
                 moved[name] = stage / "outside" / name
                 _copy_folder(real, moved[name])
