@@ -26,7 +26,10 @@ def invariant_violations(engine: Engine, propagated: bool = False) -> list[str]:
     once each, and nowhere else; no other clause is watched). With
     `propagated` (no conflict pending, ``qhead == len(trail)``), also: a
     false watch has a true partner assigned no later (MiniSat's watch
-    invariant).
+    invariant; on a trail out of order, a true partner), and no clause of
+    any kind is false or unit. A literal's level is the highest of its
+    reason's other literals; out of order (chronological backtracking) it
+    may lie below the level whose part of the trail holds it.
     """
     problems = _trail_violations(engine)
     if not problems:
@@ -52,10 +55,13 @@ def _trail_violations(engine: Engine) -> list[str]:
     if trail_lim != sorted(trail_lim) or (trail_lim and trail_lim[-1] > len(trail)):
         problems.append(f"trail_lim {trail_lim} is not a non-decreasing list of positions")
     levels = [level[q >> 1] for q in trail]
-    if levels != sorted(levels):
+    if not engine.out_of_order and levels != sorted(levels):
         problems.append("levels decrease along the trail")
     for i, q in enumerate(trail):
-        if level[q >> 1] != bisect_right(trail_lim, i):
+        # Chronological backtracking leaves literals above the start of a level higher
+        # than their own (out_of_order says so), never below their own level's start.
+        region = bisect_right(trail_lim, i)
+        if level[q >> 1] != region and not (engine.out_of_order and level[q >> 1] < region):
             problems.append(f"trail[{i}] has level {level[q >> 1]}, trail_lim says otherwise")
             break
     for k, start in enumerate(trail_lim):
@@ -80,10 +86,15 @@ def _reason_violations(engine: Engine) -> list[str]:
             problems.append(f"the reason of trail[{i}] does not hold it")
         if isinstance(r, list) and r[0] != p:
             problems.append(f"the stored reason clause of trail[{i}] does not imply it first")
-        for q in reason_literals(cast(Code | Implication, r), p):
+        others = reason_literals(cast(Code | Implication, r), p)
+        for q in others:
             if val[q] != -1 or position.get(q >> 1, len(engine.trail)) >= i:
                 problems.append(f"the reason of trail[{i}] is not unit at its position")
                 break
+        implied_at = max((engine.level[q >> 1] for q in others), default=0)
+        if engine.level[p >> 1] != implied_at:
+            problems.append(f"trail[{i}] has level {engine.level[p >> 1]}, its reason's "
+                            f"other literals at most {implied_at}")
     return problems
 
 
@@ -105,9 +116,25 @@ def _watch_violations(engine: Engine, propagated: bool) -> list[str]:
     if propagated and engine.qhead == len(engine.trail):
         for clause in stored:
             for w, other in ((clause[0], clause[1]), (clause[1], clause[0])):
-                if val[w] == -1 and not (
-                    val[other] == 1 and level[other >> 1] <= level[w >> 1]
-                ):
+                # On a trail in order the true partner came no later; out of order,
+                # a false watch below it is propagated again when a backjump undoes it.
+                if val[w] == -1 and not (val[other] == 1 and (
+                    engine.out_of_order or level[other >> 1] <= level[w >> 1])):
                     problems.append(f"clause {clause} has a false watch and no true one")
+        problems += _missed_implications(engine, stored)
+    return problems
+
+
+def _missed_implications(engine: Engine, stored: list) -> list[str]:
+    """Clauses of every kind (stored, binary, ternary) that are false or unit: propagation
+    left them behind."""
+    val = engine.val
+    binaries = [(p ^ 1, q) for p, implied in enumerate(engine.bins) for q in implied]
+    ternaries = [tern for pairs in engine.terns for _, _, tern in pairs]
+    problems = []
+    for clause in (*stored, *binaries, *ternaries):
+        values = [val[q] for q in clause]
+        if 1 not in values and values.count(0) < 2:
+            problems.append(f"clause {list(clause)} is {'unit' if 0 in values else 'false'}")
     return problems
 

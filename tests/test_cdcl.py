@@ -7,6 +7,7 @@ import random
 import time
 import warnings
 from array import array
+from unittest.mock import ANY
 
 import pysat.solvers as pysat_solvers
 import pytest
@@ -20,6 +21,7 @@ from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl, registry
 from sudosat.sat.solvers.budget import settings_from
 from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
+from sudosat.sat.solvers.codes import to_code
 from tests.clock import cpu_spent, late_by_at_most
 from tests.conftest import generated_lines, hard_puzzles, vu_rules_file
 
@@ -238,6 +240,10 @@ SEARCH_MODES = [
     {"rephase_first": 1, "restart_first": 2},
     {"tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
     {"tier2_lbd": 1000, "reduce_first": 10, "reduce_inc": 1, "restart_mode": 2, "mode_first": 9},
+    {"chrono": 1},
+    {"chrono": 1, "restart_mode": 2, "mode_first": 3, "target_phase": 2, "rephase_first": 4},
+    {"chrono": 2},
+    {"chrono": 2, "chrono_levels": 3, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
 ]
 
 
@@ -275,6 +281,38 @@ def test_every_search_mode_logs_a_verified_proof(options):
         if result.status is Status.UNSAT:
             assert cdcl.certify(cnf, result.proof) == (True, "verified")
             checked += 1
+
+
+def test_chronological_backtracking_undoes_one_level_per_conflict():
+    cnf = random_kcnf(random.Random(6), 80, 340)
+    jumping = solve(cnf)
+    chronological = solve(cnf, chrono=2)
+    assert chronological.is_sat and jumping.is_sat
+    # Each conflict is analysed at its own level and undoes just that one.
+    assert chronological.stats["levels_jumped"] == chronological.stats["conflicts"] > 50
+    assert jumping.stats["levels_jumped"] > jumping.stats["conflicts"]
+    # Past the threshold only: backjumps of at most chrono_levels levels stay backjumps.
+    assert solve(cnf, chrono=2, chrono_levels=10**6).stats == {
+        **jumping.stats, "solver_cpu_s": ANY, "load_ms": ANY, "search_ms": ANY}
+
+
+def test_trail_reuse_keeps_the_levels_the_heuristic_would_decide_again():
+    engine = cdcl.Solver(CNF([[v, v + 1] for v in range(1, 12, 2)]), chrono=1)._engine
+    engine.prepare_first_call()
+    engine.activity[1:] = [0.0] * 12
+    for v, score in ((1, 10.0), (3, 9.0), (5, 1.0)):  # decisions of levels 1-3
+        engine.activity[v] = score
+        engine.trail_lim.append(len(engine.trail))
+        engine.assign(to_code(-v), None)  # implies v + 1
+        engine.propagate()
+    engine.activity[7] = 5.0  # a free variable, in the heap
+    engine.rebuild_heap()
+    # Levels 1 and 2 outrank all that a backjump to level 2 leaves free (7's 5.0, 5's 1.0).
+    assert engine.rebuilt_levels(0) == 2
+    engine.activity[3] = 4.0  # now 7 comes before 3: only level 1 would be built again
+    assert engine.rebuilt_levels(0) == 1
+    engine.activity[4] = 20.0  # implied at level 2: a backjump to 0 would decide it first
+    assert engine.rebuilt_levels(0) == 0
 
 
 def test_focused_mode_restarts_more_often_than_luby():

@@ -71,9 +71,12 @@ operation = st.one_of(
     st.lists(clause, min_size=1, max_size=60),
     st.lists(operation, min_size=1, max_size=12),
     st.integers(0, 3),
+    st.sampled_from([0, 1, 2]),
 )
-def test_invariants_hold_after_random_solve_backtrack_add_clause(clauses, operations, seed):
-    solver, _ = _observed(CNF(clauses), seed=seed, reduce_first=10, restart_first=2)
+def test_invariants_hold_after_random_solve_backtrack_add_clause(clauses, operations, seed,
+                                                                   chrono):
+    solver, _ = _observed(CNF(clauses), seed=seed, reduce_first=10, restart_first=2,
+                          chrono=chrono)
     _check(solver)
     engine = solver._engine
     for kind, argument in operations:
@@ -89,12 +92,14 @@ def test_invariants_hold_after_random_solve_backtrack_add_clause(clauses, operat
             _check(solver, propagated=engine.ok)
 
 
+@pytest.mark.parametrize("chrono", [0, 1, 2])
 @pytest.mark.parametrize("seed", range(4))
-def test_invariants_hold_at_every_decision_of_a_search_with_deletions(seed):
+def test_invariants_hold_at_every_decision_of_a_search_with_deletions(seed, chrono):
     # Enough conflicts for restarts, learnt-clause reduction and level-0 simplification.
     rng = random.Random(seed)
     cnf = random_kcnf(rng, 60, 258)
-    solver, observer = _observed(cnf, reduce_first=10, reduce_inc=5, restart_first=5)
+    solver, observer = _observed(cnf, reduce_first=10, reduce_inc=5, restart_first=5,
+                                 chrono=chrono)
     result = solver.solve()
     assert result.status is not Status.UNKNOWN and observer.decisions > 0
     assert result.stats["deleted"] > 0 or result.stats["conflicts"] < 10
@@ -119,6 +124,25 @@ def test_the_checkers_notice_broken_watches_trail_and_reasons():
     assert any("reason" in p for p in invariant_violations(engine))
     engine.trail.append(engine.trail[-1])
     assert any("twice" in p for p in invariant_violations(engine))
+
+
+def test_the_checkers_notice_a_missed_implication_and_a_level_out_of_place():
+    solver = cdcl.Solver(CNF([[3, 1, 2, 4]]))
+    engine = solver._engine
+    for decision in (-1, -2, -4):  # one level each: {3, 1, 2, 4} is left unit, 3 unpropagated
+        engine.trail_lim.append(len(engine.trail))
+        engine.assign(to_code(decision), None)
+    engine.qhead = len(engine.trail)
+    assert any("is unit" in p for p in invariant_violations(engine, propagated=True))
+    clause = engine.clauses[0]
+    assert clause[0] == to_code(3)  # the implied literal first, as a reason has it
+    engine.assign(to_code(3), clause)
+    assert invariant_violations(engine) == []
+    engine.level[3] = 2  # below level 3, the highest of its reason's other literals
+    assert any("trail_lim says" in p for p in invariant_violations(engine))
+    engine.out_of_order = True  # out of order, a level below its part of the trail is allowed
+    assert [p for p in invariant_violations(engine) if "its reason's" not in p] == []
+    assert any("its reason's" in p for p in invariant_violations(engine))
 
 
 def test_a_ternary_implication_names_the_clause_tuple_its_entries_share():
@@ -171,6 +195,8 @@ def test_observer_without_either_method_and_none_cost_nothing():
     [
         {"restart_mode": 2, "mode_first": 4, "target_phase": 2, "rephase_first": 3},
         {"restart_mode": 1, "restart_margin": 1.0, "tier2_lbd": 6, "rephase_first": 1},
+        {"chrono": 1, "restart_mode": 2, "mode_first": 4, "target_phase": 2},
+        {"chrono": 2, "chrono_levels": 2, "tier2_lbd": 6, "rephase_first": 3},
     ],
 )
 def test_invariants_hold_in_every_search_mode(modes):

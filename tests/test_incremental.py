@@ -83,16 +83,17 @@ def test_many_calls_on_one_solver_interleaved_with_add_clause(steps):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(20, 45))
-def test_calls_on_random_3sat_keep_agreeing(seed, num_clauses):
-    """Bigger formulas (learnt clauses, restarts) and several assumption sets in a row."""
+@given(st.integers(0, 10**6), st.integers(20, 45), st.sampled_from([0, 1, 2]))
+def test_calls_on_random_3sat_keep_agreeing(seed, num_clauses, chrono):
+    """Bigger formulas (learnt clauses, restarts) and several assumption sets in a row,
+    with each way of backtracking (chronological ones keep assumption levels' literals)."""
     import random
 
     rng = random.Random(seed)
     n = 12
     clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)]
                for _ in range(num_clauses)]
-    solver = Solver(CNF(clauses), restart_first=2, reduce_first=10)
+    solver = Solver(CNF(clauses), restart_first=2, reduce_first=10, chrono=chrono)
     for _ in range(6):
         assumptions = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), rng.randint(0, 4))]
         check_answer(clauses, assumptions, solver.solve(assumptions), solver)
@@ -165,14 +166,14 @@ def test_one_shot_solve_and_the_object_agree_on_stats():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10**6))
-def test_drat_proofs_after_several_calls_verify(seed):
+@given(st.integers(0, 10**6), st.sampled_from([0, 2]))
+def test_drat_proofs_after_several_calls_verify(seed, chrono):
     import random
 
     rng = random.Random(seed)
     n = 10
     clauses = [[rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), 3)] for _ in range(30)]
-    solver = Solver(CNF(clauses), proof=True, restart_first=2, reduce_first=10)
+    solver = Solver(CNF(clauses), proof=True, restart_first=2, reduce_first=10, chrono=chrono)
     checked = 0
     for _ in range(8):
         assumptions = [rng.choice([v, -v]) for v in rng.sample(range(1, n + 1), rng.randint(0, 4))]

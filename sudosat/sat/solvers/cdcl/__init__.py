@@ -45,6 +45,8 @@ a subclass of the one before it:
   simplification;
 * :mod:`.engine` — restarts and modes, search, assumptions, budgets
   (:class:`Engine`);
+* :mod:`.chrono` — chronological backtracking and trail reuse (tunable
+  ``chrono``): :class:`ChronoEngine`, a subclass the solver takes only then;
 * :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
 * :mod:`.model_check` — the independent model check of repeated answers;
 * :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
@@ -76,6 +78,7 @@ Examples
 
 from __future__ import annotations
 
+from sudosat.sat.solvers.cdcl.chrono import ChronoEngine
 from sudosat.sat.solvers.cdcl.engine import Engine, luby
 from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.one_shot import solve
@@ -95,6 +98,7 @@ from sudosat.sat.solvers.cdcl.tunables import TUNABLES
 __all__ = [
     "TUNABLES",
     "Clause",
+    "ChronoEngine",
     "Engine",
     "Implication",
     "Observer",

@@ -50,6 +50,7 @@ class Analysis(Heuristic):
         # that tier is on, so the default search neither pays the append nor keeps the
         # clauses alive until the next reduction.
         touched = self.touched if self.settings["tier2_lbd"] else None
+        in_order = not self.out_of_order
         while True:
             if touched is not None:
                 touched.append(lits)
@@ -70,9 +71,17 @@ class Analysis(Heuristic):
             # seen, which costs less than a slice without it. The trail walk is below
             # it already, and no earlier reason holds it, so the late mark is never read.
             seen[pv] = 0
-            for p in walk:  # a marked literal lies below: `path` counts them
-                if seen[var_of[p]]:
-                    break
+            # A marked literal of the current level lies below: `path` counts them. On
+            # a trail out of order the clause's marked lower-level literals may lie
+            # among them, told apart by their level; in order they all lie deeper.
+            if in_order:
+                for p in walk:
+                    if seen[var_of[p]]:
+                        break
+            else:
+                for p in walk:
+                    if seen[var_of[p]] and level[var_of[p]] >= dl:
+                        break
             pv = var_of[p]
             path -= 1
             if not path:
@@ -227,11 +236,13 @@ class Analysis(Heuristic):
                     return True
                 it, p = path.pop()
 
-    def record(self, learnt: Clause, lbd: int) -> None:
-        """Store a learnt clause and assert its first literal.
+    def record(self, learnt: Clause, lbd: int, at: int) -> None:
+        """Store a learnt clause and assert its first literal, implied at level `at`.
 
-        Pre: backtracked to the level where learnt[0] is the only unassigned
-        literal. Post: learnt[0] is true with the clause as its reason.
+        Pre: learnt[0] is the only unassigned literal; `at` (the backjump
+        level :meth:`analyze` returned) is the highest level of the others, and
+        the current level is `at` or above it (chronological backtracking).
+        Post: learnt[0] is true with the clause as its reason, at level `at`.
         """
         self.learnt_count += 1
         if self.proof is not None:
@@ -258,7 +269,7 @@ class Analysis(Heuristic):
         val[first] = 1
         val[first ^ 1] = -1
         v = first >> 1
-        self.level[v] = len(self.trail_lim)
+        self.level[v] = at
         self.reason[v] = why
         self.trail.append(first)
 

@@ -23,6 +23,7 @@ from sudosat.sat.solvers.budget import (
     mark_budget_stop,
     settings_from,
 )
+from sudosat.sat.solvers.cdcl.chrono import ChronoEngine
 from sudosat.sat.solvers.cdcl.engine import Engine
 from sudosat.sat.solvers.cdcl.model_check import ModelChecker
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, ProofStep
@@ -71,6 +72,10 @@ class ObservedEngine(Engine):
         if self.on_learnt is not None:
             self.on_learnt(to_dimacs_list(learnt), back, len(self.trail_lim))
         return learnt, back, lbd
+
+
+class ObservedChronoEngine(ObservedEngine, ChronoEngine):
+    """The observed engine that keeps the trail after conflicts (tunable ``chrono``)."""
 
 
 class Solver:
@@ -134,12 +139,16 @@ class Solver:
         **tunables: float,
     ) -> None:
         self.settings = settings_from("cdcl", TUNABLES, tunables)
-        # The observer is served by a subclass chosen here, once, so that the
-        # search without one runs exactly the plain engine's code.
-        self._engine: Engine | None = (
-            Engine(0, self.settings, seed, proof) if observer is None
-            else ObservedEngine(0, self.settings, seed, proof, observer)
-        )
+        # The observer and the backtracking that keeps the trail are served by
+        # subclasses chosen here, once, so that the default search runs exactly the
+        # plain engine's code.
+        keeps_trail = self.settings["chrono"] != 0
+        self._engine: Engine | None
+        if observer is None:
+            self._engine = (ChronoEngine if keeps_trail else Engine)(0, self.settings, seed, proof)
+        else:
+            observed = ObservedChronoEngine if keeps_trail else ObservedEngine
+            self._engine = observed(0, self.settings, seed, proof, observer)
         self._formula = CNF()  # every clause added, for the model check and the proof filter
         self._model: list[int] | None = None
         self._core: list[int] | None = None

@@ -168,7 +168,8 @@ class State:
         self._init_search_modes(settings)
 
     def _init_search_modes(self, settings: dict) -> None:
-        """The state of restarts, modes and phases beyond phase saving (see Engine.solve)."""
+        """The state of restarts, modes, phases beyond phase saving (see Engine.solve) and
+        backtracking."""
         # Search modes (see Engine.solve): stable (Luby restarts, VSIDS decay var_decay,
         # target phases) and focused (restarts by LBD averages, focused_decay).
         self.stable = settings["restart_mode"] != 1
@@ -189,6 +190,9 @@ class State:
         self.target_len = self.best_len = 0
         self.rephases = 0
         self.next_rephase = settings["rephase_first"] or math.inf
+        # Some literal on the trail sits above the start of a level higher than its own:
+        # only backtracking that keeps the trail puts it there (see chrono.py).
+        self.out_of_order = False
 
     def grow(self, num_vars: int) -> None:
         """Make room for variables up to `num_vars` (new ones unused, unassigned, inactive).

@@ -56,6 +56,14 @@ TUNABLES: dict[str, Tunable] = declare(
         "conflicts before the first rephasing (0: none); the k-th comes k times this later "
         "than the one before",
     ),
+    Tunable(
+        "chrono", 0, 0, 2,
+        "backtracking after a conflict: 0 backjump (MiniSat), 1 keep the levels the next "
+        "decisions would build again (trail reuse), 2 undo only the conflict's level "
+        "(chronological, Nadel and Ryvchin); 1 and 2 only when the backjump would undo "
+        "more than chrono_levels levels",
+    ),
+    Tunable("chrono_levels", 0, 0, 1e9, "see chrono"),
     Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
     Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
     Tunable(
