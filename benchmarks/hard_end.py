@@ -88,14 +88,14 @@ def build(case: Case):
     return encode(board, case.encoding)
 
 
-def _child(encoded, solver: str, cap_s: float, write_fd: int) -> None:
+def _child(encoded, solver: str, cap_s: float, write_fd: int, options: dict) -> None:
     """In the forked child: cap the CPU time, solve, send the answer back pickled."""
     from sudosat.sat.solvers.registry import solve
 
     soft = max(1, math.ceil(cap_s))
     resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))  # SIGXCPU at soft ends us
     try:
-        result = solve(encoded.cnf, solver)
+        result = solve(encoded.cnf, solver, **options)
         stats = result.stats
         payload = (result.status.value, result.model, stats.get("conflicts"),
                    stats.get("propagations"), "")
@@ -105,8 +105,9 @@ def _child(encoded, solver: str, cap_s: float, write_fd: int) -> None:
         pickle.dump(payload, out)
 
 
-def run_one(encoded, solver: str, cap_s: float) -> dict:
-    """Solve `encoded` with `solver` in a forked child under a CPU cap; time it, check it."""
+def run_one(encoded, solver: str, cap_s: float, options: dict | None = None) -> dict:
+    """Solve `encoded` with `solver` (and its `options`, such as tunables) in a forked child
+    under a CPU cap; time it, check it."""
     read_fd, write_fd = os.pipe()
     wall = time.perf_counter()
     pid = os.fork()
@@ -114,7 +115,7 @@ def run_one(encoded, solver: str, cap_s: float) -> dict:
         code = 1
         try:
             os.close(read_fd)
-            _child(encoded, solver, cap_s, write_fd)
+            _child(encoded, solver, cap_s, write_fd, options or {})
             code = 0
         finally:
             os._exit(code)

@@ -161,6 +161,26 @@ def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
     assert "order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run" in done.stdout
 
 
+def test_backtracking_runs_every_setting_checks_and_writes_a_tiny_run(tmp_path: Path):
+    # Order 3 boards, two seeds: each setting answers at once, in a forked child.
+    out = tmp_path / "backtracking.csv"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "backtracking.py"), "--orders", "3",
+         "--seeds", "1", "2", "--cap", "5", "--csv", str(out)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    import csv
+
+    with out.open(newline="") as handle:
+        runs = list(csv.DictReader(handle))
+    assert [row["setting"] for row in runs] == ["backjump", "reuse", "chrono", "chrono100"] * 2
+    assert [row["tunables"] for row in runs[:4]] == [
+        "chrono=0", "chrono=1", "chrono=2", "chrono=2 chrono_levels=100"]
+    assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
+    assert "    3  chrono100     2 of 2" in done.stdout
+
+
 def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))
     from benchmarks import hard_end

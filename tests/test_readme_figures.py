@@ -373,6 +373,50 @@ def test_the_hard_end_is_that_of_hard_end_csv():
         "cdcl at its stop"])
 
 
+def test_the_ways_of_backtracking_are_those_of_backtracking_csv():
+    six = [row for row in rows("backtracking.csv") if row["order"] == "6"]
+    settings = ["backjump", "reuse", "chrono", "chrono100"]
+
+    def runs(setting: str) -> list[dict[str, str]]:
+        return [row for row in six if row["setting"] == setting]
+
+    def answered(setting: str) -> list[dict[str, str]]:
+        return [r for r in runs(setting) if r["status"] == "SAT" and r["valid"] == "True"]
+
+    def median_conflicts(setting: str) -> float:
+        values = [float(r["conflicts"]) for r in answered(setting)]
+        return statistics.median(values + [math.inf] * (len(runs(setting)) - len(values)))
+
+    stated = quoted(
+        r"on (\w+) order-6 boards \(seeds 1 to (\d+), a CPU cap of (\d+) s, .*? backjumping "
+        r"answered (\d+) of them, with a median of (\d+) conflicts and ([\d.]+) s; trail reuse "
+        r"\(`chrono=1`\) answered (\d+), median (\d+) conflicts; chronological backtracking "
+        r"\(`chrono=2`\) (\d+), median (\d+); chronological past a 100-level backjump only "
+        r"\(`chrono_levels=100`\) (\d+), median (\d+)\. Trail reuse needed fewer conflicts than "
+        r"backjumping on (\w+) of the (\w+) boards and more on the other (\w+)"
+    )
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    seeds = sorted({int(row["seed"]) for row in six})
+    assert all(len(runs(name)) == len(seeds) for name in settings)
+    assert (words.index(stated[0]), int(stated[1]), float(stated[2])) == (
+        len(seeds), max(seeds), float(six[0]["cap_s"]))
+    assert seeds == list(range(1, len(seeds) + 1))
+    counts = [stated[3], stated[6], stated[8], stated[10]]
+    assert [int(c) for c in counts] == [len(answered(name)) for name in settings]
+    medians = [stated[4], stated[7], stated[9], stated[11]]
+    assert [float(m) for m in medians] == [median_conflicts(name) for name in settings]
+    cpu = [float(r["cpu_s"]) for r in answered("backjump")]
+    cpu += [math.inf] * (len(runs("backjump")) - len(cpu))
+    assert_all_agree([stated[5]], [statistics.median(cpu)], ["backjumping CPU"])
+    jump = {r["seed"]: float(r["conflicts"]) for r in answered("backjump")}
+    fewer = sum(float(r["conflicts"]) < jump[r["seed"]] for r in answered("reuse"))
+    more = sum(float(r["conflicts"]) > jump[r["seed"]] for r in answered("reuse"))
+    more += len(runs("reuse")) - len(answered("reuse"))  # past the cap: more, surely
+    assert [words.index(word) for word in stated[12:15]] == [fewer, len(seeds), more]
+    # "By the median every way of keeping the trail searched more".
+    assert all(median_conflicts(name) > median_conflicts("backjump") for name in settings[1:])
+
+
 def test_the_hard_end_before_target_phases_is_that_of_its_csv():
     pick = _hard_end_runs("hard_end_before_target_phases.csv")
     stated = quoted(

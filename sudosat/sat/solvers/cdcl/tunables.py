@@ -63,7 +63,11 @@ TUNABLES: dict[str, Tunable] = declare(
         "(chronological, Nadel and Ryvchin); 1 and 2 only when the backjump would undo "
         "more than chrono_levels levels",
     ),
-    Tunable("chrono_levels", 0, 0, 1e9, "see chrono"),
+    Tunable(
+        "chrono_levels", 0, 0, 1e9,
+        "chrono 1 and 2 keep the trail only after a conflict whose backjump would undo more "
+        "than this many levels (Nadel and Ryvchin use 100)",
+    ),
     Tunable("random_var_freq", 0.0, 0.0, 1.0, "share of decisions on a random variable"),
     Tunable("check_model", 1, 0, 1, "1: check the model against the input before returning"),
     Tunable(
