@@ -44,7 +44,9 @@ class Observer(Protocol):
         """The heuristic decided `literal`, opening `level`; the trail held `trail_size`."""
 
     def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
-        """A conflict at `level` taught `clause` (asserting literal first); jump back."""
+        """A conflict at `level` taught `clause` (asserting literal first), which asserts at
+        `backjump_level`: the search jumps back there (with the tunable ``chrono``, it may
+        keep levels above it)."""
 
 
 class ObservedEngine(Engine):
