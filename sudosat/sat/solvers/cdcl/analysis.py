@@ -236,13 +236,11 @@ class Analysis(Heuristic):
                     return True
                 it, p = path.pop()
 
-    def record(self, learnt: Clause, lbd: int, at: int) -> None:
-        """Store a learnt clause and assert its first literal, implied at level `at`.
+    def record(self, learnt: Clause, lbd: int) -> None:
+        """Store a learnt clause and assert its first literal.
 
-        Pre: learnt[0] is the only unassigned literal; `at` (the backjump
-        level :meth:`analyze` returned) is the highest level of the others, and
-        the current level is `at` or above it (chronological backtracking).
-        Post: learnt[0] is true with the clause as its reason, at level `at`.
+        Pre: backtracked to the level where learnt[0] is the only unassigned
+        literal. Post: learnt[0] is true with the clause as its reason.
         """
         self.learnt_count += 1
         if self.proof is not None:
@@ -269,7 +267,7 @@ class Analysis(Heuristic):
         val[first] = 1
         val[first ^ 1] = -1
         v = first >> 1
-        self.level[v] = at
+        self.level[v] = len(self.trail_lim)
         self.reason[v] = why
         self.trail.append(first)
 

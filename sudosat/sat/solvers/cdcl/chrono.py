@@ -27,10 +27,10 @@ search runs the plain engine's code and pays nothing for it.
 from __future__ import annotations
 
 import math
-from heapq import heappop, heappush
+from heapq import heappop
 
 from sudosat.sat.solvers.cdcl.engine import Engine
-from sudosat.sat.solvers.cdcl.reasons import Implication
+from sudosat.sat.solvers.cdcl.reasons import Clause, Implication
 from sudosat.sat.solvers.codes import Code
 
 
@@ -38,11 +38,15 @@ class ChronoEngine(Engine):
     """The engine that keeps the trail after a conflict (tunable ``chrono`` 1 or 2)."""
 
     def propagate(self) -> Implication | None:
-        """:meth:`Engine.propagate`, then the levels of what it implied out of order."""
+        """:meth:`Engine.propagate`, then the levels of what it implied out of order; a
+        conflict is left at the level it lies at, the highest of its literals' (Nadel and
+        Ryvchin's rule), for the search to analyse it there (level 0: UNSAT)."""
         start = self.qhead
         conflict = super().propagate()
         if self.out_of_order:
             self.settle_levels(start)
+            if conflict is not None:
+                self.cancel_until(self.highest_level(conflict))
         return conflict
 
     def settle_levels(self, first: int) -> None:
@@ -60,20 +64,13 @@ class ChronoEngine(Engine):
             why = reason[v]
             if isinstance(why, int):  # a binary clause's other literal
                 level[v] = level[var_of[why]]
-            elif why is not None:  # (a decision; none is made during propagation)
+            elif why is not None:  # (None: the decision this propagation started from)
                 level[v] = highest_level(why, lit)
 
     def highest_level(self, lits: Implication, but: Code = -1) -> int:
         """The highest level among the assigned literals `lits` other than `but` (0 if none)."""
         level, var_of = self.level, self.var_of
         return max([level[var_of[q]] for q in lits if q != but], default=0)
-
-    def to_conflict_level(self, conflict: Implication) -> bool:
-        """Backtrack to the level `conflict` lies at, the highest of its literals' (Nadel and
-        Ryvchin's rule); False when that is level 0: the clauses are unsatisfiable."""
-        top = self.highest_level(conflict)
-        self.cancel_until(top)
-        return top > 0
 
     def backtrack_level(self, back: int) -> int:
         """The level to backtrack to after a conflict whose clause asserts at level `back`."""
@@ -82,6 +79,15 @@ class ChronoEngine(Engine):
             return back
         return self.rebuilt_levels(back) if self.settings["chrono"] == 1 else current - 1
 
+    def record(self, learnt: Clause, lbd: int) -> None:
+        """:meth:`Engine.record`, its literal at the clause's own level: that of learnt[1],
+        the highest of the others, which puts the trail out of order when below the
+        current level."""
+        super().record(learnt, lbd)
+        at = self.level[learnt[1] >> 1] if len(learnt) > 1 else 0
+        if at < len(self.trail_lim):
+            self.level[learnt[0] >> 1] = at
+            self.out_of_order = True
     def rebuilt_levels(self, back: int) -> int:
         """The highest level below the current one that the decisions after a backjump to
         `back` would build again (`back` when none): the trail up to it can stay.
@@ -145,26 +151,12 @@ class ChronoEngine(Engine):
         if not self.out_of_order or len(trail_lim) <= lvl:
             super().cancel_until(lvl)
             return
-        trail, level, val = self.trail, self.level, self.val
-        var_of, neg_of = self.var_of, self.neg_of
-        phase, activity, key, heap = self.phase, self.activity, self.heap_key, self.heap
-        lim = trail_lim[lvl]
-        kept = []
-        for lit in trail[lim:]:
-            v = var_of[lit]
-            if level[v] <= lvl:
-                kept.append(lit)
-                continue
-            val[lit] = 0
-            val[neg_of[lit]] = 0
-            phase[v] = lit
-            a = activity[v]
-            if a != key[v]:
-                key[v] = a
-                heappush(heap, (-a, v))
-        del trail[lim:]
-        trail += kept
-        del trail_lim[lvl:]
-        self.qhead = lim
+        trail, level, var_of, val = self.trail, self.level, self.var_of, self.val
+        kept = [lit for lit in trail[trail_lim[lvl] :] if level[var_of[lit]] <= lvl]
+        super().cancel_until(lvl)  # undoes them too, leaving their levels and reasons
+        for lit in kept:
+            val[lit] = 1
+            val[lit ^ 1] = -1
+        trail += kept  # qhead is where they start: they are propagated again
         # At level 0 every literal left is at level 0: the trail is in order again.
         self.out_of_order = lvl > 0

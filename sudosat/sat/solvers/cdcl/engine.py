@@ -12,7 +12,6 @@ import time
 from sudosat.sat.result import Status
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.cdcl.database import ClauseDatabase
-from sudosat.sat.solvers.cdcl.reasons import Implication
 from sudosat.sat.solvers.codes import Code
 
 # What next_assumption returns when an assumption is false (not a literal code).
@@ -111,7 +110,6 @@ class Engine(ClauseDatabase):
         track = self.settings["target_phase"] or self.settings["rephase_first"]
         focused_after = math.inf if self.stable else self.settings["restart_min"]
         averaging = self.settings["restart_mode"] != 0  # Luby alone never reads the averages
-        keeps_trail = self.settings["chrono"] != 0
         while True:
             conflict = self.propagate()
             if conflict is not None:
@@ -120,22 +118,16 @@ class Engine(ClauseDatabase):
                 if not self.trail_lim:
                     self.ok = False
                     return Status.UNSAT
-                # Out of order (see chrono.py), a conflict may lie below the current level.
-                if self.out_of_order and not self.to_conflict_level(conflict):
-                    self.ok = False
-                    return Status.UNSAT
                 if track:
                     self.note_consistent(self.trail_lim[-1])
                 learnt, back, lbd = self.analyze(conflict)
-                to = self.backtrack_level(back) if keeps_trail else back
+                to = self.backtrack_level(back)
                 # What the backjump throws away: phase saving makes the next decisions
                 # propagate most of it again (benchmarks/backjumps.py measures the share).
                 self.levels_jumped += len(self.trail_lim) - to
                 self.backjumped += len(self.trail) - self.trail_lim[to]
                 self.cancel_until(to)
-                if to > back:
-                    self.out_of_order = True
-                self.record(learnt, lbd, back)
+                self.record(learnt, lbd)
                 self.var_inc /= self.var_decay
                 if averaging and self.note_lbd(lbd) and conflicts_here >= focused_after:
                     restart = True
@@ -171,16 +163,6 @@ class Engine(ClauseDatabase):
                 self.decisions += 1
             self.trail_lim.append(len(self.trail))
             self.assign(lit, None)
-
-    def to_conflict_level(self, conflict: Implication) -> bool:
-        """Backtrack to the level `conflict` lies at; False when that is level 0.
-
-        The search asks only on a trail out of order, which only
-        :class:`.chrono.ChronoEngine` makes; in order, as here, a conflict
-        lies at the current level, above 0 (the search checked), and nothing
-        is undone.
-        """
-        return True
 
     def backtrack_level(self, back: int) -> int:
         """The level to backtrack to after a conflict whose clause asserts at `back`:
