@@ -7,6 +7,7 @@ and parses its options. ``--help`` does exactly that and exits.
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import subprocess
@@ -142,43 +143,38 @@ def test_a_peer_frees_its_solver_inside_the_timed_solve(peer: str, monkeypatch):
     assert events.seen == ["clock", "clock", "freed", "clock"]
 
 
-def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
-    # Order 2 boards, one seed, a 5 s cap: every solver answers at once, in a forked child.
-    out = tmp_path / "hard_end.csv"
+def _run_script(tmp_path: Path, name: str, *args: str) -> tuple[str, list[dict[str, str]]]:
+    """Run benchmarks/`name` with `args` and ``--csv`` into `tmp_path`, as ``make bench`` does
+    (the root on the path); its standard output and the rows of its CSV."""
+    out = tmp_path / f"{Path(name).stem}.csv"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "hard_end.py"), "--orders", "2",
-         "--seeds", "1", "--cap", "5", "--no-course-case", "--csv", str(out)],
+        [sys.executable, str(ROOT / "benchmarks" / name), *args, "--csv", str(out)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    import csv
-
     with out.open(newline="") as handle:
-        runs = list(csv.DictReader(handle))
+        return done.stdout, list(csv.DictReader(handle))
+
+
+def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
+    # Order 2 boards, one seed, a 5 s cap: every solver answers at once, in a forked child.
+    stdout, runs = _run_script(tmp_path, "hard_end.py", "--orders", "2", "--seeds", "1",
+                               "--cap", "5", "--no-course-case")
     assert [row["solver"] for row in runs] == ["cdcl", "minisat22", "cadical195"]
     assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
     assert all(float(row["cpu_s"]) >= 0 and row["order"] == "2" for row in runs)
-    assert "order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run" in done.stdout
+    assert "order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run" in stdout
 
 
 def test_backtracking_runs_every_setting_checks_and_writes_a_tiny_run(tmp_path: Path):
     # Order 3 boards, two seeds: each setting answers at once, in a forked child.
-    out = tmp_path / "backtracking.csv"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "backtracking.py"), "--orders", "3",
-         "--seeds", "1", "2", "--cap", "5", "--csv", str(out)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    import csv
-
-    with out.open(newline="") as handle:
-        runs = list(csv.DictReader(handle))
+    stdout, runs = _run_script(tmp_path, "backtracking.py", "--orders", "3", "--seeds", "1",
+                               "2", "--cap", "5")
     assert [row["setting"] for row in runs] == ["backjump", "reuse", "chrono", "chrono100"] * 2
     assert [row["tunables"] for row in runs[:4]] == [
         "chrono=0", "chrono=1", "chrono=2", "chrono=2 chrono_levels=100"]
     assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
-    assert "    3  chrono100     2 of 2" in done.stdout
+    assert "    3  chrono100     2 of 2" in stdout
 
 
 def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatch):
@@ -202,13 +198,6 @@ def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatc
 
 
 def test_cnf_handover_writes_a_row_per_formula_and_mode(tmp_path: Path):
-    out = tmp_path / "handover.csv"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "cnf_handover.py"), "--boards", "1",
-         "--repeat", "2", "--csv", str(out)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    lines = out.read_text().splitlines()
-    assert len(lines) == 1 + 2 * 4  # a header, then 2 formulas x 4 modes
-    assert "cnf / minisat22" in done.stdout
+    stdout, rows = _run_script(tmp_path, "cnf_handover.py", "--boards", "1", "--repeat", "2")
+    assert len(rows) == 2 * 4  # under a header: 2 formulas x 4 modes
+    assert "cnf / minisat22" in stdout
