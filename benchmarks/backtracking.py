@@ -40,7 +40,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from benchmarks.hard_end import RESULTS, Case, build, median_cpu, run_one, warm_up
+from benchmarks.hard_end import RESULTS, Case, _text, build, run_one, warm_up
 from benchmarks.pipeline import write_csv
 
 #: Setting name -> cdcl tunables.
@@ -72,28 +72,27 @@ def run(orders: list[int], seeds: list[int], settings: list[str], cap_s: float) 
     return rows
 
 
-def _text(value) -> str:
-    return "" if value in (None, "") else str(value)
+def _answered(run: dict) -> bool:
+    return run["status"] in ("SAT", "UNSAT") and run["valid"] == "True"
+
+
+def median_answered(runs: list[dict], column: str) -> float:
+    """The median of `column` over `runs`, a run without a checked answer counting as
+    infinitely long."""
+    return statistics.median(run[column] if _answered(run) else math.inf for run in runs)
 
 
 def summary(rows: list[dict]) -> list[dict]:
     """Per order and setting: boards, answered (checked), medians of CPU, conflicts and
     propagations."""
     table = []
-    keys = dict.fromkeys((r["order"], r["setting"]) for r in rows)
-    for order, setting in keys:
+    for order, setting in dict.fromkeys((r["order"], r["setting"]) for r in rows):
         runs = [r for r in rows if (r["order"], r["setting"]) == (order, setting)]
-        answered = [r for r in runs if r["status"] in ("SAT", "UNSAT") and r["valid"] == "True"]
-
-        def median_of(column: str, runs=runs, answered=answered) -> float:
-            # A run that did not answer counts as infinitely long, here too.
-            values = [r[column] for r in answered] + [math.inf] * (len(runs) - len(answered))
-            return statistics.median(values)
-
         table.append({"order": order, "setting": setting, "boards": len(runs),
-                      "answered": len(answered), "median_cpu_s": median_cpu(runs),
-                      "median_conflicts": median_of("conflicts"),
-                      "median_propagations": median_of("propagations")})
+                      "answered": sum(map(_answered, runs)),
+                      "median_cpu_s": median_answered(runs, "cpu_s"),
+                      "median_conflicts": median_answered(runs, "conflicts"),
+                      "median_propagations": median_answered(runs, "propagations")})
     return table
 
 
