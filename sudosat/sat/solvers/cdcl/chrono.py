@@ -118,11 +118,12 @@ class ChronoEngine(Engine):
             else:
                 free_best = -a
                 break
-        # above[k]: the best activity free after a backjump to level k.
+        # above[k]: the best activity free after a backjump to level k (for k > back: a
+        # backjump to back itself is what the caller does without this).
         above = [0.0] * (top + 1)
         best = free_best
         pos = len(trail)
-        for k in range(top, back - 1, -1):
+        for k in range(top, back, -1):
             start = trail_lim[k]
             if pos > start:
                 best = max(best, max([activity[var_of[q]] for q in trail[start:pos]]))
