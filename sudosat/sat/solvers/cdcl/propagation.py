@@ -9,6 +9,7 @@ how much of the trail is propagated.
 from __future__ import annotations
 
 from heapq import heappush
+from operator import length_hint
 
 from sudosat.sat.solvers.cdcl.loader import Loading
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication
@@ -42,25 +43,23 @@ class Propagation(Loading):
         terns = self.terns
         var_of, neg_of = self.var_of, self.neg_of
         current_level = len(self.trail_lim)
-        qhead = start = self.qhead
+        start = self.qhead
         conflict: Implication | None = None
         # A list iterator sees what is appended while it runs: it walks the trail
         # from qhead as it grows, without a length test and an index per literal.
         # typeshed types iter(list) as a plain Iterator, without list_iterator's
         # __setstate__; a cast would cost a call per propagate (per search step).
         pending = iter(trail)
-        pending.__setstate__(qhead)  # type: ignore[attr-defined]
+        pending.__setstate__(start)  # type: ignore[attr-defined]
         for p in pending:
-            qhead += 1
             false_lit = neg_of[p]
             # Binary clauses {¬p, q}: every q in bins[p] must be true.
             implied = bins[p]
             if implied:  # a test, not an empty loop: most literals imply no binary here
                 for q in implied:
-                    value = val[q]
-                    if value == 1:
+                    if val[q] == 1:  # most are: the value is read again only when not
                         continue
-                    if value:
+                    if val[q]:
                         conflict = [q, false_lit]
                         break
                     val[q] = 1
@@ -139,6 +138,9 @@ class Propagation(Loading):
             watches[false_lit] = keep
             if conflict is not None:
                 break
+        # The iterator knows how far it walked, so no literal pays for a count (an int
+        # above 256 is a new object each time); without a conflict it walked the trail.
+        qhead = len(trail) - length_hint(pending) if conflict is not None else len(trail)
         self.propagations += qhead - start
         self.qhead = qhead
         return conflict
