@@ -52,8 +52,10 @@ SETTINGS: dict[str, dict[str, int]] = {
 }
 
 
-def run(orders: list[int], seeds: list[int], settings: list[str], cap_s: float) -> list[dict]:
-    """Every board with every setting, one forked child each; one row per run."""
+def run(orders: list[int], seeds: list[int], settings: list[str], cap_s: float,
+        table: dict[str, dict[str, int]] = SETTINGS) -> list[dict]:
+    """Every board with every setting (a name in `table`), one forked child each; one row
+    per run."""
     warm_up(["cdcl"])
     rows = []
     for order in orders:
@@ -61,9 +63,9 @@ def run(orders: list[int], seeds: list[int], settings: list[str], cap_s: float) 
             encoded = build(Case("optimised", order, 0.4, seed))
             for name in settings:
                 row = {"order": order, "alpha": 0.4, "seed": seed, "setting": name,
-                       "tunables": " ".join(f"{k}={v}" for k, v in SETTINGS[name].items()),
+                       "tunables": " ".join(f"{k}={v}" for k, v in table[name].items()),
                        "cap_s": cap_s}
-                row.update(run_one(encoded, "cdcl", cap_s, SETTINGS[name]))
+                row.update(run_one(encoded, "cdcl", cap_s, table[name]))
                 rows.append(row)
                 print(f"{order:>5}{seed:>5}  {name:<10}{row['status']:<8}{row['cpu_s']:>9.2f}"
                       f"{_text(row['conflicts']):>11}{_text(row['propagations']):>13}  "
@@ -106,17 +108,20 @@ def print_summary(table: list[dict], cap_s: float) -> None:
               f"{row['median_propagations']:>21}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None, table: dict[str, dict[str, int]] = SETTINGS,
+         csv_name: str = "backtracking.csv", seeds: int = 9, about: str = __doc__) -> int:
+    """The command line: `table`'s settings on seeds 1 to `seeds` by default, rows written
+    to `csv_name`; `about` is the script's docstring, whose first line describes it."""
+    parser = argparse.ArgumentParser(description=about.split("\n")[0])
     parser.add_argument("--orders", type=int, nargs="+", default=[5, 6])
-    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(1, 10)))
-    parser.add_argument("--settings", nargs="+", choices=list(SETTINGS), default=list(SETTINGS))
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(1, seeds + 1)))
+    parser.add_argument("--settings", nargs="+", choices=list(table), default=list(table))
     parser.add_argument("--cap", type=float, default=30.0, help="CPU seconds a run (default 30)")
-    parser.add_argument("--csv", type=Path, default=RESULTS / "backtracking.csv")
+    parser.add_argument("--csv", type=Path, default=RESULTS / csv_name)
     args = parser.parse_args(argv)
     print(f"{'order':>5}{'seed':>5}  {'setting':<10}{'status':<8}{'CPU s':>9}"
           f"{'conflicts':>11}{'propagations':>13}")
-    rows = run(args.orders, args.seeds, args.settings, args.cap)
+    rows = run(args.orders, args.seeds, args.settings, args.cap, table)
     write_csv(args.csv, rows)
     print_summary(summary(rows), args.cap)
     print(f"\nwrote {args.csv}")

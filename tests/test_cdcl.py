@@ -244,6 +244,9 @@ SEARCH_MODES = [
     {"chrono": 1, "restart_mode": 2, "mode_first": 3, "target_phase": 2, "rephase_first": 4},
     {"chrono": 2},
     {"chrono": 2, "chrono_levels": 3, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+    {"shrink": 1},
+    {"shrink": 1, "minimize": 0, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+    {"shrink": 1, "chrono": 2, "chrono_levels": 2, "restart_mode": 2, "mode_first": 3},
 ]
 
 
@@ -313,6 +316,62 @@ def test_trail_reuse_keeps_the_levels_the_heuristic_would_decide_again():
     assert engine.rebuilt_levels(0) == 1
     engine.activity[4] = 20.0  # implied at level 2: a backjump to 0 would decide it first
     assert engine.rebuilt_levels(0) == 0
+
+
+class LearntClauses:
+    """An observer that keeps each learnt clause (DIMACS literals)."""
+
+    def __init__(self) -> None:
+        self.clauses: list[list[int]] = []
+        self.backjumps: list[int] = []
+
+    def learnt(self, clause: list[int], backjump_level: int, level: int) -> None:
+        self.clauses.append(clause)
+        self.backjumps.append(backjump_level)
+
+
+def test_shrinking_replaces_a_levels_literals_by_their_uip():
+    # Deciding 1 (level 1) implies 2 and 3; deciding 4 (level 2) implies 5, then 6 and -6.
+    # First-UIP learning gives -5 -2 -3; 2 and 3 both follow from 1 alone, the UIP of
+    # level 1, and so shrinking gives -5 -1: the same levels, one literal less.
+    cnf = CNF([[-1, 2], [-1, 3], [-4, 5], [-2, -3, -5, 6], [-2, -3, -5, -6]])
+    learnt = {}
+    for shrink in (0, 1):
+        observer = LearntClauses()
+        assert cdcl.Solver(cnf, observer=observer, shrink=shrink).solve([1, 4]).is_unsat
+        learnt[shrink] = observer.clauses
+    assert learnt == {0: [[-5, -2, -3]], 1: [[-5, -1]]}
+
+
+def test_shrinking_keeps_a_level_whose_uip_needs_a_literal_the_clause_lacks():
+    # As above, but 7 is decided first (level 1), 1 at level 2 and 4 at level 3, and 3
+    # follows from 1 and 7 together: resolving 3 away brings in -7, of a lower level and
+    # absent from the clause, so level 2 keeps its two literals.
+    cnf = CNF([[-1, 2], [-1, -7, 3], [-4, 5], [-2, -3, -5, 6], [-2, -3, -5, -6]])
+    observer = LearntClauses()
+    assert cdcl.Solver(cnf, observer=observer, shrink=1).solve([7, 1, 4]).is_unsat
+    assert [sorted(c) for c in observer.clauses] == [[-5, -3, -2]]
+
+
+def test_shrunk_clauses_are_never_longer_and_backjump_as_far():
+    # The first conflict of each formula, with and without shrinking: the searches are
+    # the same up to it, and part after it.
+    rng = random.Random(12)
+    shorter = 0
+    for index in range(30):
+        cnf = pigeonhole(7, 6) if index % 3 == 0 else random_kcnf(rng, 120, 500)
+        seen = {}
+        for shrink in (0, 1):
+            observer = LearntClauses()
+            cdcl.Solver(cnf, observer=observer, shrink=shrink).solve(max_conflicts=1)
+            seen[shrink] = observer
+        plain, shrunk = seen[0], seen[1]
+        assert len(plain.clauses) == len(shrunk.clauses) == 1
+        assert plain.backjumps == shrunk.backjumps
+        assert plain.clauses[0][0] == shrunk.clauses[0][0]  # the same asserting literal
+        assert len(shrunk.clauses[0]) <= len(plain.clauses[0])
+        shorter += len(shrunk.clauses[0]) < len(plain.clauses[0])
+    assert shorter > 0
 
 
 def test_focused_mode_restarts_more_often_than_luby():

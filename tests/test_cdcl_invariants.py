@@ -72,11 +72,12 @@ operation = st.one_of(
     st.lists(operation, min_size=1, max_size=12),
     st.integers(0, 3),
     st.sampled_from([0, 1, 2]),
+    st.sampled_from([0, 1]),
 )
 def test_invariants_hold_after_random_solve_backtrack_add_clause(clauses, operations, seed,
-                                                                   chrono):
+                                                                   chrono, shrink):
     solver, _ = _observed(CNF(clauses), seed=seed, reduce_first=10, restart_first=2,
-                          chrono=chrono)
+                          chrono=chrono, shrink=shrink)
     _check(solver)
     engine = solver._engine
     for kind, argument in operations:
@@ -197,6 +198,8 @@ def test_observer_without_either_method_and_none_cost_nothing():
         {"restart_mode": 1, "restart_margin": 1.0, "tier2_lbd": 6, "rephase_first": 1},
         {"chrono": 1, "restart_mode": 2, "mode_first": 4, "target_phase": 2},
         {"chrono": 2, "chrono_levels": 2, "tier2_lbd": 6, "rephase_first": 3},
+        {"shrink": 1, "tier2_lbd": 6},
+        {"shrink": 1, "minimize": 1, "chrono": 1, "restart_mode": 2, "mode_first": 4},
     ],
 )
 def test_invariants_hold_in_every_search_mode(modes):

@@ -22,17 +22,20 @@ def _unsat_random(count: int, seed: int, num_vars: int = 50) -> list[CNF]:
     return found
 
 
-def test_proofs_of_random_unsat_formulas_verify():
+@pytest.mark.parametrize("shrink", [0, 1])
+def test_proofs_of_random_unsat_formulas_verify(shrink):
     for cnf in _unsat_random(12, seed=3):
-        result = solve(cnf, proof=True)
+        result = solve(cnf, proof=True, shrink=shrink)
         assert result.status is Status.UNSAT
         assert certify(cnf, result.proof) == (True, "verified")
 
 
+# Pigeonhole formulas are Sudoku's shape: at-most-one binary clauses, at-least-one long ones.
+@pytest.mark.parametrize("shrink", [0, 1])
 @pytest.mark.parametrize("pigeons", [5, 6])
-def test_pigeonhole_proofs_verify(pigeons):
+def test_pigeonhole_proofs_verify(pigeons, shrink):
     cnf = pigeonhole(pigeons, pigeons - 1)
-    result = solve(cnf, proof=True)
+    result = solve(cnf, proof=True, shrink=shrink)
     assert result.status is Status.UNSAT
     assert certify(cnf, result.proof) == (True, "verified")
 

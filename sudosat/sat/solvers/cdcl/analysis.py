@@ -118,6 +118,8 @@ class Analysis(Heuristic):
             kept = found
             for q in found:
                 seen[var_of[q]] = 0
+        if self.settings["shrink"] and len(kept) > 1 and not self.out_of_order:
+            kept = self.shrink(kept)
         # The backtrack level, where out[1] goes, and the LBD: bit 0 of `levels`
         # stands for the current level (the UIP's), above every level of `kept`.
         # A counted index: enumerate, or indexing the clause, costs more.
@@ -132,6 +134,82 @@ class Analysis(Heuristic):
         out = [asserting, *kept]
         out[1], out[best] = out[best], out[1]
         return out, top, levels.bit_count()
+
+    def shrink(self, kept: list[Code]) -> list[Code]:
+        """All-UIP shrinking (Feng and Bacchus, SAT 2020): each level's literals in `kept`
+        replaced by one, the negation of that level's UIP among them, where resolving with
+        reasons needs no literal of a lower level that the clause lacks.
+
+        The clause keeps its levels, so its LBD and backjump level stay; it is
+        shorter, and still follows from the formula by unit propagation (each
+        level's literals follow from its UIP and the clause's lower levels).
+        Pre: `kept` are the learnt clause's literals below the current level,
+        the trail in order, ``seen`` all zero. Post: ``seen`` all zero again.
+        """
+        level, var_of, seen = self.level, self.var_of, self.seen
+        blocks: dict[int, list[Code]] = {}
+        for q in kept:
+            lv = level[var_of[q]]
+            block = blocks.get(lv)
+            if block is None:
+                blocks[lv] = [q]
+            else:
+                block.append(q)
+        if len(blocks) == len(kept):  # one literal a level: nothing to shrink
+            return kept
+        for q in kept:
+            seen[var_of[q]] = 1
+        out: list[Code] = []
+        for lv, block in blocks.items():
+            uip = self.block_uip(lv, len(block)) if len(block) > 1 else -1
+            if uip < 0:
+                out += block
+            else:
+                out.append(uip ^ 1)
+        for q in kept:
+            seen[var_of[q]] = 0
+        return out
+
+    def block_uip(self, lv: int, count: int) -> Code:
+        """The UIP of the `count` marked literals of level `lv`, or -1 when there is none
+        without a literal of a lower level that is not marked (see :meth:`shrink`).
+
+        The level's part of the trail is walked down from its end; each marked
+        literal but the last open one is replaced by the other literals of its
+        reason, marked in turn (those of level 0 are left out). The last one
+        left open is the UIP, a true literal. Post: only the marks there were
+        before remain.
+        """
+        seen, level, reason, var_of = self.seen, self.level, self.reason, self.var_of
+        trail_lim = self.trail_lim
+        marked: list[int] = []
+        uip = -1
+        for p in reversed(self.trail[trail_lim[lv - 1] : trail_lim[lv]]):
+            v = var_of[p]
+            if not seen[v]:
+                continue
+            count -= 1
+            if not count:
+                uip = p
+                break
+            r = reason[v]  # not None: a decision is its level's first literal, the last open
+            for x in (r,) if r.__class__ is int else r:  # type: ignore[union-attr]
+                w = var_of[x]
+                if seen[w]:  # marked, or v itself (its own literal in a stored reason)
+                    continue
+                lw = level[w]
+                if lw == lv:
+                    seen[w] = 1
+                    marked.append(w)
+                    count += 1
+                elif lw:  # a lower level's literal the clause lacks: no shrinking here
+                    count = -1
+                    break
+            if count < 0:
+                break
+        for w in marked:
+            seen[w] = 0
+        return uip
 
     def more_levels(self, top: int) -> None:
         """Make ``level_bit`` cover levels 0..top (analyze checks its level first).

@@ -23,6 +23,11 @@ TUNABLES: dict[str, Tunable] = declare(
     ),
     Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
     Tunable(
+        "shrink", 0, 0, 1,
+        "1: after minimisation, replace each level's literals of a learnt clause by that "
+        "level's UIP where no new literal is needed (all-UIP shrinking, Feng and Bacchus)",
+    ),
+    Tunable(
         "initial_phase", 2, 0, 2,
         "phase (the polarity a variable is first tried with): 0 false, 1 true, 2 the sign it "
         "has in more clauses (ties false; false on a formula with level-0 facts, such as a "
