@@ -177,6 +177,31 @@ def test_backtracking_runs_every_setting_checks_and_writes_a_tiny_run(tmp_path: 
     assert "    3  chrono100     2 of 2" in stdout
 
 
+def test_shrinking_runs_both_settings_on_its_own_default_seeds_and_csv(tmp_path: Path,
+                                                                        monkeypatch):
+    # Order 3 boards, two seeds, through backtracking.py's runner with shrinking's table.
+    stdout, runs = _run_script(tmp_path, "shrinking.py", "--orders", "3", "--seeds", "1", "2",
+                               "--cap", "5")
+    assert [row["setting"] for row in runs] == ["first-uip", "shrink"] * 2
+    assert [row["tunables"] for row in runs[:2]] == ["shrink=0", "shrink=1"]
+    assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
+    assert "    3  shrink        2 of 2" in stdout
+    # Its defaults, without running them: seeds 1 to 15, shrinking.csv.
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks import shrinking
+
+    seen: dict = {}
+    monkeypatch.setattr(shrinking.backtracking, "run",
+                        lambda orders, seeds, settings, cap, table: seen.update(
+                            orders=orders, seeds=seeds, table=table) or [])
+    monkeypatch.setattr(shrinking.backtracking, "write_csv",
+                        lambda path, rows: seen.update(csv=path.name))
+    monkeypatch.setattr(shrinking.backtracking, "print_summary", lambda table, cap: None)
+    shrinking.main([])
+    assert seen == {"orders": [5, 6], "seeds": list(range(1, 16)),
+                    "table": shrinking.SETTINGS, "csv": "shrinking.csv"}
+
+
 def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))
     from benchmarks import hard_end

@@ -417,6 +417,68 @@ def test_the_ways_of_backtracking_are_those_of_backtracking_csv():
     assert all(median_conflicts(name) > median_conflicts("backjump") for name in settings[1:])
 
 
+def _by_setting(name: str, order: str) -> dict[str, dict[str, dict[str, str]]]:
+    """setting -> seed -> run, at `order`, from a CSV of benchmarks/shrinking.py."""
+    table: dict[str, dict[str, dict[str, str]]] = {}
+    for row in rows(name):
+        if row["order"] == order:
+            table.setdefault(row["setting"], {})[row["seed"]] = row
+    return table
+
+
+def _median_answered(runs: dict[str, dict[str, str]], column: str) -> float:
+    return statistics.median(float(r[column]) if r["status"] == "SAT" and r["valid"] == "True"
+                             else math.inf for r in runs.values())
+
+
+def test_shrinking_is_that_of_shrinking_csvs():
+    stated = quoted(
+        r"orders 5 and 6 \(seeds 1 to (\d+), .*? a CPU cap of (\d+) s\).*? Both settings "
+        r"answered all (\d+) boards\. Shrinking needed fewer conflicts on (\d+) of the (\d+) "
+        r"boards at order 5 and (\d+) at order 6, and less CPU time on (\d+) and (\d+)\. At "
+        r"order 5 the median CPU time fell from ([\d.]+) s to ([\d.]+) s \(median conflicts "
+        r"(\d+) and (\d+)\); at order 6 it rose from ([\d.]+) s to ([\d.]+) s \(median "
+        r"conflicts (\d+) and (\d+)\), and the 15 order-6 boards took ([\d.]+) s of CPU in "
+        r"all with shrinking against ([\d.]+) s without"
+    )
+    five, six = _by_setting("shrinking.csv", "5"), _by_setting("shrinking.csv", "6")
+    seeds = sorted(int(seed) for seed in six["first-uip"])
+    assert seeds == list(range(1, int(stated[0]) + 1)) == sorted(map(int, five["shrink"]))
+    assert float(stated[1]) == float(rows("shrinking.csv")[0]["cap_s"])
+    every = [r for table in (five, six) for runs in table.values() for r in runs.values()]
+    assert all(r["status"] == "SAT" and r["valid"] == "True" for r in every)
+    assert int(stated[2]) == len(every) // 2 == 2 * len(seeds) == 2 * int(stated[4])
+
+    def wins(table: dict, column: str) -> int:
+        return sum(float(table["shrink"][s][column]) < float(table["first-uip"][s][column])
+                   for s in table["first-uip"])
+
+    assert [int(stated[3]), int(stated[5]), int(stated[6]), int(stated[7])] == [
+        wins(five, "conflicts"), wins(six, "conflicts"), wins(five, "cpu_s"), wins(six, "cpu_s")]
+    measured = [_median_answered(t[k], c) for t in (five, six)
+                for c in ("cpu_s", "conflicts") for k in ("first-uip", "shrink")]
+    # The text gives each order's CPU medians, then its conflict medians.
+    assert_all_agree(stated[8:16], [measured[i] for i in (0, 1, 2, 3, 4, 5, 6, 7)],
+                     ["5 CPU", "5 CPU shrunk", "5 conflicts", "5 conflicts shrunk", "6 CPU",
+                      "6 CPU shrunk", "6 conflicts", "6 conflicts shrunk"])
+    totals = [sum(float(r["cpu_s"]) for r in six[k].values()) for k in ("shrink", "first-uip")]
+    assert_all_agree(stated[16:18], totals, ["order 6 total shrunk", "order 6 total"])
+    seven = _by_setting("shrinking-order7.csv", "7")
+    stated = quoted(
+        r"`--orders 7 --seeds 1 2 3 --cap 120`\): the first-UIP clause answered (\d) of the "
+        r"three boards \(([\d.]+) and ([\d.]+) s\), the shrunk one all three \(([\d.]+), "
+        r"([\d.]+) and ([\d.]+) s\)"
+    )
+
+    def answered(runs: dict) -> list[float]:
+        return [float(runs[s]["cpu_s"]) for s in sorted(runs)
+                if runs[s]["status"] == "SAT" and runs[s]["valid"] == "True"]
+
+    plain, shrunk = answered(seven["first-uip"]), answered(seven["shrink"])
+    assert int(stated[0]) == len(plain) and len(shrunk) == 3 == len(seven["first-uip"])
+    assert_all_agree(stated[1:], plain + shrunk, ["seed", "seed", "seed 1", "seed 2", "seed 3"])
+
+
 def test_the_hard_end_before_target_phases_is_that_of_its_csv():
     pick = _hard_end_runs("hard_end_before_target_phases.csv")
     stated = quoted(

@@ -118,8 +118,6 @@ class Analysis(Heuristic):
             kept = found
             for q in found:
                 seen[var_of[q]] = 0
-        if self.settings["shrink"] and len(kept) > 1 and not self.out_of_order:
-            kept = self.shrink(kept)
         # The backtrack level, where out[1] goes, and the LBD: bit 0 of `levels`
         # stands for the current level (the UIP's), above every level of `kept`.
         # A counted index: enumerate, or indexing the clause, costs more.
@@ -131,9 +129,15 @@ class Analysis(Heuristic):
             levels |= 1 << lv
             if lv > top:
                 best, top = i, lv
+        lbd = levels.bit_count()
+        # Shrinking keeps the levels (so the LBD and the backtrack level): only where
+        # a level holds two literals or more, and then only out[1]'s place moves.
+        if len(kept) >= lbd and self.settings["shrink"] and not self.out_of_order:
+            kept = self.shrink(kept)
+            best = 1 + next(k for k, q in enumerate(kept) if level[var_of[q]] == top)
         out = [asserting, *kept]
         out[1], out[best] = out[best], out[1]
-        return out, top, levels.bit_count()
+        return out, top, lbd
 
     def shrink(self, kept: list[Code]) -> list[Code]:
         """All-UIP shrinking (Feng and Bacchus, SAT 2020): each level's literals in `kept`
