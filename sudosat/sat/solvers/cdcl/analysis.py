@@ -1,9 +1,10 @@
 """Conflict analysis: first-UIP learning, minimisation, recording, the final conflict.
 
 First-UIP conflict analysis with recursive (MiniSat "deep") minimisation of
-the learnt clause; its LBD (the number of levels it spans) is kept for the
-clause database. ``analyze_final`` is MiniSat's analyzeFinal: the failed
-assumptions of an UNSAT answer under assumptions.
+the learnt clause, then, with the tunable ``shrink``, all-UIP shrinking; its
+LBD (the number of levels it spans) is kept for the clause database.
+``analyze_final`` is MiniSat's analyzeFinal: the failed assumptions of an
+UNSAT answer under assumptions.
 """
 
 from __future__ import annotations
@@ -148,7 +149,8 @@ class Analysis(Heuristic):
         shorter, and still follows from the formula by unit propagation (each
         level's literals follow from its UIP and the clause's lower levels).
         Pre: `kept` are the learnt clause's literals below the current level,
-        the trail in order, ``seen`` all zero. Post: ``seen`` all zero again.
+        two or more of them on some level; the trail in order, ``seen`` all
+        zero. Post: ``seen`` all zero again.
         """
         level, var_of, seen = self.level, self.var_of, self.seen
         blocks: dict[int, list[Code]] = {}
@@ -159,8 +161,6 @@ class Analysis(Heuristic):
                 blocks[lv] = [q]
             else:
                 block.append(q)
-        if len(blocks) == len(kept):  # one literal a level: nothing to shrink
-            return kept
         for q in kept:
             seen[var_of[q]] = 1
         out: list[Code] = []

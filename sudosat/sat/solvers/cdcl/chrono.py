@@ -88,6 +88,7 @@ class ChronoEngine(Engine):
         if at < len(self.trail_lim):
             self.level[learnt[0] >> 1] = at
             self.out_of_order = True
+
     def rebuilt_levels(self, back: int) -> int:
         """The highest level below the current one that the decisions after a backjump to
         `back` would build again (`back` when none): the trail up to it can stay.
