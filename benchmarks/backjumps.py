@@ -17,9 +17,9 @@ search as ``solve``) counts the decisions that re-make one undone by the last
 backjump, before the next conflict: the work that chronological backtracking
 and trail saving would keep instead of redoing.
 Counts, not times: the search is deterministic, so the same command gives the
-same table on any machine. Each answer is checked against the CNF (the
-solver's own model check) and, for SAT, decoded into a board that must obey
-the rules and keep its givens.
+same table on any machine. Each answer is checked as ``hard_end.py`` checks
+it: the model satisfies every clause and decodes into a board that obeys the
+rules and keeps its givens.
 
 Usage::
 
@@ -32,13 +32,10 @@ Prints a table and writes ``backjumps.csv`` (one row per board) to
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
+from benchmarks.hard_end import RESULTS, Case, build, check_answer
 from benchmarks.pipeline import write_csv
-
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
 
 class Redecisions:
@@ -70,21 +67,15 @@ class Redecisions:
 
 def measure(order: int, seed: int, alpha: float = 0.4) -> dict:
     """Solve one generated board with cdcl; its counters and what the backjumps undid."""
-    from sudosat.run.generate import generate
-    from sudosat.sat.result import Status
     from sudosat.sat.solvers.cdcl import Solver
-    from sudosat.sudoku.board import check_solution
-    from sudosat.sudoku.encoding import encode
 
-    board = generate(order, alpha, seed=seed)
-    encoded = encode(board, "optimised")
+    encoded = build(Case("optimised", order, alpha, seed))
     watcher = Redecisions()
     result = Solver(encoded.cnf, observer=watcher).solve()
-    if result.status is not Status.SAT:  # a generated board always has a solution
-        raise SystemExit(f"order {order}, seed {seed}: cdcl answered {result.status.value}")
-    wrong = check_solution(board, encoded.decode(result.model))
-    if wrong:
-        raise SystemExit(f"order {order}, seed {seed}: the decoded board is wrong: {wrong}")
+    valid, why = check_answer(encoded, result.status.value, result.model)
+    if valid != "True":  # a generated board always has a solution, which cdcl must find
+        raise SystemExit(f"order {order}, seed {seed}: cdcl answered {result.status.value}"
+                         + (f": {why}" if why else ""))
     stats = result.stats
     conflicts = stats["conflicts"]
     return {

@@ -109,15 +109,16 @@ def print_summary(table: list[dict], cap_s: float) -> None:
 
 
 def main(argv: list[str] | None = None, table: dict[str, dict[str, int]] = SETTINGS,
-         csv_name: str = "backtracking.csv", seeds: int = 9, about: str = __doc__) -> int:
-    """The command line: `table`'s settings on seeds 1 to `seeds` by default, rows written
-    to `csv_name`; `about` is the script's docstring, whose first line describes it."""
+         csv: Path = RESULTS / "backtracking.csv", seed_count: int = 9,
+         about: str = __doc__) -> int:
+    """The command line: `table`'s settings on seeds 1 to `seed_count` by default, rows
+    written to `csv`; `about` is the script's docstring, whose first line describes it."""
     parser = argparse.ArgumentParser(description=about.split("\n")[0])
     parser.add_argument("--orders", type=int, nargs="+", default=[5, 6])
-    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(1, seeds + 1)))
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(1, seed_count + 1)))
     parser.add_argument("--settings", nargs="+", choices=list(table), default=list(table))
     parser.add_argument("--cap", type=float, default=30.0, help="CPU seconds a run (default 30)")
-    parser.add_argument("--csv", type=Path, default=RESULTS / csv_name)
+    parser.add_argument("--csv", type=Path, default=csv)
     args = parser.parse_args(argv)
     print(f"{'order':>5}{'seed':>5}  {'setting':<10}{'status':<8}{'CPU s':>9}"
           f"{'conflicts':>11}{'propagations':>13}")

@@ -35,8 +35,6 @@ import sys
 from benchmarks import backtracking
 from benchmarks.hard_end import RESULTS
 
-__all__ = ["RESULTS", "SETTINGS", "main"]  # RESULTS: where the CSV goes (see backtracking)
-
 #: Setting name -> cdcl tunables.
 SETTINGS: dict[str, dict[str, int]] = {
     "first-uip": {"shrink": 0},
@@ -45,7 +43,8 @@ SETTINGS: dict[str, dict[str, int]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    return backtracking.main(argv, SETTINGS, "shrinking.csv", seeds=15, about=__doc__)
+    return backtracking.main(argv, SETTINGS, RESULTS / "shrinking.csv", seed_count=15,
+                             about=__doc__)
 
 
 if __name__ == "__main__":
