@@ -373,19 +373,30 @@ def test_the_hard_end_is_that_of_hard_end_csv():
         "cdcl at its stop"])
 
 
+def _by_setting(name: str, order: str) -> dict[str, dict[str, dict[str, str]]]:
+    """setting -> seed -> run, at `order`, from a CSV of backtracking.py or shrinking.py."""
+    table: dict[str, dict[str, dict[str, str]]] = {}
+    for row in rows(name):
+        if row["order"] == order:
+            table.setdefault(row["setting"], {})[row["seed"]] = row
+    return table
+
+
+def _answered(runs: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The runs (seed -> run) with a checked answer, in seed order."""
+    return {seed: runs[seed] for seed in sorted(runs, key=int)
+            if runs[seed]["status"] == "SAT" and runs[seed]["valid"] == "True"}
+
+
+def _median_answered(runs: dict[str, dict[str, str]], column: str) -> float:
+    """The median of `column`, a run without a checked answer counting as infinitely long."""
+    values = [float(r[column]) for r in _answered(runs).values()]
+    return statistics.median(values + [math.inf] * (len(runs) - len(values)))
+
+
 def test_the_ways_of_backtracking_are_those_of_backtracking_csv():
-    six = [row for row in rows("backtracking.csv") if row["order"] == "6"]
+    six = _by_setting("backtracking.csv", "6")
     settings = ["backjump", "reuse", "chrono", "chrono100"]
-
-    def runs(setting: str) -> list[dict[str, str]]:
-        return [row for row in six if row["setting"] == setting]
-
-    def answered(setting: str) -> list[dict[str, str]]:
-        return [r for r in runs(setting) if r["status"] == "SAT" and r["valid"] == "True"]
-
-    def median_conflicts(setting: str) -> float:
-        values = [float(r["conflicts"]) for r in answered(setting)]
-        return statistics.median(values + [math.inf] * (len(runs(setting)) - len(values)))
 
     stated = quoted(
         r"on (\w+) order-6 boards \(seeds 1 to (\d+), a CPU cap of (\d+) s, .*? backjumping "
@@ -396,39 +407,29 @@ def test_the_ways_of_backtracking_are_those_of_backtracking_csv():
         r"backjumping on (\w+) of the (\w+) boards and more on the other (\w+)"
     )
     words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-    seeds = sorted({int(row["seed"]) for row in six})
-    assert all(len(runs(name)) == len(seeds) for name in settings)
+    seeds = sorted(int(seed) for seed in six["backjump"])
+    assert list(six) == settings
+    assert all(sorted(map(int, six[name])) == seeds for name in settings)
+    some_run = next(iter(six["backjump"].values()))
     assert (words.index(stated[0]), int(stated[1]), float(stated[2])) == (
-        len(seeds), max(seeds), float(six[0]["cap_s"]))
+        len(seeds), max(seeds), float(some_run["cap_s"]))
     assert seeds == list(range(1, len(seeds) + 1))
     counts = [stated[3], stated[6], stated[8], stated[10]]
-    assert [int(c) for c in counts] == [len(answered(name)) for name in settings]
+    assert [int(c) for c in counts] == [len(_answered(six[name])) for name in settings]
     medians = [stated[4], stated[7], stated[9], stated[11]]
-    assert [float(m) for m in medians] == [median_conflicts(name) for name in settings]
-    cpu = [float(r["cpu_s"]) for r in answered("backjump")]
-    cpu += [math.inf] * (len(runs("backjump")) - len(cpu))
-    assert_all_agree([stated[5]], [statistics.median(cpu)], ["backjumping CPU"])
-    jump = {r["seed"]: float(r["conflicts"]) for r in answered("backjump")}
-    fewer = sum(float(r["conflicts"]) < jump[r["seed"]] for r in answered("reuse"))
-    more = sum(float(r["conflicts"]) > jump[r["seed"]] for r in answered("reuse"))
-    more += len(runs("reuse")) - len(answered("reuse"))  # past the cap: more, surely
+    assert [float(m) for m in medians] == [
+        _median_answered(six[name], "conflicts") for name in settings]
+    assert_all_agree([stated[5]], [_median_answered(six["backjump"], "cpu_s")],
+                     ["backjumping CPU"])
+    jump = {seed: float(r["conflicts"]) for seed, r in _answered(six["backjump"]).items()}
+    reuse = _answered(six["reuse"])
+    fewer = sum(float(r["conflicts"]) < jump[seed] for seed, r in reuse.items())
+    more = sum(float(r["conflicts"]) > jump[seed] for seed, r in reuse.items())
+    more += len(six["reuse"]) - len(reuse)  # past the cap: more, surely
     assert [words.index(word) for word in stated[12:15]] == [fewer, len(seeds), more]
     # "By the median every way of keeping the trail searched more".
-    assert all(median_conflicts(name) > median_conflicts("backjump") for name in settings[1:])
-
-
-def _by_setting(name: str, order: str) -> dict[str, dict[str, dict[str, str]]]:
-    """setting -> seed -> run, at `order`, from a CSV of benchmarks/shrinking.py."""
-    table: dict[str, dict[str, dict[str, str]]] = {}
-    for row in rows(name):
-        if row["order"] == order:
-            table.setdefault(row["setting"], {})[row["seed"]] = row
-    return table
-
-
-def _median_answered(runs: dict[str, dict[str, str]], column: str) -> float:
-    return statistics.median(float(r[column]) if r["status"] == "SAT" and r["valid"] == "True"
-                             else math.inf for r in runs.values())
+    backjumping = _median_answered(six["backjump"], "conflicts")
+    assert all(_median_answered(six[name], "conflicts") > backjumping for name in settings[1:])
 
 
 def test_shrinking_is_that_of_shrinking_csvs():
@@ -458,7 +459,7 @@ def test_shrinking_is_that_of_shrinking_csvs():
     measured = [_median_answered(t[k], c) for t in (five, six)
                 for c in ("cpu_s", "conflicts") for k in ("first-uip", "shrink")]
     # The text gives each order's CPU medians, then its conflict medians.
-    assert_all_agree(stated[8:16], [measured[i] for i in (0, 1, 2, 3, 4, 5, 6, 7)],
+    assert_all_agree(stated[8:16], measured,
                      ["5 CPU", "5 CPU shrunk", "5 conflicts", "5 conflicts shrunk", "6 CPU",
                       "6 CPU shrunk", "6 conflicts", "6 conflicts shrunk"])
     totals = [sum(float(r["cpu_s"]) for r in six[k].values()) for k in ("shrink", "first-uip")]
@@ -469,14 +470,12 @@ def test_shrinking_is_that_of_shrinking_csvs():
         r"three boards \(([\d.]+) and ([\d.]+) s\), the shrunk one all three \(([\d.]+), "
         r"([\d.]+) and ([\d.]+) s\)"
     )
-
-    def answered(runs: dict) -> list[float]:
-        return [float(runs[s]["cpu_s"]) for s in sorted(runs)
-                if runs[s]["status"] == "SAT" and runs[s]["valid"] == "True"]
-
-    plain, shrunk = answered(seven["first-uip"]), answered(seven["shrink"])
+    plain, shrunk = ([float(r["cpu_s"]) for r in _answered(seven[k]).values()]
+                     for k in ("first-uip", "shrink"))
     assert int(stated[0]) == len(plain) and len(shrunk) == 3 == len(seven["first-uip"])
-    assert_all_agree(stated[1:], plain + shrunk, ["seed", "seed", "seed 1", "seed 2", "seed 3"])
+    assert_all_agree(stated[1:], plain + shrunk, ["first-UIP, first answered",
+                                                 "first-UIP, second answered", "shrunk, seed 1",
+                                                 "shrunk, seed 2", "shrunk, seed 3"])
 
 
 def test_the_hard_end_before_target_phases_is_that_of_its_csv():
