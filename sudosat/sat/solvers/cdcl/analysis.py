@@ -154,18 +154,22 @@ class Analysis(Heuristic):
         """
         level, var_of, seen = self.level, self.var_of, self.seen
         blocks: dict[int, list[Code]] = {}
-        for q in kept:
-            lv = level[var_of[q]]
+        for q in kept:  # marked and grouped by level in one pass
+            v = var_of[q]
+            seen[v] = 1
+            lv = level[v]
             block = blocks.get(lv)
             if block is None:
                 blocks[lv] = [q]
             else:
                 block.append(q)
-        for q in kept:
-            seen[var_of[q]] = 1
         out: list[Code] = []
+        block_uip = self.block_uip
         for lv, block in blocks.items():
-            uip = self.block_uip(lv, len(block)) if len(block) > 1 else -1
+            if len(block) == 1:
+                out.append(block[0])
+                continue
+            uip = block_uip(lv, len(block))
             if uip < 0:
                 out += block
             else:
