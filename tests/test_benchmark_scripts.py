@@ -186,7 +186,7 @@ def test_shrinking_runs_both_settings_on_its_own_default_seeds_and_csv(tmp_path:
     assert [row["tunables"] for row in runs[:2]] == ["shrink=0", "shrink=1"]
     assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
     assert "    3  shrink        2 of 2" in stdout
-    # Its defaults, without running them: seeds 1 to 15, shrinking.csv.
+    # Its defaults, without running them: seeds 1 to 45, shrinking.csv.
     monkeypatch.syspath_prepend(str(ROOT))
     from benchmarks import shrinking
 
@@ -198,7 +198,7 @@ def test_shrinking_runs_both_settings_on_its_own_default_seeds_and_csv(tmp_path:
                         lambda path, rows: seen.update(csv=path.name))
     monkeypatch.setattr(shrinking.backtracking, "print_summary", lambda table, cap: None)
     shrinking.main([])
-    assert seen == {"orders": [5, 6], "seeds": list(range(1, 16)),
+    assert seen == {"orders": [5, 6], "seeds": list(range(1, 46)),
                     "table": shrinking.SETTINGS, "csv": "shrinking.csv"}
 
 

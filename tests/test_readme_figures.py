@@ -342,35 +342,29 @@ def _cpu(group: list[dict[str, str]]) -> list[float]:
 
 def test_the_hard_end_is_that_of_hard_end_csv():
     pick = _hard_end_runs("hard_end.csv")
-    answered = _cpu([row for row in pick("optimised", 7, "cdcl")
-                     if row["status"] == "SAT" and float(row["cpu_s"]) <= 120])
-    (stopped,) = [row for row in pick("optimised", 7, "cdcl") if row["status"] == "TIMEOUT"]
     stated = quoted(
         r"At order 6 `cdcl` took a median ([\d.]+) s, ([\d.]+) times MiniSat's ([\d.]+) s "
-        r"\(CaDiCaL: ([\d.]+) s\)\. At order 7 `cdcl` answered (\d) of the (\d) boards within "
-        r"120 s \(in ([\d.]+) and ([\d.]+) s\); MiniSat answered all 3 \(([\d.]+) to ([\d.]+) s\) "
+        r"\(CaDiCaL: ([\d.]+) s\)\. At order 7 `cdcl` answered all (\d) boards within 120 s "
+        r"\(([\d.]+) to ([\d.]+) s\); MiniSat answered all 3 \(([\d.]+) to ([\d.]+) s\) "
         r"and CaDiCaL all 3 \(([\d.]+) to ([\d.]+) s\)\. The course encoding of the order-5 "
-        r"seed-7 board took `cdcl` ([\d.]+) s, MiniSat ([\d.]+) s and CaDiCaL ([\d.]+) s\. .*?"
-        r"\(([\d.]+) s of 120\)"
+        r"seed-7 board took `cdcl` ([\d.]+) s, MiniSat ([\d.]+) s and CaDiCaL ([\d.]+) s\."
     )
-    assert all(row["status"] == "SAT" for solver in ("minisat22", "cadical195")
-               for row in pick("optimised", 7, solver))
+    seven = {solver: pick("optimised", 7, solver) for solver in ("cdcl", "minisat22", "cadical195")}
+    assert all(row["status"] == "SAT" and float(row["cpu_s"]) <= 120
+               for runs in seven.values() for row in runs)
     ours, theirs = (statistics.median(_cpu(pick("optimised", 6, s))) for s in ("cdcl", "minisat22"))
-    minisat7, cadical7 = _cpu(pick("optimised", 7, "minisat22")), _cpu(pick("optimised", 7,
-                                                                            "cadical195"))
+    cdcl7, minisat7, cadical7 = (_cpu(runs) for runs in seven.values())
     (course,) = pick("course", 5, "cdcl")
     assert course["status"] == "SAT" and course["seed"] == "7"
     measured = [ours, ours / theirs, theirs, statistics.median(_cpu(pick("optimised", 6,
                                                                          "cadical195"))),
-                len(answered), len(pick("optimised", 7, "cdcl")), *answered,
-                minisat7[0], minisat7[-1], cadical7[0], cadical7[-1], float(course["cpu_s"]),
-                *_cpu(pick("course", 5, "minisat22")), *_cpu(pick("course", 5, "cadical195")),
-                float(stopped["cpu_s"])]
+                len(cdcl7), cdcl7[0], cdcl7[-1], minisat7[0], minisat7[-1], cadical7[0],
+                cadical7[-1], float(course["cpu_s"]), *_cpu(pick("course", 5, "minisat22")),
+                *_cpu(pick("course", 5, "cadical195"))]
     assert_all_agree(stated, measured, [
-        "order 6 cdcl", "its ratio", "order 6 MiniSat", "order 6 CaDiCaL", "order 7 answered",
-        "order 7 boards", "first time", "second time", "MiniSat fastest", "MiniSat slowest",
-        "CaDiCaL fastest", "CaDiCaL slowest", "course cdcl", "course MiniSat", "course CaDiCaL",
-        "cdcl at its stop"])
+        "order 6 cdcl", "its ratio", "order 6 MiniSat", "order 6 CaDiCaL", "order 7 boards",
+        "cdcl fastest", "cdcl slowest", "MiniSat fastest", "MiniSat slowest", "CaDiCaL fastest",
+        "CaDiCaL slowest", "course cdcl", "course MiniSat", "course CaDiCaL"])
 
 
 def _by_setting(name: str, order: str) -> dict[str, dict[str, dict[str, str]]]:
@@ -437,10 +431,12 @@ def test_shrinking_is_that_of_shrinking_csvs():
         r"orders 5 and 6 \(seeds 1 to (\d+), .*? a CPU cap of (\d+) s\).*? Both settings "
         r"answered all (\d+) boards\. Shrinking needed fewer conflicts on (\d+) of the (\d+) "
         r"boards at order 5 and (\d+) at order 6, and less CPU time on (\d+) and (\d+)\. At "
-        r"order 5 the median CPU time fell from ([\d.]+) s to ([\d.]+) s \(median conflicts "
-        r"(\d+) and (\d+)\); at order 6 it rose from ([\d.]+) s to ([\d.]+) s \(median "
-        r"conflicts (\d+) and (\d+)\), and the 15 order-6 boards took ([\d.]+) s of CPU in "
-        r"all with shrinking against ([\d.]+) s without"
+        r"order 5 the median CPU time went from ([\d.]+) s to ([\d.]+) s \(median conflicts "
+        r"(\d+) and (\d+)\); at order 6 from ([\d.]+) s to ([\d.]+) s \(median conflicts "
+        r"(\d+) and (\d+)\), and the (\d+) order-6 boards took ([\d.]+) s of CPU in all with "
+        r"shrinking against ([\d.]+) s without; the longest order-6 run took ([\d.]+) s shrunk "
+        r"and ([\d.]+) s not\. On seeds 1 to (\d+) alone shrinking lost \(([\d.]+) s in all "
+        r"against ([\d.]+) s\)"
     )
     five, six = _by_setting("shrinking.csv", "5"), _by_setting("shrinking.csv", "6")
     seeds = sorted(int(seed) for seed in six["first-uip"])
@@ -449,6 +445,7 @@ def test_shrinking_is_that_of_shrinking_csvs():
     every = [r for table in (five, six) for runs in table.values() for r in runs.values()]
     assert all(r["status"] == "SAT" and r["valid"] == "True" for r in every)
     assert int(stated[2]) == len(every) // 2 == 2 * len(seeds) == 2 * int(stated[4])
+    assert int(stated[16]) == len(seeds)
 
     def wins(table: dict, column: str) -> int:
         return sum(float(table["shrink"][s][column]) < float(table["first-uip"][s][column])
@@ -462,8 +459,16 @@ def test_shrinking_is_that_of_shrinking_csvs():
     assert_all_agree(stated[8:16], measured,
                      ["5 CPU", "5 CPU shrunk", "5 conflicts", "5 conflicts shrunk", "6 CPU",
                       "6 CPU shrunk", "6 conflicts", "6 conflicts shrunk"])
-    totals = [sum(float(r["cpu_s"]) for r in six[k].values()) for k in ("shrink", "first-uip")]
-    assert_all_agree(stated[16:18], totals, ["order 6 total shrunk", "order 6 total"])
+
+    def cpu(setting: str, first: int = 1, last: int = len(seeds)) -> list[float]:
+        return [float(six[setting][str(s)]["cpu_s"]) for s in range(first, last + 1)]
+
+    first = int(stated[21])
+    assert_all_agree(stated[17:21] + stated[22:], [
+        sum(cpu("shrink")), sum(cpu("first-uip")), max(cpu("shrink")), max(cpu("first-uip")),
+        sum(cpu("shrink", 1, first)), sum(cpu("first-uip", 1, first))],
+        ["order 6 total shrunk", "order 6 total", "longest shrunk", "longest", "first seeds "
+         "shrunk", "first seeds"])
     seven = _by_setting("shrinking-order7.csv", "7")
     stated = quoted(
         r"`--orders 7 --seeds 1 2 3 --cap 120`\): the first-UIP clause answered (\d) of the "
@@ -476,6 +481,31 @@ def test_shrinking_is_that_of_shrinking_csvs():
     assert_all_agree(stated[1:], plain + shrunk, ["first-UIP, first answered",
                                                  "first-UIP, second answered", "shrunk, seed 1",
                                                  "shrunk, seed 2", "shrunk, seed 3"])
+
+
+def test_shrinking_by_default_is_that_of_cdcl_ab_shrink_csv():
+    stated = quoted(
+        r"Shrinking cut the conflicts on the Sudoku sets \(damnhard ([\d,]+) to ([\d,]+), "
+        r"top2365 ([\d,]+) to ([\d,]+), 16x16 ([\d,]+) to ([\d,]+)\) but not on random "
+        r"3-SAT \(random100 ([\d,]+) to ([\d,]+), random150 ([\d,]+) to ([\d,]+)\).*? "
+        r"new over old: damnhard ([\d.]+), top2365 ([\d.]+), 16x16 ([\d.]+), random100 "
+        r"([\d.]+), random150 ([\d.]+); the ratios of the sums: ([\d.]+), ([\d.]+), "
+        r"([\d.]+), ([\d.]+) and ([\d.]+)\."
+    )
+    sets = ["damnhard", "top2365", "16x16", "random100", "random150"]
+    by_set: dict[str, list[dict[str, str]]] = {name: [] for name in sets}
+    for row in rows("cdcl_ab_shrink.csv"):
+        assert row["status"] in ("SAT", "UNSAT")
+        by_set[row["set"]].append(row)
+    conflicts = [int(text.replace(",", "")) for text in stated[:10]]
+    assert conflicts == [sum(int(r[column]) for r in by_set[name])
+                         for name in sets for column in ("base_conflicts", "new_conflicts")]
+    medians = [statistics.median(float(r["new_ms"]) / float(r["base_ms"]) for r in by_set[name])
+               for name in sets]
+    sums = [sum(float(r["new_ms"]) for r in by_set[name])
+            / sum(float(r["base_ms"]) for r in by_set[name]) for name in sets]
+    assert_all_agree(stated[10:], medians + sums, [f"{name} median" for name in sets]
+                     + [f"{name} sums" for name in sets])
 
 
 def test_the_hard_end_before_target_phases_is_that_of_its_csv():
@@ -516,7 +546,7 @@ def test_the_order_6_gap_is_that_of_hard_end_and_backjumps_csvs():
     six = [row for row in rows("backjumps.csv") if row["order"] == "6" and row["alpha"] == "0.4"]
     assert sorted(row["seed"] for row in six) == sorted(ours)  # the same boards
     stated = quoted(
-        r"backjump undid a mean of ([\d.]+) to ([\d.]+) decision levels and (\d+) to (\d+) "
+        r"backjump undid a mean of ([\d.]+) to ([\d.]+) decision levels and ([\d.]+) to ([\d.]+) "
         r"literals; the backjumps unassigned ([\d.]+) to ([\d.]+) literals for every literal "
         r"propagated, "
         r"and (\d+) to (\d+) % of the decisions re-made"

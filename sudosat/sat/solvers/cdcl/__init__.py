@@ -7,7 +7,7 @@ The main loop (:meth:`Engine.solve` and :meth:`Engine.search`)::
         if conflict:
             if level == 0: return UNSAT
             note the conflict-free trail below this level (target and best phases)
-            learnt = analyze(conflict)      # first UIP, minimised; its LBD
+            learnt = analyze(conflict)      # first UIP, minimised, shrunk; its LBD
             backjump; record(learnt)        # the learnt clause asserts its literal
             average the LBD in (fast and slow moving averages)
             if restart due: cancel_until(0); continue with the next restart
@@ -24,7 +24,9 @@ geometrically growing numbers of conflicts (CaDiCaL and Kissat). In stable
 mode a decision takes the variable's *target phase* (``target_phase``): its
 value in the longest conflict-free trail of the call so far, the saved phase
 for a variable off that trail. Rephasing (``rephase_first``) resets the saved
-phases now and then to the original, inverted, best or flipped ones. Learnt
+phases now and then to the original, inverted, best or flipped ones. Each
+learnt clause is shrunk (``shrink``): the literals of a level that holds
+several give way to that level's UIP where no new literal is needed. Learnt
 clauses are cut by LBD, optionally in three tiers (``tier2_lbd``).
 
 One concern per file; :class:`Engine` is one class built in layers, each file
@@ -40,7 +42,8 @@ a subclass of the one before it:
   literal) and ``cancel_until``;
 * :mod:`.heuristic` — VSIDS in a lazy heap, first scores, phases, target
   phases and rephasing;
-* :mod:`.analysis` — first-UIP learning, minimisation, ``analyze_final``;
+* :mod:`.analysis` — first-UIP learning, minimisation, shrinking,
+  ``analyze_final``;
 * :mod:`.database` — learnt-clause reduction by LBD (and tiers), level-0
   simplification;
 * :mod:`.engine` — restarts and modes, search, assumptions, budgets

@@ -23,7 +23,7 @@ TUNABLES: dict[str, Tunable] = declare(
     ),
     Tunable("minimize", 2, 0, 2, "learnt-clause minimisation: 0 none, 1 local, 2 recursive"),
     Tunable(
-        "shrink", 0, 0, 1,
+        "shrink", 1, 0, 1,
         "1: after minimisation, replace each level's literals of a learnt clause by that "
         "level's UIP where no new literal is needed (all-UIP shrinking, Feng and Bacchus)",
     ),
