@@ -469,6 +469,16 @@ def test_shrinking_is_that_of_shrinking_csvs():
         sum(cpu("shrink", 1, first)), sum(cpu("first-uip", 1, first))],
         ["order 6 total shrunk", "order 6 total", "longest shrunk", "longest", "first seeds "
          "shrunk", "first seeds"])
+    stated = quoted(
+        r"solves the boards of seeds 7 to 9 under T = 5 s: at order 6 they took ([\d.]+), "
+        r"([\d.]+) and ([\d.]+) s shrunk against ([\d.]+), ([\d.]+) and ([\d.]+) s not, .*? "
+        r"of all (\d+) order-6 boards, (\d+) took more than 5 s shrunk and (\d+) not"
+    )
+    grid = [float(six[k][str(s)]["cpu_s"]) for k in ("shrink", "first-uip") for s in (7, 8, 9)]
+    assert_all_agree(stated[:6], grid, [f"{k} seed {s}" for k in ("shrunk", "not")
+                                        for s in (7, 8, 9)])
+    assert [int(n) for n in stated[6:]] == [len(seeds)] + [
+        sum(c > 5 for c in cpu(k)) for k in ("shrink", "first-uip")]
     seven = _by_setting("shrinking-order7.csv", "7")
     stated = quoted(
         r"`--orders 7 --seeds 1 2 3 --cap 120`\): the first-UIP clause answered (\d) of the "
