@@ -134,13 +134,12 @@ class Analysis(Heuristic):
         # Shrinking keeps the levels (so the LBD and the backtrack level): only where
         # a level holds two literals or more, and then only out[1]'s place moves.
         if len(kept) >= lbd and self.settings["shrink"] and not self.out_of_order:
-            kept = self.shrink(kept)
-            best = 1 + next(k for k, q in enumerate(kept) if level[var_of[q]] == top)
+            kept, best = self.shrink(kept, top)
         out = [asserting, *kept]
         out[1], out[best] = out[best], out[1]
         return out, top, lbd
 
-    def shrink(self, kept: list[Code]) -> list[Code]:
+    def shrink(self, kept: list[Code], top: int) -> tuple[list[Code], int]:
         """All-UIP shrinking (Feng and Bacchus, SAT 2020): each level's literals in `kept`
         replaced by one, the negation of that level's UIP among them, where resolving with
         reasons needs no literal of a lower level that the clause lacks.
@@ -149,8 +148,10 @@ class Analysis(Heuristic):
         shorter, and still follows from the formula by unit propagation (each
         level's literals follow from its UIP and the clause's lower levels).
         Pre: `kept` are the learnt clause's literals below the current level,
-        two or more of them on some level; the trail in order, ``seen`` all
-        zero. Post: ``seen`` all zero again.
+        two or more of them on some level, `top` the highest of their levels;
+        the trail in order, ``seen`` all zero. Post: returns the shrunk literals
+        (each level's where its first literal was) and the place, counted from
+        1, of the first one of level `top`; ``seen`` all zero again.
         """
         level, var_of, seen = self.level, self.var_of, self.seen
         blocks: dict[int, list[Code]] = {}
@@ -165,7 +166,10 @@ class Analysis(Heuristic):
                 block.append(q)
         out: list[Code] = []
         block_uip = self.block_uip
+        best = 0
         for lv, block in blocks.items():
+            if lv == top:
+                best = len(out) + 1
             if len(block) == 1:
                 out.append(block[0])
                 continue
@@ -176,7 +180,7 @@ class Analysis(Heuristic):
                 out.append(uip ^ 1)
         for q in kept:
             seen[var_of[q]] = 0
-        return out
+        return out, best
 
     def block_uip(self, lv: int, count: int) -> Code:
         """The UIP of the `count` marked literals of level `lv`, or -1 when there is none
