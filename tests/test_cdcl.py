@@ -244,7 +244,7 @@ SEARCH_MODES = [
     {"chrono": 1, "restart_mode": 2, "mode_first": 3, "target_phase": 2, "rephase_first": 4},
     {"chrono": 2},
     {"chrono": 2, "chrono_levels": 3, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
-    {"shrink": 1},
+    {"shrink": 0},  # the first-UIP clause, not shrunk (shrinking is the default)
     {"shrink": 1, "minimize": 0, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
     {"shrink": 1, "chrono": 2, "chrono_levels": 2, "restart_mode": 2, "mode_first": 3},
 ]

@@ -198,7 +198,7 @@ def test_observer_without_either_method_and_none_cost_nothing():
         {"restart_mode": 1, "restart_margin": 1.0, "tier2_lbd": 6, "rephase_first": 1},
         {"chrono": 1, "restart_mode": 2, "mode_first": 4, "target_phase": 2},
         {"chrono": 2, "chrono_levels": 2, "tier2_lbd": 6, "rephase_first": 3},
-        {"shrink": 1, "tier2_lbd": 6},
+        {"shrink": 0, "tier2_lbd": 6},
         {"shrink": 1, "minimize": 1, "chrono": 1, "restart_mode": 2, "mode_first": 4},
     ],
 )
