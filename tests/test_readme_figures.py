@@ -481,16 +481,24 @@ def test_shrinking_is_that_of_shrinking_csvs():
         sum(c > 5 for c in cpu(k)) for k in ("shrink", "first-uip")]
     seven = _by_setting("shrinking-order7.csv", "7")
     stated = quoted(
-        r"`--orders 7 --seeds 1 2 3 --cap 120`\): the first-UIP clause answered (\d) of the "
-        r"three boards \(([\d.]+) and ([\d.]+) s\), the shrunk one all three \(([\d.]+), "
-        r"([\d.]+) and ([\d.]+) s\)"
+        r"`--orders 7 --seeds 1 2 3 4 5 6 7 8 9 --cap 120`\): the first-UIP clause answered "
+        r"(\d) of the nine boards \(([\d.]+) to ([\d.]+) s\), the shrunk one (\d) \(([\d.]+) "
+        r"to ([\d.]+) s\); the shrunk clause answered (\w+) boards the first-UIP one could not, "
+        r"the first-UIP clause (\w+) that the shrunk one could not, and (\w+) boards neither"
     )
-    plain, shrunk = ([float(r["cpu_s"]) for r in _answered(seven[k]).values()]
-                     for k in ("first-uip", "shrink"))
-    assert int(stated[0]) == len(plain) and len(shrunk) == 3 == len(seven["first-uip"])
-    assert_all_agree(stated[1:], plain + shrunk, ["first-UIP, first answered",
-                                                 "first-UIP, second answered", "shrunk, seed 1",
-                                                 "shrunk, seed 2", "shrunk, seed 3"])
+    assert sorted(map(int, seven["first-uip"])) == list(range(1, 10)) == sorted(
+        map(int, seven["shrink"]))
+    plain, shrunk = (_answered(seven[k]) for k in ("first-uip", "shrink"))
+    assert all(float(r["cpu_s"]) <= 120 for r in [*plain.values(), *shrunk.values()])
+    times = [sorted(float(r["cpu_s"]) for r in runs.values()) for runs in (plain, shrunk)]
+    assert_all_agree(stated[:6], [len(plain), times[0][0], times[0][-1], len(shrunk),
+                                  times[1][0], times[1][-1]],
+                     ["first-UIP answered", "first-UIP fastest", "first-UIP slowest",
+                      "shrunk answered", "shrunk fastest", "shrunk slowest"])
+    words = ["none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    neither = set(seven["first-uip"]) - set(plain) - set(shrunk)
+    assert [words.index(w) for w in stated[6:]] == [
+        len(set(shrunk) - set(plain)), len(set(plain) - set(shrunk)), len(neither)]
 
 
 def test_shrinking_by_default_is_that_of_cdcl_ab_shrink_csv():
