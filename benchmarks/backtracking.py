@@ -1,7 +1,7 @@
 """How cdcl backtracks after a conflict, at the hard end: backjumping against keeping the trail.
 
 After a conflict cdcl learns a clause and, by default, backjumps to the level
-where that clause is unit, as MiniSat does. At order 6 that undoes about 15
+where that clause is unit, as MiniSat does. At order 6 that undoes about 12
 levels and nearly all it propagated (``benchmarks/backjumps.py``). The
 tunable ``chrono`` keeps more of the trail:
 
@@ -35,12 +35,19 @@ median propagations. Writes ``backtracking.csv`` to ``benchmarks/results/``
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import sys
 from pathlib import Path
 
-from benchmarks.hard_end import RESULTS, Case, _text, build, run_one, warm_up
+from benchmarks.hard_end import (
+    RESULTS,
+    Case,
+    _text,
+    answered,
+    build,
+    median_answered,
+    run_one,
+    warm_up,
+)
 from benchmarks.pipeline import write_csv
 
 #: Setting name -> cdcl tunables.
@@ -74,16 +81,6 @@ def run(orders: list[int], seeds: list[int], settings: list[str], cap_s: float,
     return rows
 
 
-def _answered(run: dict) -> bool:
-    return run["status"] in ("SAT", "UNSAT") and run["valid"] == "True"
-
-
-def median_answered(runs: list[dict], column: str) -> float:
-    """The median of `column` over `runs`, a run without a checked answer counting as
-    infinitely long."""
-    return statistics.median(run[column] if _answered(run) else math.inf for run in runs)
-
-
 def summary(rows: list[dict]) -> list[dict]:
     """Per order and setting: boards, answered (checked), medians of CPU, conflicts and
     propagations."""
@@ -91,7 +88,7 @@ def summary(rows: list[dict]) -> list[dict]:
     for order, setting in dict.fromkeys((r["order"], r["setting"]) for r in rows):
         runs = [r for r in rows if (r["order"], r["setting"]) == (order, setting)]
         table.append({"order": order, "setting": setting, "boards": len(runs),
-                      "answered": sum(map(_answered, runs)),
+                      "answered": sum(map(answered, runs)),
                       "median_cpu_s": median_answered(runs, "cpu_s"),
                       "median_conflicts": median_answered(runs, "conflicts"),
                       "median_propagations": median_answered(runs, "propagations")})

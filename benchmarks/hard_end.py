@@ -202,8 +202,15 @@ def _text(value) -> str:
     return "" if value in (None, "") else str(value)
 
 
-def _answered(row: dict, within_s: float) -> bool:
+def answered(row: dict, within_s: float = math.inf) -> bool:
+    """Whether the run `row` gave a checked answer (within `within_s` CPU seconds)."""
     return row["status"] in ("SAT", "UNSAT") and row["valid"] == "True" and row["cpu_s"] <= within_s
+
+
+def median_answered(rows: list[dict], column: str) -> float:
+    """The median of `column` over `rows`, a run without a checked answer counting as
+    infinitely long."""
+    return statistics.median(row[column] if answered(row) else math.inf for row in rows)
 
 
 def acceptance(rows: list[dict]) -> list[str]:
@@ -216,28 +223,22 @@ def acceptance(rows: list[dict]) -> list[str]:
     lines = []
     seven = pick("optimised", 7, 0.4, (1, 2, 3), "cdcl")
     lines.append("order 7, alpha 0.4, optimised, seeds 1-3, cdcl answered within 120 s CPU: "
-                 + (f"{sum(_answered(r, 120) for r in seven)} of {len(seven)}"
+                 + (f"{sum(answered(r, 120) for r in seven)} of {len(seven)}"
                     if seven else "not run"))
     ours = pick("optimised", 6, 0.4, (1, 2, 3), "cdcl")
     theirs = pick("optimised", 6, 0.4, (1, 2, 3), "minisat22")
     if ours and theirs:
+        mine, minisat = median_answered(ours, "cpu_s"), median_answered(theirs, "cpu_s")
         lines.append("order 6, alpha 0.4, optimised, seeds 1-3, median cdcl / median MiniSat: "
-                     f"{median_cpu(ours) / median_cpu(theirs):.1f} "
-                     f"({median_cpu(ours):.2f} s / {median_cpu(theirs):.3f} s CPU)")
+                     f"{mine / minisat:.1f} ({mine:.2f} s / {minisat:.3f} s CPU)")
     else:
         lines.append("order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run")
     course = pick(*COURSE_CASE[:3], (COURSE_CASE[3],), "cdcl")
     lines.append("course encoding, order 5, alpha 0.4, seed 7, cdcl answered within 60 s CPU: "
-                 + (f"{'yes' if _answered(course[0], 60) else 'no'} "
+                 + (f"{'yes' if answered(course[0], 60) else 'no'} "
                     f"({course[0]['status']}, {course[0]['cpu_s']:.2f} s)"
                     if course else "not run"))
     return lines
-
-
-def median_cpu(rows: list[dict]) -> float:
-    """Median CPU seconds; a run that did not answer counts as infinitely long."""
-    return statistics.median(r["cpu_s"] if r["status"] in ("SAT", "UNSAT") else math.inf
-                             for r in rows)
 
 
 def main(argv: list[str] | None = None) -> int:

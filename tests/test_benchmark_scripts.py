@@ -222,6 +222,22 @@ def test_hard_end_stops_a_run_at_its_cpu_cap_and_flags_a_wrong_answer(monkeypatc
     assert hard_end.check_answer(encoded, "UNSAT", None)[0] == "False"
 
 
+def test_a_run_without_a_checked_answer_counts_as_infinitely_long(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks.hard_end import answered, median_answered
+
+    def run(status: str, valid: str, cpu_s: float) -> dict:
+        return {"status": status, "valid": valid, "cpu_s": cpu_s}
+
+    good, slow = run("SAT", "True", 1.0), run("SAT", "True", 70.0)
+    wrong, stopped = run("WRONG", "False", 0.5), run("TIMEOUT", "", 60.0)
+    assert answered(good) and answered(slow) and not answered(slow, 60)
+    assert not answered(wrong) and not answered(stopped)
+    # Two of four unanswered: the median lies between the longest answer and infinity.
+    assert median_answered([good, slow, wrong, stopped], "cpu_s") == float("inf")
+    assert median_answered([good, slow, wrong], "cpu_s") == 70.0
+
+
 def test_cnf_handover_writes_a_row_per_formula_and_mode(tmp_path: Path):
     stdout, rows = _run_script(tmp_path, "cnf_handover.py", "--boards", "1", "--repeat", "2")
     assert len(rows) == 2 * 4  # under a header: 2 formulas x 4 modes
