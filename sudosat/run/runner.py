@@ -58,7 +58,7 @@ from sudosat.errors import SudosatError
 from sudosat.run.results import Row, Verdict, format_output, one_line
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result
-from sudosat.sat.solvers.budget import BUDGETS, Deadline, OutOfTime, budget_stop
+from sudosat.sat.solvers.budget import BUDGETS, Clock, Deadline, OutOfTime, budget_stop
 from sudosat.sat.solvers.registry import check_budgets, get_solver, incremental_support, solve
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, check_resources, encode
@@ -176,18 +176,20 @@ class InstanceOutcome:
 class _Clock:
     """The time limit under its policy, and the wall clock of the whole run."""
 
-    def __init__(self, time_limit_ms: float | None, covers: str) -> None:
+    def __init__(self, time_limit_ms: float | None, covers: str, clock: Clock | str) -> None:
         if covers not in LIMIT_POLICIES:
             raise ValueError(f"limit_covers must be one of {LIMIT_POLICIES}, got {covers!r}")
         self.started = time.perf_counter()
-        self.time_limit_ms = time_limit_ms
         self.covers = covers
-        self.deadline = Deadline(time_limit_ms if covers == "pipeline" else None)
+        limit = Deadline(time_limit_ms, clock=clock)
+        # T's deadline; with limit_covers="solver" it restarts when the solver starts
+        self.limit = limit
+        self.deadline = limit if covers == "pipeline" else Deadline(None, clock=clock)
 
     def for_solver(self) -> Deadline:
         """The deadline the solver runs under (a fresh one when T is the solver's alone)."""
         if self.covers == "solver":
-            self.deadline = Deadline(self.time_limit_ms)
+            self.deadline = self.limit.restarted()
         return self.deadline
 
     def elapsed_ms(self) -> float:
@@ -230,6 +232,7 @@ def run_instance(
     incremental: bool = False,
     line: int | None = None,
     rules: Any = None,
+    clock: Clock | str = Clock.WALL,
     **solver_options: Any,
 ) -> InstanceOutcome:
     """Encode, solve, decode and check one board under one time limit.
@@ -256,6 +259,10 @@ def run_instance(
         assumptions; a solver without assumptions runs the default way.
     line : int, optional
         The input line number, for the row.
+    clock : {"wall", "cpu"}
+        The clock T is measured on: wall time (the course's T, what a user
+        waits) or this process's CPU time (the studies: the same verdicts on a
+        quiet and on a busy machine).
     rules : LoadedRules, optional
         The cache of loaded rules the incremental mode uses (its owner closes
         it); default the process's own (:func:`~sudosat.sudoku.incremental.default_rules`).
@@ -270,25 +277,25 @@ def run_instance(
         a refused encoding: those become an ERROR row whose ``error`` says why.
     """
     _import_solver(solver)
-    clock = _Clock(time_limit_ms, limit_covers)
+    timing = _Clock(time_limit_ms, limit_covers, clock)
     name = encoding if isinstance(encoding, str) else encoding.formula.encoding
     options = dict(solver_options)
     budgets = {key: options.pop(key) for key in BUDGETS if options.get(key) is not None}
     for key in BUDGETS:
         options.pop(key, None)
-    run = _Run(board, solver, clock, _draft(line, solver, name, board), options, max_bytes,
+    run = _Run(board, solver, timing, _draft(line, solver, name, board), options, max_bytes,
                memory_guard, budgets, rules)
     try:
         if incremental and isinstance(encoding, str) and _has_assumptions(solver):
             return _incremental_stages(run, encoding)
         return _stages(run, encoding)
     except SudosatError as exc:
-        return failed_outcome(run.draft, exc.reason, clock.elapsed_ms(), board)
+        return failed_outcome(run.draft, exc.reason, timing.elapsed_ms(), board)
     except MemoryError:
-        return failed_outcome(run.draft, "out of memory", clock.elapsed_ms(), board)
+        return failed_outcome(run.draft, "out of memory", timing.elapsed_ms(), board)
     except Exception as exc:  # a solver's bug must cost one line, not the whole batch
         reason = f"crashed: {type(exc).__name__}: {exc}"
-        return failed_outcome(run.draft, reason, clock.elapsed_ms(), board)
+        return failed_outcome(run.draft, reason, timing.elapsed_ms(), board)
 
 
 def _import_solver(solver: str) -> None:

@@ -15,15 +15,17 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 
 from sudosat.errors import SolverError
 from sudosat.sat.result import Result, Status
 
 __all__ = [
     "BUDGETS",
+    "Clock",
     "Deadline",
     "OutOfTime",
     "Tunable",
@@ -175,13 +177,43 @@ class OutOfTime(Exception):  # noqa: N818 - it is a signal inside a solver, not 
     """Raised inside a solver when its deadline has passed; it never leaves the solver."""
 
 
+class Clock(StrEnum):
+    """Which clock a :class:`Deadline` reads.
+
+    ``WALL`` is elapsed time (``time.monotonic``): what a user waiting for an
+    answer feels, and the course's T. ``CPU`` is this process's CPU time
+    (``time.process_time``): the work done, which another program on the same
+    machine slows only a little, so a study limited by it gives the same
+    verdicts on a quiet and on a busy machine.
+    """
+
+    WALL = "wall"
+    CPU = "cpu"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def read(self) -> Callable[[], float]:
+        """The function that reads this clock, in seconds."""
+        return time.monotonic if self is Clock.WALL else time.process_time
+
+
 class Deadline:
-    """A point in wall-clock time (monotonic) by which work must stop.
+    """A point on a clock (wall by default, or this process's CPU) by which work must stop.
+
+    The one form a time limit takes from the command line to a solver's loop.
+    Loops compare ``deadline.now()`` with ``deadline.at`` (both seconds on the
+    same clock) or call :meth:`check`.
 
     Parameters
     ----------
     time_limit_ms : float or None
         Milliseconds from now; None means no limit.
+    start : float, optional
+        The clock's reading the limit counts from (default: now).
+    clock : Clock or str
+        ``"wall"`` (default) or ``"cpu"``.
 
     Examples
     --------
@@ -190,27 +222,40 @@ class Deadline:
     False
     >>> Deadline(None).remaining_ms(), Deadline(None).limited
     (inf, False)
+    >>> Deadline(1000, clock="cpu").clock
+    <Clock.CPU: 'cpu'>
     >>> Deadline(0).check()
     Traceback (most recent call last):
     ...
     sudosat.sat.solvers.budget.OutOfTime
     """
 
-    __slots__ = ("start", "at")
+    __slots__ = ("start", "at", "clock", "now", "limit_ms")
 
-    def __init__(self, time_limit_ms: float | None = None, start: float | None = None) -> None:
-        self.start = time.monotonic() if start is None else start
-        self.at = (
-            math.inf if time_limit_ms is None else self.start + max(0.0, time_limit_ms) / 1000.0
-        )
+    def __init__(
+        self,
+        time_limit_ms: float | None = None,
+        start: float | None = None,
+        *,
+        clock: Clock | str = Clock.WALL,
+    ) -> None:
+        self.clock = Clock(clock)
+        self.now: Callable[[], float] = self.clock.read
+        self.start = self.now() if start is None else start
+        self.limit_ms = None if time_limit_ms is None else max(0.0, float(time_limit_ms))
+        self.at = math.inf if self.limit_ms is None else self.start + self.limit_ms / 1000.0
+
+    def __repr__(self) -> str:
+        limit = "no limit" if self.limit_ms is None else f"{self.limit_ms:g} ms"
+        return f"Deadline({limit}, {self.clock} clock, {self.remaining_ms():.1f} ms left)"
 
     def expired(self) -> bool:
         """True once the deadline has passed."""
-        return time.monotonic() >= self.at
+        return self.now() >= self.at
 
     def check(self) -> None:
         """Raise :class:`OutOfTime` once the deadline has passed (a ``check=`` callback)."""
-        if time.monotonic() >= self.at:
+        if self.now() >= self.at:
             raise OutOfTime
 
     @property
@@ -219,19 +264,19 @@ class Deadline:
         return self.at != math.inf
 
     def remaining_ms(self) -> float:
-        """Milliseconds left (never negative; ``inf`` without a limit)."""
+        """Milliseconds left on its clock (never negative; ``inf`` without a limit)."""
         if self.at == math.inf:
             return math.inf
-        return max(0.0, (self.at - time.monotonic()) * 1000.0)
+        return max(0.0, (self.at - self.now()) * 1000.0)
 
     def remaining_or_none(self) -> float | None:
-        """Milliseconds left, or None without a limit (what solvers take as ``time_limit_ms``)."""
+        """Milliseconds left, or None without a limit."""
         left = self.remaining_ms()
         return None if left == math.inf else left
 
     def elapsed_ms(self) -> float:
-        """Milliseconds since the deadline was set."""
-        return (time.monotonic() - self.start) * 1000.0
+        """Milliseconds on its clock since the deadline was set."""
+        return (self.now() - self.start) * 1000.0
 
     def sooner(self, seconds: float) -> Deadline:
         """This deadline moved `seconds` earlier, for work that must still fit after the stop.
@@ -244,9 +289,18 @@ class Deadline:
         >>> Deadline(None).sooner(0.25).limited
         False
         """
-        earlier = Deadline(None, self.start)
+        earlier = Deadline(None, self.start, clock=self.clock)
+        earlier.limit_ms = self.limit_ms
         earlier.at = self.at - seconds
         return earlier
+
+    def restarted(self) -> Deadline:
+        """A fresh deadline with the same limit and clock, counting from now.
+
+        For a limit that bounds one stage alone (the solver call of a study),
+        set before the stages that precede it.
+        """
+        return Deadline(self.limit_ms, clock=self.clock)
 
 
 @dataclass(frozen=True)

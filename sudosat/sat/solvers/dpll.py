@@ -124,10 +124,10 @@ _CHECK_CLAUSES = 4095  # and after every 4,096 clauses read while loading
 _NO_LIMIT = 1 << 62  # a work budget that never runs out
 
 
-def _past(began: float, at: float) -> bool:
-    """Whether loading that began at `began` must stop: freeing it would no longer fit by `at`."""
-    now = time.monotonic()
-    return now + load_reserve(now - began) >= at
+def _past(began: float, deadline: Deadline) -> bool:
+    """Whether loading that began at `began` must stop: freeing it would no longer fit in time."""
+    now = deadline.now()
+    return now + load_reserve(now - began) >= deadline.at
 
 
 class _OutOfWork(Exception):  # noqa: N818 - a signal inside the engine, never raised out of it
@@ -146,7 +146,7 @@ class _Engine:
         max_conflicts: int | None = None,
         max_propagations: int | None = None,
     ) -> None:
-        began = time.monotonic()
+        began = deadline.now()
         n = cnf.num_vars
         self.num_vars = n
         self.heuristic = heuristic
@@ -181,7 +181,7 @@ class _Engine:
         if self.track_jw:
             jw, weight, lits = self.jw, self.weight, self.lits
             for begin in range(0, len(lits), _CHECK_CLAUSES + 1):  # the clock between blocks
-                if _past(began, deadline.at):
+                if _past(began, deadline):
                     raise OutOfTime
                 for clause in lits[begin : begin + _CHECK_CLAUSES + 1]:
                     w = weight[len(clause)]
@@ -189,7 +189,7 @@ class _Engine:
                         jw[lit] += w
         # Freeing the lists loaded here is paid before a timed-out answer returns: keep a
         # reserve for it, priced from what loading them took in this very call.
-        self.deadline = deadline.sooner(load_reserve(time.monotonic() - began))
+        self.deadline = deadline.sooner(load_reserve(deadline.now() - began))
 
     def _load(self, cnf: CNF, began: float) -> None:
         """Fill ``lits``, ``occ`` and ``units``; drop tautologies and repeated literals.
@@ -197,7 +197,7 @@ class _Engine:
         Raises :class:`OutOfTime` when freeing what is loaded (priced from the
         time loading has taken since `began`) would no longer fit before the deadline.
         """
-        at = self.deadline.at
+        deadline = self.deadline
         lits, occ, units = self.lits, self.occ, self.units
         for number, clause in enumerate(cnf):
             codes = to_codes(clause)
@@ -211,7 +211,7 @@ class _Engine:
                 occ[code].append(index)
             if len(codes) == 1:
                 units.append(codes[0])
-            if number & _CHECK_CLAUSES == _CHECK_CLAUSES and _past(began, at):
+            if number & _CHECK_CLAUSES == _CHECK_CLAUSES and _past(began, deadline):
                 raise OutOfTime
 
     # -- assignment -----------------------------------------------------------------
@@ -252,6 +252,7 @@ class _Engine:
         nsat, nfalse, active, jw, weight = self.nsat, self.nfalse, self.active, self.jw, self.weight
         track_jw = self.track_jw
         at, max_propagations = self.deadline.at, self.max_propagations
+        now = self.deadline.now
         ok = True
         while ok and self.qhead < len(trail):
             if self.propagations >= max_propagations:
@@ -260,7 +261,7 @@ class _Engine:
             lit = trail[self.qhead]
             self.qhead += 1
             self.propagations += 1
-            if self.propagations & _CHECK_EVERY == 0 and time.monotonic() >= at:
+            if self.propagations & _CHECK_EVERY == 0 and now() >= at:
                 raise OutOfTime
             # Clauses containing lit become satisfied: leave the active set.
             for c in occ[lit]:
@@ -392,7 +393,7 @@ class _Engine:
                     raise _OutOfWork
             if self.num_active == 0:
                 return Status.SAT
-            if time.monotonic() >= self.deadline.at:
+            if self.deadline.expired():
                 raise OutOfTime
             self.decide(pick(self))
 
@@ -521,13 +522,13 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
         return None
     if refuted:
         return Simplified(True, [], [])
-    value, nsat, stop_at = engine.value, engine.nsat, engine.deadline.at
+    value, nsat, stop_at, now = engine.value, engine.nsat, engine.deadline.at, engine.deadline.now
     fixed = to_dimacs_list(engine.trail)
     clauses = []
     for c, clause in enumerate(engine.lits):
         if not nsat[c]:
             clauses.append(to_dimacs_list([m for m in clause if value[m] == 0]))
-        if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= stop_at:
+        if c & _CHECK_CLAUSES == _CHECK_CLAUSES and now() >= stop_at:
             return None
     return Simplified(False, fixed, clauses)
 

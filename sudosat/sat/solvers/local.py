@@ -109,6 +109,8 @@ from sudosat.sat.solvers.budget import (
 )
 from sudosat.sat.solvers.dpll import simplify
 
+NO_LIMIT = Deadline(None)  # a deadline that never passes
+
 _MANY = 1e15  # the upper end of the count ranges: no practical bound
 
 #: WalkSAT's tunables, declared once; :func:`solve_walksat` accepts these names.
@@ -190,7 +192,7 @@ class _State:
     """One assignment of the compact variables and its counters (see the module docstring)."""
 
     def __init__(
-        self, clauses: list[list[int]], num_vars: int, gsat: bool, at: float = math.inf
+        self, clauses: list[list[int]], num_vars: int, gsat: bool, deadline: Deadline = NO_LIMIT
     ) -> None:
         self.clauses = clauses
         self.num_vars = num_vars
@@ -200,7 +202,7 @@ class _State:
         for c, clause in enumerate(clauses):
             for lit in clause:
                 occ[lit].append(c)
-            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
+            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and deadline.expired():
                 raise OutOfTime
         self.truth = [0] * (2 * num_vars)
         self.numtrue = [0] * len(clauses)
@@ -210,11 +212,10 @@ class _State:
         self.unsat: list[int] = []
         self.where = [-1] * len(clauses)
 
-    def reset(self, rng: random.Random, at: float) -> None:
+    def reset(self, rng: random.Random, deadline: Deadline) -> None:
         """Draw a random assignment and recompute every counter from scratch.
 
-        Raises OutOfTime when the clock passes `at` (a ``time.monotonic()``,
-        the deadline's ``at``) meanwhile.
+        Raises OutOfTime when `deadline` passes meanwhile.
         """
         truth = self.truth
         for i in range(self.num_vars):
@@ -225,7 +226,7 @@ class _State:
         self.unsat = []
         self.where = [-1] * len(self.clauses)
         for c, clause in enumerate(self.clauses):
-            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
+            if c & _CHECK_CLAUSES == _CHECK_CLAUSES and deadline.expired():
                 raise OutOfTime
             true_lits = [lit for lit in clause if truth[lit]]
             self.numtrue[c] = len(true_lits)
@@ -299,19 +300,19 @@ class _State:
 
 
 def _walksat_try(
-    state: _State, rng: random.Random, noise: float, max_flips: int, at: float
+    state: _State, rng: random.Random, noise: float, max_flips: int, deadline: Deadline
 ) -> tuple[int, bool]:
     """Flip by the WalkSAT rule until no clause is falsified; return (flips made, out of time).
 
     Post-condition: ``state.unsat`` is empty, `max_flips` flips were made, or
-    the clock passed `at` (it is read every 256 flips).
+    `deadline` passed (its clock is read every 256 flips).
     """
     clauses, breaks, unsat = state.clauses, state.breaks, state.unsat
     randrange, uniform = rng.randrange, rng.random
     for flips in range(max_flips):
         if not unsat:
             return flips, False
-        if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
+        if flips & _CHECK_EVERY == 0 and deadline.expired():
             return flips, True
         clause = clauses[unsat[randrange(len(unsat))]]
         best, ties = len(clauses) + 1, []
@@ -329,7 +330,7 @@ def _walksat_try(
 
 
 def _gsat_try(
-    state: _State, rng: random.Random, noise: float, max_flips: int, at: float
+    state: _State, rng: random.Random, noise: float, max_flips: int, deadline: Deadline
 ) -> tuple[int, bool]:
     """Flip by the GSAT rule (with random walk) until no clause is falsified.
 
@@ -340,7 +341,7 @@ def _gsat_try(
     for flips in range(max_flips):
         if not unsat:
             return flips, False
-        if flips & _CHECK_EVERY == 0 and time.monotonic() >= at:
+        if flips & _CHECK_EVERY == 0 and deadline.expired():
             return flips, True
         if noise and uniform() < noise:
             clause = clauses[unsat[randrange(len(unsat))]]
@@ -355,18 +356,18 @@ def _gsat_try(
 
 
 def _compact(
-    clauses: list[list[int]], at: float = math.inf
+    clauses: list[list[int]], deadline: Deadline = NO_LIMIT
 ) -> tuple[list[list[int]], list[int]]:
     """Renumber the variables of signed clauses 0..n-1 as literal codes; return (codes, names).
 
     ``names[i]`` is the original DIMACS variable of compact variable ``i``. Raises
-    :class:`OutOfTime` when the clock passes `at` (a ``time.monotonic()``) meanwhile.
+    :class:`OutOfTime` when `deadline` passes meanwhile.
     """
     index: dict[int, int] = {}
     names: list[int] = []
     coded = []
     for number, clause in enumerate(clauses):
-        if number & _CHECK_CLAUSES == _CHECK_CLAUSES and time.monotonic() >= at:
+        if number & _CHECK_CLAUSES == _CHECK_CLAUSES and deadline.expired():
             raise OutOfTime
         codes = []
         for lit in clause:
@@ -402,8 +403,8 @@ def _local_search_unpaused(cnf: CNF, settings: LocalSearchSettings,
                            time_limit_ms: float | None, seed: int) -> Result:
     """Simplify, restart, wrap the outcome."""
     started, cpu = time.perf_counter(), time.process_time()
-    began = time.monotonic()
     deadline = Deadline(time_limit_ms)
+    began = deadline.now()
     stats: dict[str, float] = {"flips": 0, "tries": 0}
     model = None
     out_of_time = False  # as opposed to giving up after max_tries
@@ -422,9 +423,9 @@ def _local_search_unpaused(cnf: CNF, settings: LocalSearchSettings,
         # The kept clauses, signed and coded, and the per-literal lists are freed before
         # the answer returns. Stop early enough for that to fit in T: the reserve is
         # priced from what simplifying the formula (building those lists) took here.
-        deadline = deadline.sooner(load_reserve(time.monotonic() - began))
+        deadline = deadline.sooner(load_reserve(deadline.now() - began))
         try:
-            coded, names = _compact(clauses, deadline.at)
+            coded, names = _compact(clauses, deadline)
         except OutOfTime:
             coded, names = [], []
             status, out_of_time = Status.UNKNOWN, True
@@ -460,7 +461,7 @@ def _search(
         return [], False
     gsat = settings.algorithm == "gsat"
     try:
-        state = _State(clauses, num_vars, gsat, deadline.at)
+        state = _State(clauses, num_vars, gsat, deadline)
     except OutOfTime:
         return None, True
     run_try = _gsat_try if gsat else _walksat_try
@@ -471,8 +472,8 @@ def _search(
             if deadline.expired():
                 return None, True
             stats["tries"] += 1
-            state.reset(rng, deadline.at)
-            flips, out_of_time = run_try(state, rng, noise, max_flips, deadline.at)
+            state.reset(rng, deadline)
+            flips, out_of_time = run_try(state, rng, noise, max_flips, deadline)
             stats["flips"] += flips
             if out_of_time:
                 return None, True

@@ -303,7 +303,8 @@ def limited_search(
         slice_budget = budget if max_conflicts is None else min(budget, max_conflicts - conflicts)
         left = None if max_propagations is None else max_propagations - propagations
         _set_budgets(solver, name, slice_budget, max_conflicts is not None, left)
-        began = time.monotonic()
+        clock = time.monotonic if deadline is None else deadline.now
+        began = clock()
         answer = solver.solve_limited(assumptions=assumed)
         if answer is not None:
             return answer, ""
@@ -311,7 +312,7 @@ def limited_search(
             if _work(solver) == spent:  # a back end that counts nothing (Kissat) stopped
                 return None, "max_conflicts" if max_conflicts is not None else "max_propagations"
             continue  # only a budget can have stopped it: the next look says which
-        took = time.monotonic() - began
+        took = clock() - began
         target = min(_SLICE_S, deadline.remaining_ms() / 4000.0)
         if took < target / 2:
             budget *= 2

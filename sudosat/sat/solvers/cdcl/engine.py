@@ -87,7 +87,7 @@ class Engine(ClauseDatabase):
         if self.propagations >= self.propagation_limit:
             self.stopped = "max_propagations"
             return False
-        if time.monotonic() >= self.deadline.at:
+        if self.deadline.expired():
             self.stopped = "time"
             return False
         self.next_look = min(self.propagations + LOOK_EVERY, self.propagation_limit)

@@ -102,7 +102,7 @@ def _one_shot(
     deadline = Deadline(time_limit_ms)
     engine.deadline = deadline  # the loader reads it too
     began = time.perf_counter()
-    engine.load_began = time.monotonic()
+    engine.load_began = deadline.now()
     try:
         solver._append(cnf, adopt=True)  # the solver lives for this call only
     except OutOfTime:

@@ -14,7 +14,6 @@ the one below: :mod:`.proof`, :mod:`.loader`, :mod:`.propagation`,
 from __future__ import annotations
 
 import math
-import time
 from random import Random
 
 from sudosat.sat.solvers.budget import Deadline, OutOfTime, load_reserve
@@ -252,7 +251,7 @@ class State:
         the deadline as the load has taken so far, times :data:`FREE_SHARE`:
         what was built must still be freed before the answer returns.
         """
-        now = time.monotonic()
+        now = self.deadline.now()
         began = self.load_began
         reserve = 0.0 if began is None else load_reserve(now - began, FREE_SHARE)
         return now + reserve < self.deadline.at
