@@ -2,8 +2,10 @@
 
 :func:`run_program` runs a program from an argument list (no shell) until it
 exits or a deadline passes; :class:`Scratch` gives it input and output files
-that have no name on disk. Three ways a child could be orphaned, and what
-stops each:
+that have no name on disk. A deadline on the wall clock stops the program when
+T has passed; one on the CPU clock stops it when its own CPU time (its
+descendants' included) reaches what was left of T (:func:`wait_within`).
+Three ways a child could be orphaned, and what stops each:
 
 * we are killed with SIGKILL: nothing of ours runs, so every child asks the
   kernel for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
@@ -54,7 +56,14 @@ from typing import BinaryIO, Protocol
 
 from sudosat.errors import SolverError, SolverNotFoundError
 
+try:  # absent in Pyodide, which runs no programs
+    import resource as _resource
+except ImportError:  # pragma: no cover - CPython on a POSIX system has it
+    _resource = None  # type: ignore[assignment]
+
 __all__ = [
+    "CPU_WALL_NET_FACTOR",
+    "CPU_WALL_NET_S",
     "ProcessOutput",
     "Scratch",
     "TimeLeft",
@@ -63,7 +72,9 @@ __all__ = [
     "killing_groups_on_sigterm",
     "run_program",
     "track_group",
+    "tree_cpu_seconds",
     "untrack_group",
+    "wait_within",
 ]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -167,13 +178,109 @@ def killing_groups_on_sigterm() -> Iterator[None]:
 class TimeLeft(Protocol):
     """Anything that says how long a program may still run (a solvers' ``Deadline`` does)."""
 
+    @property
+    def clock(self) -> str:
+        """``"wall"`` or ``"cpu"``: what :meth:`remaining_or_none` counts."""
+        ...
+
     def remaining_or_none(self) -> float | None:
-        """Milliseconds left, or None without a limit."""
+        """Milliseconds left on that clock, or None without a limit."""
         ...
 
 
+CPU_WALL_NET_FACTOR = 10
+"""Under a CPU deadline a program is also stopped after this many times its CPU allowance
+of wall time, plus :data:`CPU_WALL_NET_S`: a net far above T, only against a program that
+sleeps (a busy machine gives a working program a fraction of a core, never a tenth of one
+for long)."""
+CPU_WALL_NET_S = 10.0
+
+_POLL_MIN_S = 0.002  # the shortest and longest pauses between two looks at a child's CPU
+_POLL_MAX_S = 0.05
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc's unit
+
+
+def wait_within(
+    deadline: TimeLeft, pid: int, ready: Callable[[float | None], bool]
+) -> bool:
+    """Wait until ``ready(seconds)`` says a child is done, or its time is up; True if done.
+
+    `ready` waits at most `seconds` (None: no limit) and returns whether the
+    child has finished (it must not reap it). What bounds the wait:
+
+    * a wall-clock deadline (or none): the time it has left;
+    * a CPU deadline: the child's own CPU time, its descendants' included
+      (:func:`tree_cpu_seconds`), against what the deadline has left when the
+      wait begins (this process, waiting, uses next to none), looked at every
+      2-50 ms (more often as the allowance runs out); so the child uses at
+      most that allowance plus one pause and one clock tick (10 ms) of CPU
+      per core it keeps busy. A wall-clock net of :data:`CPU_WALL_NET_FACTOR`
+      times the allowance plus :data:`CPU_WALL_NET_S` stops a child that
+      sleeps. Where the child's CPU cannot be read (no ``/proc``), it is given
+      the allowance in wall time: a single-threaded program cannot use more
+      CPU than wall time, so the bound holds, only sooner on a busy machine.
+    """
+    left_ms = deadline.remaining_or_none()
+    if left_ms is None or str(getattr(deadline, "clock", "wall")) != "cpu":
+        return ready(None if left_ms is None else left_ms / 1000.0)
+    allowance = left_ms / 1000.0
+    net = time.monotonic() + CPU_WALL_NET_FACTOR * allowance + CPU_WALL_NET_S
+    while True:
+        used = tree_cpu_seconds(pid)
+        if used is None:
+            return ready(allowance)
+        if used >= allowance:
+            return False
+        pause = min(max((allowance - used) / 2, _POLL_MIN_S), _POLL_MAX_S)
+        if ready(pause):
+            return True
+        if time.monotonic() >= net:
+            return False
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user and system) of process `pid` and its descendants, from ``/proc``.
+
+    Its own, its reaped children's, and those of its descendants still
+    running (found through ``/proc/PID/task/TID/children``). None when
+    ``/proc`` cannot tell (not Linux, or `pid` is gone).
+    """
+    total, seen, todo = 0, set(), [pid]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            if current == pid:
+                return None
+            continue  # a descendant that ended while we looked: its parent counts it
+        total += sum(int(field) for field in fields[11:15])  # utime stime cutime cstime
+        todo += _children_of(current)
+    return total / _CLOCK_TICKS
+
+
+def _children_of(pid: int) -> list[int]:
+    """The running children of `pid` (every thread's), as ``/proc`` lists them; [] if it cannot."""
+    children: list[int] = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return children
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                children += map(int, handle.read().split())
+        except (OSError, ValueError):
+            continue
+    return children
+
+
 # ---------------------------------------------------------------------------------------
-# Running a program under a wall clock
+# Running a program under a deadline (wall clock or CPU time)
 
 
 @dataclass
@@ -229,7 +336,11 @@ def run_program(
     workdir : Path or None
         Its working folder (None: the root folder, where it can write nothing).
     deadline : TimeLeft
-        When to stop it (e.g. a :class:`sudosat.sat.solvers.budget.Deadline`).
+        When to stop it (e.g. a :class:`sudosat.sat.solvers.budget.Deadline`):
+        on the wall clock, when T has passed; on the CPU clock, when the
+        program's own CPU time reaches what the deadline had left when it
+        started (:func:`wait_within`), the kernel's ``RLIMIT_CPU`` set a
+        second above that as a net for descendants ``/proc`` cannot list.
     label : str
         The name error messages give it.
     pass_fds : tuple of int
@@ -243,14 +354,16 @@ def run_program(
     SolverError
         The program cannot be started (e.g. not a binary or a script).
     """
+    cpu_limit = _cpu_limit_s(deadline)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         with killing_groups_on_sigterm(), _watch_group() as watch:
-            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds)
+            process = _start(argv, workdir or Path("/"), out, err, label, pass_fds, cpu_limit)
             watch(process.pid)
             finished = False
             try:
-                finished = _wait_for_exit(process.pid, deadline.remaining_or_none())
+                finished = wait_within(deadline, process.pid, functools.partial(
+                    _wait_for_exit_s, process.pid))
             finally:
                 _kill_group(process)
         wall_ms = (time.perf_counter() - started) * 1000.0
@@ -263,8 +376,25 @@ def _read_back(stream) -> str:
     return stream.read().decode("utf-8", errors="replace")
 
 
+def _cpu_limit_s(deadline: TimeLeft) -> int | None:
+    """The ``RLIMIT_CPU`` of a program run under a CPU deadline: a second above its allowance."""
+    left_ms = deadline.remaining_or_none()
+    if left_ms is None or str(getattr(deadline, "clock", "wall")) != "cpu":
+        return None
+    return math.ceil(left_ms / 1000.0) + 1
+
+
+def _child_setup(parent: int, cpu_limit: int | None) -> None:
+    """In the child before it runs the program: die with us, and cap its CPU if asked."""
+    die_with_parent(signal.SIGKILL, parent)
+    if cpu_limit is not None and _resource is not None:
+        with contextlib.suppress(ValueError, OSError):
+            _resource.setrlimit(_resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
+
+
 def _start(
-    argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = ()
+    argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = (),
+    cpu_limit: int | None = None,
 ) -> subprocess.Popen:
     parent = os.getpid()
     try:
@@ -276,7 +406,7 @@ def _start(
             stderr=err,
             start_new_session=True,  # its own process group: killable as a whole
             pass_fds=pass_fds,
-            preexec_fn=functools.partial(die_with_parent, signal.SIGKILL, parent),
+            preexec_fn=functools.partial(_child_setup, parent, cpu_limit),
         )
     except FileNotFoundError:
         raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
@@ -329,6 +459,11 @@ def _watch_group() -> Iterator[Callable[[int], None]]:
             watcher.kill()
             watcher.wait()
         os.close(life)
+
+
+def _wait_for_exit_s(pid: int, timeout_s: float | None) -> bool:
+    """:func:`_wait_for_exit` with the timeout in seconds (as :func:`wait_within` asks)."""
+    return _wait_for_exit(pid, None if timeout_s is None else timeout_s * 1000.0)
 
 
 def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:

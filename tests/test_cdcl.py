@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF, parse_dimacs
 from sudosat.sat.formulas import pigeonhole, random_kcnf
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import cdcl, registry
-from sudosat.sat.solvers.budget import settings_from
+from sudosat.sat.solvers.budget import Deadline, settings_from
 from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
 from sudosat.sat.solvers.codes import to_code
 from tests.clock import cpu_spent, late_by_at_most
@@ -296,7 +296,8 @@ def test_chronological_backtracking_undoes_one_level_per_conflict():
     assert jumping.stats["levels_jumped"] > jumping.stats["conflicts"]
     # Past the threshold only: backjumps of at most chrono_levels levels stay backjumps.
     assert solve(cnf, chrono=2, chrono_levels=10**6).stats == {
-        **jumping.stats, "solver_cpu_s": ANY, "load_ms": ANY, "search_ms": ANY}
+        **jumping.stats, "load_cpu_ms": ANY, "load_wall_ms": ANY, "search_cpu_ms": ANY,
+        "search_wall_ms": ANY}
 
 
 def test_trail_reuse_keeps_the_levels_the_heuristic_would_decide_again():
@@ -456,7 +457,8 @@ def test_pigeonhole_7_is_unsat():
 
 def test_stats_and_result_fields():
     result = solve(random_kcnf(random.Random(1), 50, 200))
-    for key in ("decisions", "propagations", "conflicts", "restarts", "learnt", "solver_cpu_s"):
+    for key in ("decisions", "propagations", "conflicts", "restarts", "learnt", "load_cpu_ms",
+                "load_wall_ms", "search_cpu_ms", "search_wall_ms"):
         assert key in result.stats
     assert result.solver == "cdcl"
     assert result.elapsed_ms > 0
@@ -520,15 +522,15 @@ def test_a_wrong_model_fails_loudly_in_later_incremental_calls(monkeypatch, wron
 def test_time_limit_returns_unknown_on_pigeonhole_10():
     cnf = pigeonhole(10, 9)
     with cpu_spent() as spent:
-        result = solve(cnf, time_limit_ms=500)
-    assert result.status is Status.UNKNOWN and result.out_of_time
+        result = solve(cnf, deadline=Deadline(500))
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME
     assert spent.seconds < late_by_at_most(500), spent  # CPU: tests/clock.py
     assert result.model is None
 
 
 def test_zero_time_limit_still_answers_unknown_without_searching():
     cpu = time.process_time()
-    result = solve(pigeonhole(9, 8), time_limit_ms=0)
+    result = solve(pigeonhole(9, 8), deadline=Deadline(0))
     assert result.status is Status.UNKNOWN and result.stats["conflicts"] == 0
     assert time.process_time() - cpu < 0.5  # CPU time: what a busy machine cannot stretch
 

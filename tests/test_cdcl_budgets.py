@@ -1,8 +1,8 @@
 """cdcl's work budgets (``max_conflicts``, ``max_propagations``): MiniSat's conflict and
 propagation budgets, on the one-shot ``solve`` and per call of the incremental ``Solver``.
 
-A budget that runs out gives UNKNOWN (never UNSAT) and flags it in the stats
-as every solver does (:func:`budget_stop`); the same budget on the same formula stops at the same
+A budget that runs out gives UNKNOWN (never UNSAT) and says so in the result's ``stop``
+as every solver does; the same budget on the same formula stops at the same
 point (the counts are work, not time); a budget big enough changes nothing.
 """
 
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole, random_kcnf
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import cdcl
-from sudosat.sat.solvers.budget import budget_stop
+from sudosat.sat.solvers.budget import Deadline
 
 
 def reference_sat(cnf: CNF) -> bool:
@@ -33,8 +33,8 @@ def test_a_conflict_budget_that_runs_out_answers_unknown_not_unsat():
     full = cdcl.solve(pigeonhole(7, 6))
     assert full.status is Status.UNSAT and full.stats["conflicts"] > 100
     cut = cdcl.solve(pigeonhole(7, 6), max_conflicts=100)
-    assert cut.status is Status.UNKNOWN and not cut.out_of_time
-    assert budget_stop(cut.stats) == "max_conflicts" and cut.stats["conflicts"] == 100
+    assert cut.status is Status.UNKNOWN and cut.stop is Stop.CONFLICTS
+    assert cut.stats["conflicts"] == 100
     assert cut.proof is None and cut.model is None
 
 
@@ -42,7 +42,7 @@ def test_a_propagation_budget_that_runs_out_answers_unknown_not_unsat():
     full = cdcl.solve(pigeonhole(7, 6))
     cut = cdcl.solve(pigeonhole(7, 6), max_propagations=2000)
     assert full.stats["propagations"] > 2000
-    assert cut.status is Status.UNKNOWN and budget_stop(cut.stats) == "max_propagations"
+    assert cut.status is Status.UNKNOWN and cut.stop is Stop.PROPAGATIONS
     # Checked before a decision, after a propagation: it may go past by one propagation's worth.
     assert 2000 <= cut.stats["propagations"] < full.stats["propagations"]
     assert cut.stats["conflicts"] < full.stats["conflicts"]
@@ -50,14 +50,14 @@ def test_a_propagation_budget_that_runs_out_answers_unknown_not_unsat():
 
 def test_a_budget_of_zero_conflicts_makes_no_decision():
     result = cdcl.solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0)
-    assert result.status is Status.UNKNOWN and budget_stop(result.stats) == "max_conflicts"
+    assert result.status is Status.UNKNOWN and result.stop is Stop.CONFLICTS
     assert result.stats["decisions"] == 0 and result.stats["conflicts"] == 0
     # A conflict of the clauses alone at level 0 still answers: it ends the call at once.
     assert cdcl.solve(CNF([[1], [-1, 2], [-2]]), max_conflicts=0).status is Status.UNSAT
     # The budget is read before the first decision, as MiniSat reads it: even a formula
     # that propagation satisfies stops there (SAT is seen when nothing is left to decide).
     stopped = cdcl.solve(CNF([[1], [-1, 2]]), max_propagations=0)
-    assert stopped.status is Status.UNKNOWN and budget_stop(stopped.stats) == "max_propagations"
+    assert stopped.status is Status.UNKNOWN and stopped.stop is Stop.PROPAGATIONS
 
 
 def test_the_same_budget_stops_at_the_same_point():
@@ -74,7 +74,7 @@ def test_a_budget_big_enough_changes_nothing():
     full = cdcl.solve(cnf)
     enough = cdcl.solve(cnf, max_conflicts=full.stats["conflicts"],
                         max_propagations=full.stats["propagations"])
-    assert enough.status is Status.UNSAT and budget_stop(enough.stats) is None
+    assert enough.status is Status.UNSAT and enough.stop is Stop.ANSWERED
     assert enough.stats["conflicts"] == full.stats["conflicts"]
     assert enough.stats["propagations"] == full.stats["propagations"]
 
@@ -88,8 +88,7 @@ def test_budgets_on_random_3sat_never_lie_and_repeat_exactly(seed, conflicts, pr
         "conflicts"] == cut.stats["conflicts"]
     assert cut.stats["conflicts"] <= conflicts or cut.status is Status.UNSAT
     if cut.status is Status.UNKNOWN:
-        assert budget_stop(cut.stats) in ("max_conflicts", "max_propagations")
-        assert not cut.out_of_time
+        assert cut.stop in (Stop.CONFLICTS, Stop.PROPAGATIONS)
     else:
         assert cut.status is (Status.SAT if reference_sat(cnf) else Status.UNSAT)
         full = cdcl.solve(cnf)  # a budget it did not reach left the search as it was
@@ -100,14 +99,14 @@ def test_incremental_budgets_hold_per_call_and_do_not_carry_over():
     cnf = pigeonhole(7, 6)
     solver = cdcl.Solver(cnf)
     first = solver.solve(max_conflicts=50)
-    assert first.status is Status.UNKNOWN and budget_stop(first.stats) == "max_conflicts"
+    assert first.status is Status.UNKNOWN and first.stop is Stop.CONFLICTS
     assert first.stats["conflicts"] == 50  # stats count this call only
     second = solver.solve(max_conflicts=50)  # a fresh 50, counted from this call's start
     assert second.status is Status.UNKNOWN and second.stats["conflicts"] == 50
     third = solver.solve(max_propagations=1000)
-    assert third.status is Status.UNKNOWN and budget_stop(third.stats) == "max_propagations"
+    assert third.status is Status.UNKNOWN and third.stop is Stop.PROPAGATIONS
     last = solver.solve()  # no budget: the learnt clauses so far help, the answer is right
-    assert last.status is Status.UNSAT and budget_stop(last.stats) is None
+    assert last.status is Status.UNSAT and last.stop is Stop.ANSWERED
     assert solver.get_core() == []
 
 
@@ -129,6 +128,5 @@ def test_budgets_must_be_non_negative_integers(bad):
 
 
 def test_running_out_of_time_says_time():
-    result = cdcl.solve(pigeonhole(9, 8), time_limit_ms=0)
-    assert result.status is Status.UNKNOWN and result.out_of_time
-    assert budget_stop(result.stats) is None  # time is not a work budget
+    result = cdcl.solve(pigeonhole(9, 8), deadline=Deadline(0))
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME  # not a work budget

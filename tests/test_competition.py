@@ -12,8 +12,9 @@ from sudosat.errors import SolverError, SolverNotFoundError
 from sudosat.process import ProcessOutput
 from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.budget import Deadline
 from sudosat.sat.solvers.competition import (
     CONVENTIONS,
     convention_for,
@@ -53,12 +54,13 @@ def needs(program: str):
 
 def test_competition_output_with_wrapped_v_lines():
     stdout = "c hello\ns SATISFIABLE\nv 1 -2\nv 3\nv -4 0\n"
-    result = parse_competition_output(stdout, "", 10, 4)
+    result = parse_competition_output(stdout, "", 10, 4, timed=True)
     assert result.status is Status.SAT and result.model == [1, -2, 3, -4]
 
 
 def test_competition_output_fills_unmentioned_variables_with_false():
-    assert parse_competition_output("s SATISFIABLE\nv 2 0\n", "", 10, 3).model == [-1, 2, -3]
+    answer = parse_competition_output("s SATISFIABLE\nv 2 0\n", "", 10, 3, timed=False)
+    assert answer.model == [-1, 2, -3] and answer.stop is Stop.ANSWERED
 
 
 @pytest.mark.parametrize(
@@ -72,8 +74,14 @@ def test_competition_output_fills_unmentioned_variables_with_false():
     ],
 )
 def test_competition_output_without_model(stdout, code, status):
-    result = parse_competition_output(stdout, "", code, 2)
+    result = parse_competition_output(stdout, "", code, 2, timed=True)
     assert result.status is status and result.model is None
+    # A program given a time limit says UNKNOWN when that limit ran out; without one, it gave up.
+    untimed = parse_competition_output(stdout, "", code, 2, timed=False)
+    if status is Status.UNKNOWN:
+        assert (result.stop, untimed.stop) == (Stop.TIME, Stop.GAVE_UP)
+    else:
+        assert result.stop is untimed.stop is Stop.ANSWERED
 
 
 @pytest.mark.parametrize(
@@ -105,7 +113,7 @@ def test_competition_output_without_model(stdout, code, status):
 )
 def test_competition_output_errors(stdout, stderr, code, words):
     with pytest.raises(SolverError, match=words):
-        parse_competition_output(stdout, stderr, code, 2, label="exec:x")
+        parse_competition_output(stdout, stderr, code, 2, label="exec:x", timed=True)
 
 
 def minisat_run(code: int, stdout: str = "", stderr: str = "") -> ProcessOutput:
@@ -113,10 +121,11 @@ def minisat_run(code: int, stdout: str = "", stderr: str = "") -> ProcessOutput:
 
 
 def test_minisat_result_file():
-    result = parse_minisat_result("SAT\n1 -2 0\n", minisat_run(10), 3)
+    result = parse_minisat_result("SAT\n1 -2 0\n", minisat_run(10), 3, timed=True)
     assert result.status is Status.SAT and result.model == [1, -2, -3]
-    assert parse_minisat_result("UNSAT\n", minisat_run(20), 3).status is Status.UNSAT
-    assert parse_minisat_result("INDET\n", minisat_run(0), 3).status is Status.UNKNOWN
+    assert parse_minisat_result("UNSAT\n", minisat_run(20), 3, timed=True).status is Status.UNSAT
+    indet = parse_minisat_result("INDET\n", minisat_run(0), 3, timed=True)
+    assert indet.status is Status.UNKNOWN and indet.stop is Stop.TIME  # its -cpu-lim ran out
 
 
 @pytest.mark.parametrize(
@@ -131,7 +140,7 @@ def test_minisat_result_file():
 )
 def test_minisat_result_errors(text, run, words):
     with pytest.raises(SolverError, match=words):
-        parse_minisat_result(text, run, 3)
+        parse_minisat_result(text, run, 3, timed=True)
 
 
 def test_statistics_of_each_family():
@@ -139,14 +148,15 @@ def test_statistics_of_each_family():
         "restarts              : 4\nconflicts             : 165114         (171410 /sec)\n"
         "CPU time              : 0.963268 s\n"
     )
-    assert scrape_stats(minisat) == {"restarts": 4, "conflicts": 165114, "solver_cpu_s": 0.963268}
+    assert scrape_stats(minisat) == {"restarts": 4, "conflicts": 165114,
+                                     "search_cpu_ms": pytest.approx(963.268)}
     cadical = (
         "c conflicts:                    7         0.00    per second\n"
         "c total process time since initialization:         0.25    seconds\n"
     )
-    assert scrape_stats(cadical) == {"conflicts": 7, "solver_cpu_s": 0.25}
+    assert scrape_stats(cadical) == {"conflicts": 7, "search_cpu_ms": 250.0}
     picosat = "c 0 restarts\nc 2 decisions\nc 0.1 seconds total run time\n"
-    assert scrape_stats(picosat) == {"restarts": 0, "decisions": 2, "solver_cpu_s": 0.1}
+    assert scrape_stats(picosat) == {"restarts": 0, "decisions": 2, "search_cpu_ms": 100.0}
 
 
 # --------------------------------------------------------------------------------------
@@ -200,9 +210,9 @@ def fake_exec(tmp_path, monkeypatch):
 
 def test_exec_competition_program(fake_exec):
     program = fake_exec("my-solver", stdout="s SATISFIABLE\nv 1 -2\nv 3 0\n", exit_code="10")
-    result = solve_exec(TINY_SAT, program=str(program), time_limit_ms=5000, seed=3)
+    result = solve_exec(TINY_SAT, program=str(program), deadline=Deadline(5000), seed=3)
     assert result.status is Status.SAT and result.model == [1, -2, 3]
-    assert result.solver == f"exec:{program}" and result.stats["process_ms"] > 0
+    assert result.solver == f"exec:{program}" and result.stats["process_wall_ms"] > 0
     input_path = json.loads((fake_exec.log / "argv.json").read_text())[-1]
     assert (fake_exec.log / "input.cnf").read_text() == "p cnf 3 2\n1 -2 0\n2 3 0\n"
     assert input_path.startswith("/dev/fd/")  # an anonymous file: nothing on disk to leave
@@ -210,7 +220,7 @@ def test_exec_competition_program(fake_exec):
 
 def test_exec_minisat_result_file_convention(fake_exec):
     program = fake_exec("minisat", stdout="SATISFIABLE\n", exit_code="10", result="SAT\n1 2 0\n")
-    result = solve_exec(TINY_SAT, program=str(program), time_limit_ms=2500)
+    result = solve_exec(TINY_SAT, program=str(program), deadline=Deadline(2500))
     assert result.model == [1, 2, -3]
     argv = json.loads((fake_exec.log / "argv.json").read_text())
     assert argv[0] == "-cpu-lim=3" and argv[1] != argv[2]
@@ -267,7 +277,7 @@ def test_exec_empty_clause_is_unsat_without_running(fake_exec):
 def test_exec_time_limit_kills_the_program_and_its_children(fake_exec, mode):
     program = fake_exec("cadical", mode=mode)
     assert_quick_unknown(
-        lambda: solve_exec(pigeonhole(11, 10), program=str(program), time_limit_ms=500)
+        lambda: solve_exec(pigeonhole(11, 10), program=str(program), deadline=Deadline(500))
     )
     pid = int((fake_exec.log / "pid").read_text())
     assert not alive(pid) and not group_members(pid)

@@ -124,7 +124,8 @@ def test_tautologies_and_duplicates_are_harmless() -> None:
 def test_stats_and_name() -> None:
     result = solve_dpll(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2, 3]]))
     assert result.solver == "dpll"
-    assert {"decisions", "propagations", "conflicts", "solver_cpu_s"} <= set(result.stats)
+    assert {"decisions", "propagations", "conflicts", "load_cpu_ms", "search_cpu_ms",
+            "search_wall_ms"} <= set(result.stats)
     assert solve_dp(CNF([[1]])).solver == "dp"
 
 

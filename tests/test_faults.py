@@ -686,8 +686,40 @@ def test_fault7_encode_check_hook_stops_the_build():
     assert full.cnf.flat == encode(Board.empty(3), "course").cnf.flat
 
 
+class LooksOnce:
+    """A deadline that passes once it has been looked at `looks` times: counted work."""
+
+    def __init__(self, looks: int) -> None:
+        self.looks, self.left = 0, looks
+
+    def expired(self) -> bool:
+        self.looks += 1
+        return self.looks > self.left
+
+
+def test_fault7_writing_cnf_stops_within_one_slice_of_the_deadline():
+    """Counted work, the same on any machine: past the deadline, not one more slice is made."""
+    import io
+
+    from sudosat.sat.solvers.adapter import write_dimacs
+    from sudosat.sudoku.board import Board
+    from sudosat.sudoku.encoding import encode
+
+    cnf = encode(Board.empty(5), "course").cnf  # 750,625 clauses, 11 MB of text
+    for slices in (0, 1, 2):
+        stream = io.BytesIO()
+        assert not write_dimacs(cnf, stream, LooksOnce(slices))
+        written = stream.getvalue().decode().splitlines()
+        # the header, then `slices` slices of about 65,536 literals (3 a clause here)
+        assert len(written) <= (1 + slices * (65_536 // 3 + 1) if slices else 0), slices
+
+
 def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
-    from sudosat.sat.result import Status
+    """Writing (and range-checking) all of order 5 takes about a second of CPU; at T = 10 ms
+    and 100 ms the call stops within T + max(10 % of T, 100 ms) of CPU (tests/clock.py):
+    the work before the first look at the clock is one slice, never the whole formula."""
+    from sudosat.sat.result import Status, Stop
+    from sudosat.sat.solvers.budget import Deadline
     from sudosat.sat.solvers.competition import solve_exec
     from sudosat.sudoku.board import Board
     from sudosat.sudoku.encoding import encode
@@ -697,8 +729,8 @@ def test_fault7_writing_cnf_for_an_external_solver_stops_at_the_deadline():
     cnf = encode(Board.empty(5), "course").cnf
     for limit in (10, 100):
         with cpu_spent() as spent:
-            result = solve_exec(cnf, program="minisat", time_limit_ms=limit)
-        assert result.status is Status.UNKNOWN
+            result = solve_exec(cnf, program="minisat", deadline=Deadline(limit))
+        assert result.status is Status.UNKNOWN and result.stop is Stop.TIME
         assert spent.seconds < late_by_at_most(limit), (limit, spent)
 
 

@@ -294,7 +294,7 @@ def test_a_uniqueness_check_without_an_answer_is_never_read_as_unique(monkeypatc
     # A solver that gives up (UNKNOWN, with time left or no limit at all) settles nothing:
     # reading its silence as "unique" would hand out a puzzle with several solutions.
     from sudosat.errors import SolverError
-    from sudosat.sat.result import Result, Status
+    from sudosat.sat.result import Result, Status, Stop
     from sudosat.sudoku import incremental
 
     real = incremental.loaded_rules
@@ -304,7 +304,7 @@ def test_a_uniqueness_check_without_an_answer_is_never_read_as_unique(monkeypatc
             self.solver = solver
 
         def solve(self, *args, **kwargs):
-            return Result(Status.UNKNOWN, None, {}, 0.0, "cdcl")
+            return Result(Status.UNKNOWN, None, {}, 0.0, "cdcl", stop=Stop.GAVE_UP)
 
         def __getattr__(self, name):
             return getattr(self.solver, name)

@@ -12,6 +12,7 @@ from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import cdcl
+from sudosat.sat.solvers.budget import Deadline
 from sudosat.sat.solvers.cdcl import Solver, certify
 
 
@@ -147,7 +148,7 @@ def test_learnt_clauses_and_activities_carry_over():
 
 def test_a_timed_out_call_leaves_a_usable_solver():
     solver = Solver(pigeonhole(10, 9))
-    assert solver.solve(time_limit_ms=100).is_unknown
+    assert solver.solve(deadline=Deadline(100)).is_unknown
     assert solver.solve([1, -1]).is_unsat  # level 0 again: the assumptions clash at once
     assert set(solver.get_core()) == {1, -1}
 
@@ -216,7 +217,7 @@ def test_fault8_long_clause():
     cnf = CNF([clause, [-1], [2]], n)
     # CPU time, which a busy machine does not inflate: a quadratic loader would take minutes.
     started = time.process_time()
-    result = cdcl.solve(cnf, time_limit_ms=300)
+    result = cdcl.solve(cnf, deadline=Deadline(300))
     assert time.process_time() - started < 2.0
     assert result.status in (Status.SAT, Status.UNKNOWN)
     result = cdcl.solve(cnf)
@@ -592,7 +593,7 @@ def test_a_huge_order_answers_timeout_within_the_limit_instead_of_loading_for_se
     # order 6 without looking at the clock takes seconds of CPU to build, more to load.
     assert spent.seconds < late_by_at_most(200), spent
     assert len(incremental.default_rules()) == 0
-    assert incremental.count_solutions(Board(5, [0] * 5**4), time_limit_ms=100) is None
+    assert incremental.count_solutions(Board(5, [0] * 5**4), deadline=Deadline(100)) is None
 
 
 def test_counting_refuses_a_solver_that_gives_the_same_solution_twice(monkeypatch):
@@ -602,8 +603,8 @@ def test_counting_refuses_a_solver_that_gives_the_same_solution_twice(monkeypatc
     real = CdclSession.solve
     answers = []
 
-    def repeat_the_first(self, assumptions=(), time_limit_ms=None, **budgets):
-        answers.append(real(self, assumptions, time_limit_ms, **budgets))
+    def repeat_the_first(self, assumptions=(), **keywords):
+        answers.append(real(self, assumptions, **keywords))
         return answers[0]
 
     monkeypatch.setattr(CdclSession, "solve", repeat_the_first)

@@ -64,8 +64,9 @@ def test_solve_instance_solves_the_course_example(encoding):
     assert (row["order"], row["givens"]) == (3, 27)
     assert set(row) == set(COLUMNS)
     assert row["variables"] > 0 and row["clauses"] > 0 and row["error"] is None
-    parts = row["encode_ms"] + row["solve_ms"] + row["decode_ms"]
-    assert 0 < parts <= row["total_ms"] + 0.01
+    for clock in ("wall", "cpu"):
+        parts = sum(row[f"{stage}_{clock}_ms"] for stage in ("encode", "solve", "decode"))
+        assert 0 < parts <= row[f"total_{clock}_ms"] + 0.01
 
 
 def test_clashing_givens_are_unsat_and_the_clash_is_named():
@@ -88,7 +89,8 @@ def test_encoding_that_uses_up_the_time_limit_is_a_timeout():
     outcome = solve_instance(Board.parse(COURSE_EXAMPLE), "cdcl", "course", time_limit_ms=0.001)
     assert outcome.output_line == "3 TIMEOUT"
     assert outcome.row["status"] == "TIMEOUT"
-    assert "encoding" in outcome.row["error"] and outcome.row["solve_ms"] is None
+    assert "encoding" in outcome.row["error"] and outcome.row["solve_wall_ms"] is None
+    assert outcome.row["stop"] == "time"
 
 
 HARD = "....23...8.....4........1..1..8..6.........7...4.......5..6..2..2.....35...4....."
@@ -118,7 +120,8 @@ def test_memory_guard_refusal_is_an_error_row():
     outcome = solve_instance(Board.parse(COURSE_EXAMPLE), "cdcl", max_bytes=1000)
     assert outcome.row["status"] == "ERROR"
     assert outcome.output_line.startswith("ERROR order 3 with the course encoding needs")
-    assert outcome.row["encode_ms"] is None  # refused before building anything
+    assert outcome.row["encode_wall_ms"] is None  # refused before building anything
+    assert outcome.row["stop"] == "error"
 
 
 def test_unknown_solver_is_an_error_row_not_an_exception():

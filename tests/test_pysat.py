@@ -10,6 +10,7 @@ from sudosat.sat.formulas import pigeonhole
 from sudosat.sat.result import Status
 from sudosat.sat.solvers import pysat as pysat_adapter
 from sudosat.sat.solvers import solve
+from sudosat.sat.solvers.budget import Deadline
 from sudosat.sat.solvers.pysat import pysat_backends, solve_pysat
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, vu_rules_file
 from tests.fake_solvers.support import (
@@ -46,7 +47,7 @@ def test_every_pysat_backend_answers_and_fills_the_model(backend):
 @pytest.mark.parametrize("backend", QUICK_BACKENDS)
 def test_pysat_time_limit(backend):
     result = assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
+        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, deadline=Deadline(500))
     )
     assert result.solver == f"pysat:{backend}"
 
@@ -55,12 +56,12 @@ def test_pysat_time_limit(backend):
 @pytest.mark.parametrize("backend", sorted(set(pysat_backends()) - set(QUICK_BACKENDS)))
 def test_pysat_time_limit_for_every_other_backend(backend):
     assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, time_limit_ms=500)
+        lambda: solve_pysat(pigeonhole(11, 10), backend=backend, deadline=Deadline(500))
     )
 
 
 def test_pysat_statistics_and_aliases():
-    result = solve_pysat(pigeonhole(6, 5), backend="m22", time_limit_ms=30_000)
+    result = solve_pysat(pigeonhole(6, 5), backend="m22", deadline=Deadline(30_000))
     assert result.status is Status.UNSAT and result.solver == "pysat:m22"
     assert result.stats["conflicts"] > 0 and result.stats["decisions"] > 0
 
@@ -68,7 +69,7 @@ def test_pysat_statistics_and_aliases():
 @pytest.mark.parametrize("backend", ["minisat22", "cadical195"])
 def test_pysat_limited_search_agrees_with_a_plain_one(backend):
     for number, cnf in enumerate(random_formulas(60, seed=11)):
-        limited = solve_pysat(cnf, backend=backend, time_limit_ms=30_000)
+        limited = solve_pysat(cnf, backend=backend, deadline=Deadline(30_000))
         assert limited.status is solve_pysat(cnf, backend=backend).status, f"formula {number}"
 
 
@@ -95,7 +96,7 @@ def test_pysat_unknown_backend():
 def test_pysat_backend_without_limited_solve_falls_back_to_a_worker(monkeypatch):
     monkeypatch.setattr(pysat_adapter, "ONE_SHOT_BACKENDS", frozenset())
     assert_quick_unknown(
-        lambda: solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500)
+        lambda: solve_pysat(pigeonhole(11, 10), backend="lingeling", deadline=Deadline(500))
     )
     with pytest.raises(SolverError, match="pysat:lingeling cannot be stopped in process"):
-        solve_pysat(pigeonhole(11, 10), backend="lingeling", time_limit_ms=500, worker=False)
+        solve_pysat(pigeonhole(11, 10), backend="lingeling", deadline=Deadline(500), worker=False)

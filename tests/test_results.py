@@ -24,18 +24,23 @@ from sudosat.run.results import (
     table_format,
     write_table,
 )
-from sudosat.sat.result import Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sudoku.board import Board
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
 SUFFIXES = [".csv", ".jsonl", ".json", ".ndjson", ".CSV", ".JSON"]
 
 
-def test_verdict_from_status_maps_no_decision_to_timeout():
-    assert Verdict.from_status(Status.SAT) is Verdict.SAT
-    assert Verdict.from_status(Status.UNSAT) is Verdict.UNSAT
-    assert Verdict.from_status(Status.UNKNOWN) is Verdict.TIMEOUT
-    assert Verdict.from_status(Status.UNKNOWN, "max_conflicts") is Verdict.UNKNOWN
+def test_the_verdict_is_the_answer_or_the_word_for_why_the_solver_stopped():
+    assert Verdict.of(Status.SAT, Stop.ANSWERED) is Verdict.SAT
+    assert Verdict.of(Status.UNSAT, Stop.ANSWERED) is Verdict.UNSAT
+    assert Verdict.of(Status.UNKNOWN, Stop.TIME) is Verdict.TIMEOUT
+    for stop in (Stop.CONFLICTS, Stop.PROPAGATIONS, Stop.GAVE_UP):
+        assert Verdict.of(Status.UNKNOWN, stop) is Verdict.UNKNOWN
+    assert Verdict.of(Status.UNKNOWN, Stop.ERROR) is Verdict.ERROR
+    assert Verdict.of(Status.SAT, Stop.TIME) is Verdict.TIMEOUT  # an answer after T
+    with pytest.raises(ValueError, match="cannot be answered"):
+        Verdict.of(Status.UNKNOWN, Stop.ANSWERED)
     assert STATUSES == ("SAT", "UNSAT", "TIMEOUT", "ERROR", "UNKNOWN")
     assert Verdict.TIMEOUT == "TIMEOUT" and f"{Verdict.UNSAT}" == "UNSAT"
 
@@ -50,15 +55,18 @@ def test_one_suffix_rule():
 def _rows() -> list[Row]:
     return [
         Row(line=1, order=3, givens=27, solver="cdcl", encoding="course", status=Verdict.SAT,
-            valid=True, encode_ms=1.5, solve_ms=2.25, decode_ms=0.125, total_ms=4.0,
-            variables=729, clauses=11772, decisions=3, conflicts=0, propagations=900,
-            load_ms=0.5, search_ms=1.75, output=COURSE_SOLUTION, line_hash="ab12",
-            run_hash="0123456789abcdef"),
+            stop=Stop.ANSWERED, valid=True, encode_wall_ms=1.5, solve_wall_ms=2.25,
+            decode_wall_ms=0.125, total_wall_ms=4.0, encode_cpu_ms=1.25, solve_cpu_ms=2.0,
+            decode_cpu_ms=0.125, total_cpu_ms=3.5, variables=729, clauses=11772, decisions=3,
+            conflicts=0, propagations=900, load_cpu_ms=0.5, search_cpu_ms=1.25,
+            search_wall_ms=1.75, overhead_cpu_ms=0.875, overhead_wall_ms=0.625,
+            output=COURSE_SOLUTION, line_hash="ab12", run_hash="0123456789abcdef"),
         Row(line=2, order=3, givens=28, solver="cdcl", encoding="course", status=Verdict.UNSAT,
-            total_ms=3.0, error="the givens clash: row 1 holds 1 twice", output="3 UNSAT"),
+            stop=Stop.ANSWERED, total_wall_ms=3.0,
+            error="the givens clash: row 1 holds 1 twice", output="3 UNSAT"),
         Row(line=3, order=4, solver="dpll", encoding="course", status=Verdict.TIMEOUT,
-            error="the time limit ran out while solving", output="4 TIMEOUT"),
-        Row(line=4, solver="zchaff", encoding="course", status=Verdict.ERROR,
+            stop=Stop.TIME, error="the time limit ran out while solving", output="4 TIMEOUT"),
+        Row(line=4, solver="zchaff", encoding="course", status=Verdict.ERROR, stop=Stop.ERROR,
             error='zChaff not found, "quoted", a,comma', output="ERROR zChaff not found"),
     ]
 
@@ -71,6 +79,7 @@ def test_rows_written_in_each_suffix_read_back_equal(tmp_path, suffix):
     frame = read_table(path)
     assert list(frame.columns) == list(COLUMNS)
     assert list(frame["status"]) == ["SAT", "UNSAT", "TIMEOUT", "ERROR"]
+    assert list(frame["stop"]) == ["answered", "answered", "time", "error"]
     assert list(frame["valid"]) == [True, False, False, False]
     assert frame["decisions"].iloc[0] == 3 and math.isnan(frame["decisions"].iloc[1])
     assert frame["error"].iloc[0] == "" and frame["output"].iloc[1] == "3 UNSAT"
@@ -111,6 +120,8 @@ def rows(draw) -> Row:
     for column in COLUMNS:
         if column == "status":
             values[column] = draw(st.none() | st.sampled_from(list(Verdict)))
+        elif column == "stop":
+            values[column] = draw(st.none() | st.sampled_from(list(Stop)))
         elif column == "valid":
             values[column] = draw(st.none() | st.booleans())
         elif column.endswith("_ms"):
@@ -132,8 +143,9 @@ def test_row_dict_round_trip(row):
 
 
 def test_from_dict_is_tolerant_of_missing_extra_and_na_values():
-    row = Row.from_dict({"line": "7", "status": "BOGUS", "valid": "", "decisions": "1.5",
-                         "total_ms": float("nan"), "error": pd.NA, "extra": "ignored"})
+    row = Row.from_dict({"line": "7", "status": "BOGUS", "stop": "tired", "valid": "",
+                         "decisions": "1.5", "total_wall_ms": float("nan"), "error": pd.NA,
+                         "extra": "ignored"})
     assert row == Row(line=7)
     assert Row.from_dict({}) == Row()
     assert Row.from_dict({"valid": "False", "clauses": 12.0}).valid is False
@@ -184,3 +196,47 @@ def test_an_unwritable_output_is_an_output_error_naming_it(tmp_path, capsys):
     code = main(["decode", str(solution), "--order", "3", "-o", str(target)])
     assert code == 1
     assert f"{target}: cannot write: No such file or directory" in capsys.readouterr().err
+
+
+OLD_HEADER = ("line,order,givens,solver,encoding,status,valid,encode_ms,solve_ms,decode_ms,"
+              "total_ms,variables,clauses,decisions,conflicts,propagations,load_ms,search_ms,"
+              "overhead_ms,solve_cpu_ms,error,output,line_hash,run_hash,row_hash")
+
+
+def test_a_table_with_the_older_names_reads_back_with_its_wall_times_and_no_mixed_clock(tmp_path):
+    path = tmp_path / "old.csv"
+    path.write_text(OLD_HEADER + "\n1,3,27,cdcl,course,SAT,True,1.5,2.5,0.5,4.5,729,11772,3,0,900,"
+                    f"0.75,99.3,-95.3,5.05,,{COURSE_SOLUTION},ab,cd,ef\n")
+    (row,) = [Row.from_dict(raw) for raw in read_rows(path)]
+    assert (row.encode_wall_ms, row.solve_wall_ms, row.decode_wall_ms, row.total_wall_ms,
+            row.solve_cpu_ms) == (1.5, 2.5, 0.5, 4.5, 5.05)
+    # search_ms was the wall clock for cdcl and CPU for zChaff: it says nothing on either
+    assert (row.load_cpu_ms, row.search_cpu_ms, row.search_wall_ms, row.overhead_cpu_ms,
+            row.overhead_wall_ms, row.stop) == (None,) * 6
+    frame = read_table(path)
+    assert list(frame.columns) == list(COLUMNS)
+    assert frame["total_wall_ms"].iloc[0] == 4.5 and frame["solve_cpu_ms"].iloc[0] == 5.05
+    assert frame[["search_cpu_ms", "search_wall_ms", "overhead_cpu_ms"]].isna().all(axis=None)
+
+
+def test_the_columns_name_their_clock_in_the_agreed_order():
+    assert COLUMNS == (
+        "line", "order", "givens", "solver", "encoding", "status", "stop", "valid",
+        "encode_wall_ms", "solve_wall_ms", "decode_wall_ms", "total_wall_ms",
+        "encode_cpu_ms", "solve_cpu_ms", "decode_cpu_ms", "total_cpu_ms",
+        "variables", "clauses", "decisions", "conflicts", "propagations",
+        "load_cpu_ms", "search_cpu_ms", "search_wall_ms", "overhead_cpu_ms", "overhead_wall_ms",
+        "error", "output", "line_hash", "run_hash", "row_hash",
+    )
+    timed = [column for column in COLUMNS if column.endswith("_ms")]
+    assert all(column.endswith(("_wall_ms", "_cpu_ms")) for column in timed)
+
+
+def test_a_result_states_why_it_stopped_and_the_stop_fits_the_status():
+    assert Result(Status.UNKNOWN, stop=Stop.GAVE_UP).stop is Stop.GAVE_UP
+    with pytest.raises(TypeError):
+        Result(Status.SAT, [1])  # type: ignore[call-arg]  # no default: every solver says why
+    for status, stop in ((Status.SAT, Stop.TIME), (Status.UNKNOWN, Stop.ANSWERED),
+                         (Status.UNKNOWN, Stop.ERROR)):
+        with pytest.raises(ValueError, match="cannot stop"):
+            Result(status, stop=stop)

@@ -16,7 +16,7 @@ import pytest
 
 from sudosat.sat.cnf import CNF
 from sudosat.sat.formulas import pigeonhole
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import budget, get_solver, solve
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.dpll import _Engine
@@ -87,7 +87,7 @@ def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> 
 
     cnf = _order5_course_cnf()
     solver = Solver(cnf)
-    assert solver.solve(time_limit_ms=0).status is Status.UNKNOWN
+    assert solver.solve(deadline=Deadline(0)).status is Status.UNKNOWN
     engine = solver._live_engine()
     assert not engine.started and not engine.heap  # stopped after the level-0 propagation
     again = solver.solve()  # no limit: prepares from where it stopped; the model is checked
@@ -141,8 +141,8 @@ def test_cdcl_stops_early_enough_to_free_its_tables_within_t(monkeypatch) -> Non
 
     monkeypatch.setattr(cdcl.state, "FREE_SHARE", 1e12)  # any load time reserves hours
     started = time.monotonic()
-    result = cdcl.solve(CNF([[1, 2], [-1, 2]]), time_limit_ms=5000)
-    assert result.status is Status.UNKNOWN and result.out_of_time
+    result = cdcl.solve(CNF([[1, 2], [-1, 2]]), deadline=Deadline(5000))
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME
     assert time.monotonic() - started < 5.0  # stopped before T: the reserve exceeded it
     assert cdcl.solve(CNF([[1, 2], [-1, 2]])).status is Status.SAT  # no limit: nothing reserved
 
@@ -162,7 +162,7 @@ def test_an_early_stop_for_time_reads_as_a_time_out_in_the_pipeline(monkeypatch,
     row = solve_instance(Board.empty(2), name, "course", 3000).row
     assert row.status is Verdict.TIMEOUT, row
     assert row.error == "the time limit ran out while solving"  # though T has not passed
-    assert row.total_ms < 3000
+    assert row.stop is Stop.TIME and row.total_wall_ms < 3000
 
 
 def test_cdcl_one_shot_leaves_the_callers_formula_as_it_was() -> None:
@@ -190,13 +190,13 @@ def test_dpll_and_local_search_stop_early_enough_to_free_what_they_loaded(monkey
     monkeypatch.setattr(dpll, "_CHECK_CLAUSES", 15)
     started = time.monotonic()
     result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)  # 415 clauses
-    assert result.status is Status.UNKNOWN and result.out_of_time, result
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME, result
     assert time.monotonic() - started < 3.0  # before T: the reserve, not the clock, stopped it
 
 
 def test_local_search_giving_up_is_not_a_time_out() -> None:
     result = solve(pigeonhole(5, 4), "walksat", time_limit_ms=60_000, max_tries=2, max_flips=50)
-    assert result.status is Status.UNKNOWN and not result.out_of_time
+    assert result.status is Status.UNKNOWN and result.stop is Stop.GAVE_UP
 
 
 @pytest.mark.parametrize("name", ["walksat", "gsat"])
@@ -206,18 +206,18 @@ def test_local_search_leaves_room_to_free_its_own_lists(monkeypatch, name) -> No
     monkeypatch.setattr(budget, "FREE_FRACTION_OF_LOAD", 1e9)
     started = time.monotonic()
     result = solve(pigeonhole(10, 9), name, time_limit_ms=3000)
-    assert result.status is Status.UNKNOWN and result.out_of_time
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME
     assert result.stats["tries"] == 0 and time.monotonic() - started < 3.0
 
 
 def test_cdcl_running_out_of_time_in_the_search_says_so() -> None:
     from sudosat.sat.solvers import cdcl
 
-    result = cdcl.solve(pigeonhole(9, 8), time_limit_ms=100)  # loads at once, searches long
-    assert result.status is Status.UNKNOWN and result.out_of_time
+    result = cdcl.solve(pigeonhole(9, 8), deadline=Deadline(100))  # loads at once, searches long
+    assert result.status is Status.UNKNOWN and result.stop is Stop.TIME
     assert result.stats["conflicts"] > 0
-    again = cdcl.Solver(pigeonhole(9, 8)).solve(time_limit_ms=100)
-    assert again.status is Status.UNKNOWN and again.out_of_time
+    again = cdcl.Solver(pigeonhole(9, 8)).solve(deadline=Deadline(100))
+    assert again.status is Status.UNKNOWN and again.stop is Stop.TIME
 
 
 def test_dpll_reserve_for_freeing_comes_from_its_own_loading_time(monkeypatch) -> None:
@@ -248,6 +248,7 @@ def test_a_work_budget_is_not_a_time_out_in_the_pipeline() -> None:
     row = solve_instance(Board.parse("2 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2"), "dp", "course",
                          time_limit_ms=60_000, max_propagations=1).row
     assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN"
+    assert row.stop is Stop.PROPAGATIONS
     assert row.error == "the work budget ran out (max_propagations=1)"
 
 
@@ -264,7 +265,8 @@ def test_local_search_giving_up_with_time_left_is_unknown_not_a_time_out() -> No
     row = solve_instance(board, "walksat", "course", time_limit_ms=60_000, max_tries=1,
                          max_flips=200, simplify=False).row
     assert row.status is Verdict.UNKNOWN and row.output == "2 UNKNOWN", row
+    assert row.stop is Stop.GAVE_UP
     assert row.error == "the solver gave up without a decision, with time left"
     timed_out = solve_instance(board, "walksat", "course", time_limit_ms=50,
                                max_flips=10**9, simplify=False).row
-    assert timed_out.status is Verdict.TIMEOUT  # T, not the method, ended this one
+    assert timed_out.status is Verdict.TIMEOUT and timed_out.stop is Stop.TIME  # T ended it

@@ -143,17 +143,17 @@ def test_a_time_out_reads_timeout_not_unsat():
 
 
 def test_no_decision_with_time_left_reads_unknown_not_timeout_or_unsat(monkeypatch):
-    # The runner's word for a local search that gave up with time left is UNKNOWN; the
-    # workbench shows the runner's word, not its own reading of the solver's status.
+    # A local search that gave up with time left says so (stop "gave up"): the word for it
+    # is UNKNOWN, never TIMEOUT or UNSAT.
     from sudosat.run import runner
-    from sudosat.sat.result import Status
+    from sudosat.sat.result import Result, Status, Stop
 
     real = runner.solve
 
     def gives_up(cnf, name, **options):
         answer = real(cnf, name, **options)
-        answer.status, answer.model, answer.out_of_time = Status.UNKNOWN, None, False
-        return answer
+        return Result(Status.UNKNOWN, None, answer.stats, answer.elapsed_ms, answer.solver,
+                      stop=Stop.GAVE_UP)
 
     monkeypatch.setattr(runner, "solve", gives_up)
     outcome = widgets.compute("2 " + "0" * 16, workbench.Switches(), "course", "walksat", None)
@@ -426,7 +426,7 @@ def test_counters_are_shown_in_words(solver):
     for key in outcome.stats:
         assert key in views.STAT_LABELS, f"{solver} reports {key!r}, which has no words"
         assert f">{html.escape(views.STAT_LABELS[key])}<" in shown
-    assert ">solver_cpu_s<" not in shown and ">decisions<" not in shown
+    assert ">search_cpu_ms<" not in shown and ">decisions<" not in shown
 
 
 def test_a_snapshot_states_its_rules_once():

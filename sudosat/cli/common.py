@@ -182,15 +182,38 @@ def _encoding_names() -> list[str]:
     return list(ENCODINGS)
 
 
-def _add_solver_options(parser: argparse.ArgumentParser) -> None:
+def _add_time_limit(parser: argparse.ArgumentParser, bounds: str, when_out: str) -> None:
+    """``-T MS``, declared here once for every command: T on the wall clock.
+
+    `bounds` says what T bounds (``per line, the whole pipeline``) and
+    `when_out` what the command writes when T runs out: each command's help
+    says both. :func:`_deadline` makes it the one deadline the work runs under.
+    """
     parser.add_argument(
         "-T",
         "--time-limit",
         dest="time_limit_ms",
         type=_positive_ms,
         metavar="MS",
-        help="wall-clock limit in milliseconds; past it the answer is 'unknown'",
+        help=f"time limit T in milliseconds of wall-clock time, {bounds}; when it runs out "
+        f"{when_out}",
     )
+
+
+def _deadline(args: argparse.Namespace):
+    """``-T`` as the one :class:`~sudosat.sat.solvers.budget.Deadline` the work runs under.
+
+    Made once, counting from now; None without ``-T``. Passed down by keyword
+    (``deadline=``) to the solver's loop.
+    """
+    if args.time_limit_ms is None:
+        return None
+    from sudosat.sat.solvers.budget import Deadline
+
+    return Deadline(args.time_limit_ms)
+
+
+def _add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=_seed, default=0, help="seed for solvers that use randomness"
     )

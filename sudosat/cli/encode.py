@@ -257,7 +257,7 @@ def _add_decode_parser(subparsers) -> None:
 
 def _run_decode(args: argparse.Namespace) -> int:
     from sudosat.sat.assignment import read_assignment
-    from sudosat.sat.result import Status
+    from sudosat.sat.result import Status, Stop
     from sudosat.sudoku.encoding import ENCODINGS, check_model_count, decode_model, get_encoding
 
     encoding = args.encoding = get_encoding(args.encoding or "course").name
@@ -291,7 +291,10 @@ def _run_decode(args: argparse.Namespace) -> int:
             if answer.num_vars is not None:
                 check_model_count(answer.num_vars, args.order, encoding, numbering, instance,
                                   noun="answer")
-            word = Verdict.from_status(answer.status)
+            # A solution file says no more than "no decision" (R = -1): the course's word
+            # for it, no decision within T, is TIMEOUT.
+            stop = Stop.TIME if answer.status is Status.UNKNOWN else Stop.ANSWERED
+            word = Verdict.of(answer.status, stop)
             _write_output(format_output(word, order=args.order) + "\n", args.output)
             return EXIT_OK
         board = decode_model(answer.values, args.order, encoding=encoding, numbering=numbering,

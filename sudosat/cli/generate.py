@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
 from sudosat.cli.common import (
@@ -12,11 +13,12 @@ from sudosat.cli.common import (
     EXIT_USAGE,
     _add_memory_option,
     _add_solver_options,
+    _add_time_limit,
     _add_zchaff_option,
     _check_board_memory,
+    _deadline,
     _guard_outputs,
     _positive_int,
-    _positive_ms,
     _read_text,
     _seed,
     _solver_name,
@@ -105,11 +107,8 @@ def _add_generate_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
-    parser.add_argument(
-        "-T", "--time-limit", dest="time_limit_ms", type=_positive_ms, metavar="MS",
-        help="wall-clock limit in milliseconds for all the boards; past it: one line, exit 1, "
-        "nothing written",
-    )
+    _add_time_limit(parser, "for all the boards together",
+                    "it says so in one line on standard error, writes nothing and exits 1")
     parser.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress bars on standard error (default: only when it is a terminal)",
@@ -145,8 +144,11 @@ def _run_generate(args: argparse.Namespace) -> int:
         base=args.base,
         solver=args.solver,
         zchaff=args.zchaff,
-        time_limit_ms=args.time_limit_ms,
-        progress=sys.stderr.isatty() if args.progress is None else args.progress,
+        deadline=_deadline(args),
+        # by default on a terminal, where the extra that draws the bars is installed
+        progress=(sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None)
+        if args.progress is None
+        else args.progress,
     )
     _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK
@@ -163,7 +165,8 @@ def _add_count_parser(subparsers) -> None:
         description="""\
 For each line of FILE, one output line: the number of solutions that keep its
 givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
--T ran out first, 'ERROR <reason>' for a line that cannot be read. One
+-T (per line, wall clock) ran out first, 'ERROR <reason>' for a line that
+cannot be read. One
 incremental solver per line: solve, forbid that solution, solve again.
 Exit 0, or 1 when a line was an ERROR.""",
         epilog=_EPILOG_FORMATS
@@ -194,6 +197,8 @@ Exit 0, or 1 when a line was an ERROR.""",
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
+    _add_time_limit(parser, "per line (loading the rules and every count)",
+                    "the line's answer is 'TIMEOUT'")
     _add_solver_options(parser)
 
 
@@ -224,7 +229,7 @@ def _count_lines(args: argparse.Namespace, lines: list[str]) -> tuple[list[str],
             board = Board.parse(text, source=source, line=number)
             found = count_solutions(
                 board, args.limit, solver=args.solver, encoding=args.encoding,
-                time_limit_ms=args.time_limit_ms, seed=args.seed, zchaff=args.zchaff,
+                deadline=_deadline(args), seed=args.seed, zchaff=args.zchaff,
             )
         except SudosatError as exc:
             print(f"sudosat: {exc}", file=sys.stderr)

@@ -13,12 +13,13 @@ from sudosat.cli.common import (
     _add_budget_options,
     _add_memory_option,
     _add_solver_options,
+    _add_time_limit,
     _budget_options,
+    _deadline,
     _guard_outputs,
     _heuristic_name,
     _Parser,
     _positive_int,
-    _positive_ms,
     _probability,
     _read_sat_input,
     _seed,
@@ -96,8 +97,13 @@ def _add_sat_parser(subparsers) -> None:
         help="cdcl only: check the UNSAT answer's DRAT proof with dratify",
     )
     parser.add_argument(
-        "--stats", action="store_true", help="print the solver's statistics as 'c' lines"
+        "--stats", action="store_true",
+        help="print the solver's statistics as 'c' lines (times in milliseconds, each named "
+        "by its clock: search_cpu_ms, search_wall_ms ...)",
     )
+    _add_time_limit(parser, "for the solver's call",
+                    "the answer is unknown ('s cnf -1 V'; 's UNKNOWN' in the competition "
+                    "format) and the exit code 0")
     _add_solver_options(parser)
     _add_budget_options(parser)
     _add_memory_option(parser)
@@ -107,7 +113,7 @@ def _run_sat(args: argparse.Namespace) -> int:
     from sudosat.sat.cnf import format_solution, parse_dimacs
     from sudosat.sat.result import Status
     from sudosat.sat.solvers import solve
-    from sudosat.sat.solvers.budget import budget_stop
+    from sudosat.sat.solvers.budget import BUDGET_STOPS
 
     source = "<stdin>" if args.file == "-" else args.file
     _guard_outputs([(args.file, "the formula")],
@@ -129,13 +135,14 @@ def _run_sat(args: argparse.Namespace) -> int:
         if args.solver != "cdcl":
             raise SudosatError("--proof and --certify need --solver cdcl")
         options["proof"] = True
-    result = solve(cnf, args.solver, time_limit_ms=args.time_limit_ms, **options)
+    result = solve(cnf, args.solver, deadline=_deadline(args), **options)
     comments = [f"solver {result.solver}, {result.elapsed_ms:.1f} ms"]
-    stopped = budget_stop(result.stats)
-    if stopped:
-        comments.append(f"no decision: {stopped}={options[stopped]} ran out")
+    if result.status is Status.UNKNOWN:  # why, as the solver's loop recorded it
+        budget = next((name for name, stop in BUDGET_STOPS.items() if stop is result.stop), None)
+        why = f"{budget}={options[budget]} ran out" if budget else f"stopped for {result.stop}"
+        comments.append(f"no decision: {why}")
     if args.stats:
-        comments += [f"{key} {value}" for key, value in sorted(result.stats.items())]
+        comments += [f"{key} {_for_people(value)}" for key, value in sorted(result.stats.items())]
     if wants_proof and result.status is Status.UNSAT:
         comments.append(_handle_proof(cnf, result, args))
     _write_output(
@@ -143,6 +150,19 @@ def _run_sat(args: argparse.Namespace) -> int:
         args.output,
     )
     return result.status.exit_code
+
+
+def _for_people(value: float) -> str:
+    """A statistic as people read it: a count whole, a time (ms) to a tenth.
+
+    Examples
+    --------
+    >>> _for_people(65.41963), _for_people(12), _for_people(3.0)
+    ('65.4', '12', '3')
+    """
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _local_search_options(args: argparse.Namespace) -> dict:
@@ -204,14 +224,9 @@ def build_sat_sn_parser() -> argparse.ArgumentParser:
         help="1 = DP, 2 = DPLL with a heuristic, 3 = CDCL",
     )
     parser.add_argument("file", help="DIMACS CNF file")
-    parser.add_argument(
-        "-T",
-        "--time-limit",
-        dest="time_limit_ms",
-        type=_positive_ms,
-        metavar="MS",
-        help="wall-clock limit in milliseconds",
-    )
+    _add_time_limit(parser, "for the solver's call",
+                    "it prints 's UNKNOWN', writes no FILE.out (and removes an old one) and "
+                    "exits 0")
     _add_memory_option(parser)
     return parser
 
@@ -232,7 +247,7 @@ def _run_sat_sn(args: argparse.Namespace) -> int:
     _guard_outputs([(args.file, "the formula")], [(out_path, "the assignment")])
     text = _read_sat_input(args.file, args.max_memory)
     cnf = parse_dimacs(text, args.file, max_bytes=args.max_memory)
-    result = solve(cnf, solver, time_limit_ms=args.time_limit_ms, **options)
+    result = solve(cnf, solver, deadline=_deadline(args), **options)
     words = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN"}
     print(f"s {words[result.status.value]}")
     if result.status is Status.UNKNOWN:

@@ -11,8 +11,10 @@ from sudosat.cli.common import (
     EXIT_USAGE,
     _add_budget_options,
     _add_solver_options,
+    _add_time_limit,
     _budget_options,
     _check_output_names,
+    _deadline,
     _encoding_name,
     _memory_size,
     _positive_int,
@@ -31,7 +33,9 @@ def _add_solve_parser(subparsers) -> None:
         help="solve every instance of a file (own solver, zChaff, any other) and report",
         description="""\
 Solve every line of an instance file with each --solver under the same time
-limit T, which bounds the whole pipeline (encode, solve, decode, check).
+limit T (-T, wall clock), which bounds the whole pipeline of each line (encode,
+solve, decode, check): an answer that comes after T is 'N TIMEOUT', with
+--incremental and external programs too.
 
 Each solver gets an output file with exactly one line per input line, in order:
 the solved board ('N T'), 'N UNSAT', 'N TIMEOUT' (T ran out), 'N UNKNOWN'
@@ -41,9 +45,10 @@ OUT's stem + '.<solver>' + OUT's suffix (out.txt -> out.cdcl.txt,
 out.pysat-minisat22.txt: ':' and '/' become '-'); without -o,
 <FILE stem>.<solver>.txt beside FILE.
 
-The results table (one row per line and solver: status, valid, stage times in
-ms, variables, clauses, solver counters, the reason a line was not solved, the
-output line) is appended row by row to --results (default <OUT or FILE
+The results table (one row per line and solver: status, why the solver
+stopped, valid, stage times in ms on the wall clock and in CPU time, the
+solver's own search time, variables, clauses, solver counters, the reason a
+line was not solved, the output line) is appended row by row to --results (default <OUT or FILE
 stem>.results.csv: FILE's when OUT is a device such as /dev/null, and standard
 input into a device needs --results; a .jsonl, .json or .ndjson name gives JSON
 lines), so an interrupted run loses nothing finished: the same command with
@@ -87,6 +92,8 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         help="encoding (default course; 'sudosat encode --list' shows all)",
     )
     _add_batch_options(parser)
+    _add_time_limit(parser, "per line and solver, for the whole pipeline",
+                    "the line's output is 'N TIMEOUT'")
     _add_solver_options(parser)
     _add_budget_options(parser)
 
@@ -165,7 +172,7 @@ def _run_solve(args: argparse.Namespace) -> int:
             solvers=tuple(solvers),
             solver_options=extra,
             encoding=args.encoding,
-            time_limit_ms=args.time_limit_ms,
+            deadline=_deadline(args),
             results=args.results,
             jobs=args.jobs,
             resume=args.resume,

@@ -33,12 +33,12 @@ Two methods, both deterministic for a seed (all randomness comes from one
     remaining givens as assumptions. An UNSAT answer's core (the givens that
     sufficed) also settles, without a solver call, every later cell outside it.
 
-Time and progress: ``time_limit_ms`` bounds the whole call (every board):
-the work looks at the clock at least once per row of cells and per solver
-call, and each solver call gets only what is left, so the call raises
-:class:`GenerateTimeout` within about T instead of running unbounded (a
-uniqueness pass at order 12 takes minutes). ``progress=True`` shows a tqdm
-bar per stage on standard error.
+Time and progress: one ``deadline`` (or ``time_limit_ms`` of wall clock, made
+into one) bounds the whole call (every board): the work looks at it at least
+once per row of cells and per solver call, and each solver call runs under
+that same deadline, so the call raises :class:`GenerateTimeout` within about T
+instead of running unbounded (a uniqueness pass at order 12 takes minutes).
+``progress=True`` shows a tqdm bar per stage on standard error.
 
 ``naive``
     The original experiment's "random consistent fill": cells in a seeded
@@ -63,8 +63,9 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
-from sudosat.errors import InstanceError, SolverError, SudosatError
-from sudosat.sat.solvers.budget import Deadline
+from sudosat.errors import InstanceError, SolverError, SudosatError, import_extra
+from sudosat.sat.result import Stop
+from sudosat.sat.solvers.budget import Deadline, one_deadline
 from sudosat.sudoku.board import Board
 
 _T = TypeVar("_T")
@@ -96,9 +97,8 @@ class _Watch:
     standard error when progress was asked for.
     """
 
-    def __init__(self, time_limit_ms: float | None = None, progress: bool = False) -> None:
-        self.deadline = Deadline(time_limit_ms)
-        self.limit_ms = time_limit_ms
+    def __init__(self, deadline: Deadline, progress: bool = False) -> None:
+        self.deadline = deadline
         self.progress = progress
         self.stage = "starting"
         self.where = ""  # which board, when there are several
@@ -111,21 +111,16 @@ class _Watch:
     def ran_out(self) -> NoReturn:
         """Raise :class:`GenerateTimeout` (a solver answered that T ran out)."""
         raise GenerateTimeout(
-            f"the time limit of {self.limit_ms:g} ms ran out while {self.stage}{self.where}; "
-            "nothing was written (raise -T or ask for less)"
+            f"the time limit of {self.deadline.limit_ms or 0:g} ms ran out while "
+            f"{self.stage}{self.where}; nothing was written (raise -T or ask for less)"
         )
-
-    def remaining_ms(self) -> float | None:
-        """What is left for one solver call (None without a limit)."""
-        return self.deadline.remaining_or_none()
 
     def bar(self, items: Iterable[_T], total: int, what: str) -> Iterator[_T]:
         """`items`, with a progress bar named `what` when progress is shown."""
         if not self.progress:
             yield from items
             return
-        from tqdm import tqdm
-
+        tqdm = import_extra("tqdm", "progress", "a progress bar (--progress)").tqdm
         with tqdm(items, total=total, desc=what, file=sys.stderr, leave=False) as shown:
             yield from shown
 
@@ -142,6 +137,7 @@ def generate(
     zchaff: str | None = None,
     minimal: bool = False,
     time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     progress: bool = False,
 ) -> Board:
     """One board of order `order` with a fraction `alpha` of its cells given.
@@ -171,7 +167,11 @@ def generate(
         Unique, and every cell is tried: no given can be removed without
         losing uniqueness (`alpha` is then ignored).
     time_limit_ms : float, optional
-        Wall-clock limit of the call in milliseconds (none by default).
+        A wall-clock limit of the call in milliseconds, made into `deadline`
+        here (none by default; give one or the other).
+    deadline : Deadline, optional
+        The limit of the whole call, on its own clock; every solver call runs
+        under it.
     progress : bool
         Show a progress bar per stage on standard error.
 
@@ -186,7 +186,7 @@ def generate(
     SolverError
         The solver could not complete the base solution.
     GenerateTimeout
-        `time_limit_ms` ran out first.
+        The deadline passed first.
 
     Examples
     --------
@@ -197,7 +197,8 @@ def generate(
     """
     target = _check_arguments(order, alpha, method, base, unique or minimal)
     how = (unique, minimal, method, base, _Solver.named(solver, zchaff))
-    return _generate(order, target, seed, how, _Watch(time_limit_ms, progress))
+    watch = _Watch(one_deadline(deadline, time_limit_ms), progress)
+    return _generate(order, target, seed, how, watch)
 
 
 class _Solver(NamedTuple):
@@ -244,12 +245,14 @@ def generate_many(
     zchaff: str | None = None,
     minimal: bool = False,
     time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     progress: bool = False,
 ) -> list[Board]:
     """`count` boards; board k is ``generate(order, alpha, seed=seed + k, ...)``.
 
-    `time_limit_ms` bounds the whole list (:class:`GenerateTimeout` when it runs
-    out: no board is returned); `progress` shows a bar over the boards too.
+    `deadline` (or `time_limit_ms` of wall clock, made into one) bounds the
+    whole list (:class:`GenerateTimeout` when it passes: no board is
+    returned); `progress` shows a bar over the boards too.
 
     Examples
     --------
@@ -260,7 +263,7 @@ def generate_many(
     if count < 0:
         raise InstanceError(f"count must be >= 0, got {count}")
     target = _check_arguments(order, alpha, method, base, unique or minimal)
-    watch = _Watch(time_limit_ms, progress)
+    watch = _Watch(one_deadline(deadline, time_limit_ms), progress)
     how = (unique, minimal, method, base, _Solver.named(solver, zchaff))
     boards = []
     for k in watch.bar(range(count), count, "boards") if count > 1 else range(count):
@@ -347,7 +350,7 @@ def _solver_solution(order: int, rng: random.Random, solver: _Solver, watch: _Wa
         start = _diagonal_start(order, rng) if diagonal else _row_start(order, rng)
         watch.check()
         settings = GENERATOR_CDCL_SETTINGS if solver.name == "cdcl" else solver.options
-        outcome = run_instance(start, solver.name, GENERATOR_ENCODING, watch.remaining_ms(),
+        outcome = run_instance(start, solver.name, GENERATOR_ENCODING, deadline=watch.deadline,
                                limit_covers="pipeline", **settings)
         if outcome.status is Verdict.TIMEOUT:
             watch.ran_out()
@@ -503,10 +506,10 @@ class _UniquenessChecker:
         givens = [cell * size + cells[cell] for cell in before + after]
         if self.core and self.core.issubset(givens):
             return True
-        result = self.solver.solve([self.activation, *givens], watch.remaining_ms())
-        if result.is_unknown:  # never read as unique: time ran out, or the solver gave up
-            if result.out_of_time and watch.deadline.limited:
-                watch.ran_out()
+        result = self.solver.solve([self.activation, *givens], deadline=watch.deadline)
+        if result.stop is Stop.TIME or watch.deadline.expired():  # no answer within T
+            watch.ran_out()
+        if result.is_unknown:  # never read as unique: the solver gave up
             raise SolverError(f"{self.solver_name} gave no answer on a uniqueness check")
         if result.is_sat:
             return False
@@ -531,8 +534,8 @@ def _has_other_solution(
     if var is None:  # the reduction fixed the cell from its peers: nothing else fits there
         return False
     encoded.cnf.add_clause([-var])  # a fresh CNF of our own: safe to extend
-    outcome = run_instance(puzzle, solver.name, Prepared(encoded), watch.remaining_ms(),
-                           limit_covers="solver", **solver.options)
+    outcome = run_instance(puzzle, solver.name, Prepared(encoded), deadline=watch.deadline,
+                           limit_covers="pipeline", **solver.options)
     if outcome.status is Verdict.TIMEOUT:
         watch.ran_out()
     if outcome.status not in (Verdict.SAT, Verdict.UNSAT):  # ERROR, or a solver that gave up

@@ -5,9 +5,10 @@ One instance
     (:func:`sudosat.run.runner.run_instance`) under one time limit T and returns
     an :class:`~sudosat.run.runner.InstanceOutcome`: a row of the
     results table, the solved board, and the line the output file gets.
-    T bounds the whole pipeline, the same for every solver: the clock starts
-    before the memory guard and the encoding, the solver gets what is left, and
-    when the encoding alone uses up T the answer is TIMEOUT.
+    T bounds the whole pipeline, the same for every solver: one
+    :class:`~sudosat.sat.solvers.budget.Deadline` whose clock starts before the
+    memory guard and the encoding; the solver runs under that same deadline,
+    and when the encoding alone uses up T the answer is TIMEOUT.
 
 A file
     :func:`run_batch` answers every line of an instance file with every
@@ -55,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 import re
 import statistics
 import sys
@@ -63,7 +65,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_reason
+from sudosat.errors import (
+    InstanceError,
+    OutputError,
+    SudosatError,
+    import_extra,
+    open_error_reason,
+)
 from sudosat.lines import read_text, split_lines
 from sudosat.outputs import (
     SPECIAL_KINDS,
@@ -87,8 +95,15 @@ from sudosat.run.results import (
 )
 from sudosat.run.resume import Key, kept_rows, line_hash, solvers_order, stamped
 from sudosat.run.resume import run_hash as _run_hash
-from sudosat.run.runner import InstanceOutcome, blank_row, failed_outcome, run_instance
+from sudosat.run.runner import (
+    InstanceOutcome,
+    blank_row,
+    failed_outcome,
+    import_solver,
+    run_instance,
+)
 from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.budget import Deadline, one_deadline
 from sudosat.sat.solvers.registry import solve
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.incremental import LoadedRules
@@ -127,16 +142,18 @@ def solve_instance(
     encoding: str = "course",
     time_limit_ms: float | None = None,
     *,
+    deadline: Deadline | None = None,
     line: int | None = None,
     max_bytes: int | None = None,
     **options: Any,
 ) -> InstanceOutcome:
     """Encode, solve, decode and check one board, T bounding the whole pipeline.
 
-    :func:`sudosat.run.runner.run_instance` with ``limit_covers="pipeline"``: the
-    clock starts before the memory guard and the encoding, the solver gets
-    what is left, and when the encoding alone uses up T the answer is TIMEOUT.
-    `max_bytes` is the memory guard's limit; `options` go to the solver
+    :func:`sudosat.run.runner.run_instance` with ``limit_covers="pipeline"``: T
+    (`deadline`, or `time_limit_ms` of wall clock from now, made into one
+    there) counts from before the memory guard and the encoding, the solver
+    runs under the same deadline, and when the encoding alone uses up T the
+    answer is TIMEOUT. `max_bytes` is the memory guard's limit; `options` go to the solver
     (``seed``, ``zchaff``, ``max_conflicts`` ...), but ``incremental=True``,
     which solves with the rules loaded once (kept in ``rules=``, a
     :class:`~sudosat.sudoku.incremental.LoadedRules`, or the process's default)
@@ -149,6 +166,7 @@ def solve_instance(
         solver,
         encoding,
         time_limit_ms,
+        deadline=deadline,
         limit_covers="pipeline",
         max_bytes=max_bytes,
         incremental=incremental,
@@ -164,6 +182,7 @@ def solve_line(
     encoding: str = "course",
     time_limit_ms: float | None = None,
     *,
+    deadline: Deadline | None = None,
     source: str | None = None,
     **options: Any,
 ) -> InstanceOutcome:
@@ -182,7 +201,8 @@ def solve_line(
     except InstanceError as exc:
         return failed_outcome(blank_row(line, solver, encoding), exc.reason)
     try:
-        return solve_instance(board, solver, encoding, time_limit_ms, line=line, **options)
+        return solve_instance(board, solver, encoding, time_limit_ms, deadline=deadline,
+                              line=line, **options)
     except Exception as exc:  # nothing one line does may stop the others
         row = blank_row(line, solver, encoding, board)
         return failed_outcome(row, f"crashed: {type(exc).__name__}: {exc}", None, board)
@@ -303,8 +323,13 @@ class BatchSettings:
         Solver names; each line is solved with each, under the same T.
     encoding : str
         The encoding for every line.
+    deadline : Deadline, optional
+        T, per line and solver, for the whole pipeline: each line restarts it
+        (:meth:`~sudosat.sat.solvers.budget.Deadline.restarted`) when its work
+        begins, on its clock (the command line's ``-T`` is a wall-clock one).
     time_limit_ms : float, optional
-        T, per line and solver, for the whole pipeline.
+        A convenience for `deadline`: T in wall-clock milliseconds, made into
+        `deadline` here, once (give one or the other).
     results : path, optional
         The results table (its suffix chooses CSV or JSONL, see
         :func:`sudosat.run.results.table_format`); default :func:`results_path`.
@@ -335,6 +360,7 @@ class BatchSettings:
     solvers: tuple[str, ...] = ("cdcl",)
     encoding: str = "course"
     time_limit_ms: float | None = None
+    deadline: Deadline | None = None
     results: str | Path | None = None
     jobs: int = 1
     resume: bool = False
@@ -349,6 +375,10 @@ class BatchSettings:
     def __post_init__(self) -> None:
         solvers = tuple(dict.fromkeys(self.solvers)) or ("cdcl",)  # once each, in order
         object.__setattr__(self, "solvers", solvers)
+        if self.time_limit_ms is not None or self.deadline is not None:
+            limit = one_deadline(self.deadline, self.time_limit_ms)
+            object.__setattr__(self, "deadline", limit)
+            object.__setattr__(self, "time_limit_ms", None)  # the one form from here on
 
     def options(self, solver: str) -> dict[str, Any]:
         """The keyword options `solver` gets on every line: the seed, zChaff's path, the extras."""
@@ -364,7 +394,7 @@ class _Job:
     """Everything a worker needs besides the line: small and picklable."""
 
     encoding: str
-    time_limit_ms: float | None
+    deadline: Deadline | None  # each line restarts it
     source: str
     options: dict[str, dict[str, Any]]  # solver -> its keyword options
     max_bytes: int | None = None
@@ -373,17 +403,23 @@ class _Job:
 
 
 def _solve_task(job: _Job, task: Task) -> Row:
-    """Worker entry point: solve line `task` = (number, text, solver); return its row."""
+    """Worker entry point: solve line `task` = (number, text, solver); return its row.
+
+    The line's deadline starts here, once the solver's module is imported: T
+    is for the line's work.
+    """
     number, text, solver = task
+    import_solver(solver)
+    extra: dict[str, Any] = {"rules": job.rules} if job.rules is not None else {}
     outcome = solve_line(
         text,
         number,
         solver,
         job.encoding,
-        job.time_limit_ms,
+        deadline=None if job.deadline is None else job.deadline.restarted(),
         source=job.source,
         max_bytes=job.max_bytes,
-        **({"rules": job.rules} if job.rules is not None else {}),
+        **extra,
         **job.options.get(solver, {}),
     )
     return outcome.row
@@ -417,8 +453,8 @@ class SolverSummary:
             self.unknown += 1
         else:
             self.errors += 1
-        if status != Verdict.ERROR and row.get("total_ms") not in (None, ""):
-            self.times_ms.append(float(row["total_ms"]))
+        if status != Verdict.ERROR and row.get("total_wall_ms") not in (None, ""):
+            self.times_ms.append(float(row["total_wall_ms"]))
 
     @property
     def lines(self) -> int:
@@ -513,7 +549,7 @@ def run_batch(
     runner = _make_executor(settings.executor, settings.jobs, settings.scheduler)
     # Solving in this process, the run owns the loaded rules and closes them at its end.
     rules = LoadedRules() if isinstance(runner, SerialExecutor) else None
-    job = _Job(settings.encoding, settings.time_limit_ms, str(instances), options,
+    job = _Job(settings.encoding, settings.deadline, str(instances), options,
                settings.max_bytes, rules)
     try:
         with runner:  # started before any file is made: a Dask scheduler out of reach leaves none
@@ -588,7 +624,7 @@ def _ensure_parent(path: Path) -> None:
 
 def run_hash(job: _Job, solver: str) -> str:
     """A fingerprint of what shapes `solver`'s answers in `job` (:func:`resume.run_hash`)."""
-    return _run_hash(solver, job.encoding, job.time_limit_ms, job.options.get(solver, {}),
+    return _run_hash(solver, job.encoding, job.deadline, job.options.get(solver, {}),
                      job.max_bytes)
 
 
@@ -624,8 +660,10 @@ def _execute(
     recorder_parts: tuple[ResultsLog, dict, BatchSummary],
 ) -> None:
     """Run the tasks on `runner` (entered); every row reaches the recorder as soon as it exists."""
-    from tqdm.auto import tqdm
-
+    if show:
+        tqdm = import_extra("tqdm.auto", "progress", "a progress bar (--progress)").tqdm
+    else:
+        tqdm = _NoBar
     with tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar:
         recorder = _Recorder(*recorder_parts, bar)
         missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
@@ -636,6 +674,25 @@ def _execute(
         for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
             row = outcome if isinstance(outcome, Row) else _failed_row(job, task, outcome)
             recorder.take(_stamped(job, task, row))
+
+
+class _NoBar:
+    """What the recorder uses of a tqdm bar, when none is shown (tqdm may not be installed)."""
+
+    def __init__(self, **_options: Any) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+    def set_postfix(self, *_args: Any, **_kwargs: Any) -> None:
+        pass
+
+    def update(self, _n: int = 1) -> None:
+        pass
 
 
 def _stamped(job: _Job, task: Task, row: Row) -> Row:
@@ -679,9 +736,11 @@ def _make_executor(executor: str, jobs: int, scheduler: str | None):
 
 
 def _show_progress(progress: bool | None) -> bool:
+    """Whether to show the bar: as asked, else on a terminal or in a notebook (if tqdm is here)."""
     if progress is not None:
         return progress
-    return sys.stderr.isatty() or "ipykernel" in sys.modules
+    shown = sys.stderr.isatty() or "ipykernel" in sys.modules
+    return shown and importlib.util.find_spec("tqdm") is not None
 
 
 def _write_outputs(outputs: dict[str, Path], rows: dict[Key, Row], num_lines: int) -> None:
@@ -701,7 +760,7 @@ def probe_solver(solver: str, **options: Any) -> str | None:
     """
     options.pop("incremental", None)  # a pipeline mode, not a solver option
     try:
-        solve(CNF([[1]], 1), solver, time_limit_ms=10_000, **options)
+        solve(CNF([[1]], 1), solver, deadline=Deadline(10_000), **options)
     except SudosatError as exc:
         return exc.reason
     except Exception as exc:  # whatever stops the probe would stop every line

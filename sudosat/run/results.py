@@ -3,12 +3,11 @@
 Everything above the solvers speaks this module's words:
 
 :class:`Verdict`
-    SAT, UNSAT, TIMEOUT, UNKNOWN or ERROR: a solver's
-    :class:`~sudosat.sat.result.Status` seen from the pipeline
-    (:meth:`Verdict.from_status` is the one place where "no decision"
-    becomes TIMEOUT when the time limit ended the search, or UNKNOWN when a
-    work budget did or an incomplete method gave up), plus ERROR for an
-    instance that could not be answered.
+    SAT, UNSAT, TIMEOUT, UNKNOWN or ERROR: a solver's answer seen from the
+    pipeline (:meth:`Verdict.of` is the one place where a
+    :class:`~sudosat.sat.result.Stop` becomes a word: TIMEOUT when the time
+    limit ended the search, UNKNOWN when a work budget did or an incomplete
+    method gave up), plus ERROR for an instance that could not be answered.
 :class:`Row`
     One row of the results table, a frozen dataclass with the columns of
     :data:`COLUMNS`, read like a mapping (``row["status"]``).
@@ -55,7 +54,7 @@ from sudosat.outputs import (
     output_target,
     write_atomically,
 )
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,6 +64,8 @@ if TYPE_CHECKING:
 __all__ = [
     "COLUMNS",
     "JSONL_SUFFIXES",
+    "MIXED_CLOCK_COLUMNS",
+    "RENAMED_COLUMNS",
     "STATUSES",
     "OutputLine",
     "ResultsLog",
@@ -93,39 +94,38 @@ class Verdict(StrEnum):
     TIMEOUT stays the word for T."""
 
     @classmethod
-    def from_status(
-        cls, status: Status, budget_stop: str | None = None, out_of_time: bool = True
-    ) -> Verdict:
-        """The verdict of a solver's answer: no decision is TIMEOUT when T ran out, else UNKNOWN.
+    def of(cls, status: Status, stop: Stop) -> Verdict:
+        """The verdict of a solver's answer and why it stopped; neither has a default.
 
-        Parameters
-        ----------
-        status : Status
-        budget_stop : str, optional
-            The work budget that ended the search (see
-            :func:`sudosat.sat.solvers.budget.budget_stop`), if one did.
-        out_of_time : bool
-            Whether the time limit ran out (or the solver stopped for it). False with no
-            budget stop means an incomplete method gave up with time left.
+        ``ANSWERED`` gives the answer (SAT or UNSAT), ``TIME`` TIMEOUT,
+        ``CONFLICTS``, ``PROPAGATIONS`` and ``GAVE_UP`` UNKNOWN, ``ERROR`` ERROR.
+        The stop decides: an answer whose stop is TIME (it came after T) is TIMEOUT.
+
+        Raises
+        ------
+        ValueError
+            ``ANSWERED`` with no answer (UNKNOWN).
 
         Examples
         --------
-        >>> Verdict.from_status(Status.UNKNOWN)
-        <Verdict.TIMEOUT: 'TIMEOUT'>
-        >>> Verdict.from_status(Status.UNKNOWN, "max_conflicts")
-        <Verdict.UNKNOWN: 'UNKNOWN'>
-        >>> Verdict.from_status(Status.UNKNOWN, out_of_time=False)
+        >>> Verdict.of(Status.UNSAT, Stop.ANSWERED), Verdict.of(Status.UNKNOWN, Stop.TIME)
+        (<Verdict.UNSAT: 'UNSAT'>, <Verdict.TIMEOUT: 'TIMEOUT'>)
+        >>> Verdict.of(Status.UNKNOWN, Stop.CONFLICTS)
         <Verdict.UNKNOWN: 'UNKNOWN'>
         """
-        if status is Status.UNKNOWN and (budget_stop or not out_of_time):
-            return cls.UNKNOWN
-        return _FROM_STATUS[status]
+        if stop is not Stop.ANSWERED:
+            return _OF_STOP[stop]
+        if status is Status.UNKNOWN:
+            raise ValueError("an UNKNOWN status cannot be answered")
+        return cls.SAT if status is Status.SAT else cls.UNSAT
 
 
-_FROM_STATUS = {
-    Status.SAT: Verdict.SAT,
-    Status.UNSAT: Verdict.UNSAT,
-    Status.UNKNOWN: Verdict.TIMEOUT,
+_OF_STOP = {
+    Stop.TIME: Verdict.TIMEOUT,
+    Stop.CONFLICTS: Verdict.UNKNOWN,
+    Stop.PROPAGATIONS: Verdict.UNKNOWN,
+    Stop.GAVE_UP: Verdict.UNKNOWN,
+    Stop.ERROR: Verdict.ERROR,
 }
 
 STATUSES: tuple[str, ...] = tuple(verdict.value for verdict in Verdict)
@@ -138,56 +138,83 @@ COLUMNS: tuple[str, ...] = (
     "solver",
     "encoding",
     "status",
+    "stop",
     "valid",
-    "encode_ms",
-    "solve_ms",
-    "decode_ms",
-    "total_ms",
+    "encode_wall_ms",
+    "solve_wall_ms",
+    "decode_wall_ms",
+    "total_wall_ms",
+    "encode_cpu_ms",
+    "solve_cpu_ms",
+    "decode_cpu_ms",
+    "total_cpu_ms",
     "variables",
     "clauses",
     "decisions",
     "conflicts",
     "propagations",
-    "load_ms",
-    "search_ms",
-    "overhead_ms",
-    "solve_cpu_ms",
+    "load_cpu_ms",
+    "search_cpu_ms",
+    "search_wall_ms",
+    "overhead_cpu_ms",
+    "overhead_wall_ms",
     "error",
     "output",
     "line_hash",
     "run_hash",
     "row_hash",
 )
-"""The results table's columns: the instance, its answer and costs, the output line, then
-what ``resume`` checks.
+"""The results table's columns: the instance, its answer and why the solver stopped, its
+costs, the output line, then what ``resume`` checks.
 
-Times are milliseconds. ``encode_ms``, ``solve_ms``, ``decode_ms`` and
-``total_ms`` are wall-clock times of the stages and of the whole line;
-``load_ms`` is loading the clauses into a solver that runs in this process
-(``cdcl``, ``pysat:*``). ``search_ms`` is the solver's **own** search time:
-its own clock where it times its search (``cdcl``, ``pysat:*``), else the
-time it reports for itself (zChaff's ``Total Run Time``, MiniSat's ``CPU
-time``, CaDiCaL's total process time, our DPLL's and local search's CPU
-time; empty for a program that reports none). ``overhead_ms`` is the rest of
-``total_ms``, the hand-over (loading, writing and reading files, starting a
-program, parsing, checking the model), so that ``total_ms = encode_ms +
-overhead_ms + search_ms + decode_ms``; empty without a search time.
-``solve_cpu_ms`` is the CPU time of the solver call: this process's plus its
-solver programs' (:func:`sudosat.run.runner.run_instance`); a ``solve_ms``
-far above it means the machine was busy. Tables written before a column
-existed read back with it empty (``overhead_ms`` is worked out where
-``search_ms`` is known). ``line_hash`` fingerprints the input
-line a row answers, ``run_hash`` the parameters that shape its answer
-(solver, encoding, T, seed, memory limit) and ``row_hash`` the answer itself
-bound to both: a resumed run keeps a row only when all three match (see
-:mod:`sudosat.run.resume`).
+Times are milliseconds, and each column names its clock. ``*_wall_ms`` are
+wall-clock times (``time.perf_counter``); ``*_cpu_ms`` are CPU times of this
+process plus those of the children it reaped meanwhile (a solver program,
+PySAT's worker; ``getrusage``, or this process's alone where the ``resource``
+module is missing). ``encode``, ``solve`` (the solver call), ``decode`` (with
+the board's check) and ``total`` (the whole line) come on both clocks.
+``load_cpu_ms`` is loading the clauses into a solver in this process (``cdcl``,
+``dpll``, local search, ``pysat:*``). ``search_cpu_ms`` is the solver's
+**own** search on CPU time: measured around the search by the solvers in this
+process, reported by a program for itself (zChaff's ``Total Run Time``,
+MiniSat's ``CPU time``, CaDiCaL's process time; empty for one that reports
+none). ``search_wall_ms`` is the search's wall time, for the solvers in this
+process only. ``overhead_cpu_ms = total_cpu_ms - encode_cpu_ms -
+search_cpu_ms - decode_cpu_ms`` and ``overhead_wall_ms`` the same on the wall
+clock: the hand-over (loading, writing and reading files, starting a program,
+parsing, checking the model); empty without the search's time on that clock.
+A wall time far above its CPU time means the machine was busy. ``stop`` is why
+the solver stopped (:class:`~sudosat.sat.result.Stop`: ``answered``, ``time``,
+``conflicts``, ``propagations``, ``gave up``, ``error``). ``line_hash``
+fingerprints the input line a row answers, ``run_hash`` the parameters that
+shape its answer (solver, encoding, T, seed, memory limit) and ``row_hash``
+the answer itself bound to both: a resumed run keeps a row only when all
+three match (see :mod:`sudosat.run.resume`).
+
+A table written before a column existed reads back with it empty; one written
+with the older names reads back under these (:data:`RENAMED_COLUMNS`), and
+without the columns that mixed clocks (:data:`MIXED_CLOCK_COLUMNS`).
 """
+
+RENAMED_COLUMNS: dict[str, str] = {
+    "encode_ms": "encode_wall_ms",
+    "solve_ms": "solve_wall_ms",
+    "decode_ms": "decode_wall_ms",
+    "total_ms": "total_wall_ms",
+}
+"""Older results tables' names of wall-clock columns -> their names now."""
+
+MIXED_CLOCK_COLUMNS: tuple[str, ...] = ("load_ms", "search_ms", "overhead_ms")
+"""Older results tables' columns that mixed clocks (a wall-clock search for one solver, a
+CPU one for another): read back as nothing, their new columns left empty."""
+
+STOPS: tuple[str, ...] = tuple(stop.value for stop in Stop)
+"""The values of the ``stop`` column."""
 
 _INTS = frozenset(
     {"line", "order", "givens", "variables", "clauses", "decisions", "conflicts", "propagations"}
 )
-_FLOATS = frozenset({"encode_ms", "solve_ms", "decode_ms", "total_ms", "load_ms", "search_ms",
-                     "overhead_ms", "solve_cpu_ms"})
+_FLOATS = frozenset(column for column in COLUMNS if column.endswith("_ms"))
 _TEXTS = frozenset(
     {"solver", "encoding", "error", "output", "line_hash", "run_hash", "row_hash"}
 )
@@ -204,7 +231,8 @@ class Row(Mapping[str, Any]):
     Read it as a mapping of :data:`COLUMNS` (``row["status"]``, ``dict(row)``)
     or by attribute; change it with :meth:`replace`. Missing values are None.
     ``status`` is a :class:`Verdict` (None only in a row read from a file
-    that holds none); ``valid`` says whether the decoded board passed
+    that holds none), ``stop`` a :class:`~sudosat.sat.result.Stop` (None in a
+    row of a table older than the column); ``valid`` says whether the decoded board passed
     :func:`sudosat.sudoku.board.check_solution` (None when there is no board);
     ``error`` says why a line was not solved. Times are milliseconds (see
     :data:`COLUMNS`).
@@ -216,20 +244,26 @@ class Row(Mapping[str, Any]):
     solver: str | None = None
     encoding: str | None = None
     status: Verdict | None = None
+    stop: Stop | None = None
     valid: bool | None = None
-    encode_ms: float | None = None
-    solve_ms: float | None = None
-    decode_ms: float | None = None
-    total_ms: float | None = None
+    encode_wall_ms: float | None = None
+    solve_wall_ms: float | None = None
+    decode_wall_ms: float | None = None
+    total_wall_ms: float | None = None
+    encode_cpu_ms: float | None = None
+    solve_cpu_ms: float | None = None
+    decode_cpu_ms: float | None = None
+    total_cpu_ms: float | None = None
     variables: int | None = None
     clauses: int | None = None
     decisions: int | None = None
     conflicts: int | None = None
     propagations: int | None = None
-    load_ms: float | None = None
-    search_ms: float | None = None
-    overhead_ms: float | None = None
-    solve_cpu_ms: float | None = None
+    load_cpu_ms: float | None = None
+    search_cpu_ms: float | None = None
+    search_wall_ms: float | None = None
+    overhead_cpu_ms: float | None = None
+    overhead_wall_ms: float | None = None
     error: str | None = None
     output: str | None = None
     line_hash: str | None = None
@@ -252,10 +286,11 @@ class Row(Mapping[str, Any]):
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The columns in order, plain values (``status`` a ``str``)."""
+        """The columns in order, plain values (``status`` and ``stop`` a ``str``)."""
         values = {column: getattr(self, column) for column in COLUMNS}
-        if values["status"] is not None:
-            values["status"] = str(values["status"])
+        for column in ("status", "stop"):
+            if values[column] is not None:
+                values[column] = str(values[column])
         return values
 
     @classmethod
@@ -265,14 +300,31 @@ class Row(Mapping[str, Any]):
         Unknown keys are ignored, missing ones are None, and so is any value
         that is empty, NaN, ``pd.NA`` or of the wrong kind (a count that is
         not a whole number, an unknown status): a row read back never raises.
+        A row of an older table reads its wall-clock times under their names
+        now (:data:`RENAMED_COLUMNS`) and leaves the columns that mixed clocks
+        (:data:`MIXED_CLOCK_COLUMNS`) behind.
 
         Examples
         --------
         >>> row = Row.from_dict({"line": "3", "status": "SAT", "valid": "True", "x": 1})
-        >>> row.line, row.status, row.valid, row.total_ms
+        >>> row.line, row.status, row.valid, row.total_wall_ms
         (3, <Verdict.SAT: 'SAT'>, True, None)
+        >>> Row.from_dict({"total_ms": "12.5", "search_ms": "3"}).total_wall_ms
+        12.5
         """
+        values = _renamed(values)
         return cls(**{c: _typed(c, values.get(c)) for c in COLUMNS if c in values})
+
+
+def _renamed(values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`values` with an older table's names of wall-clock columns made today's."""
+    old = [name for name in RENAMED_COLUMNS if name in values]
+    if not old:
+        return values
+    renamed = dict(values)
+    for name in old:
+        renamed.setdefault(RENAMED_COLUMNS[name], renamed.pop(name))
+    return renamed
 
 
 _COLUMN_SET = frozenset(COLUMNS)
@@ -294,6 +346,8 @@ def _typed(column: str, value: Any) -> Any:
         return None
     if column == "status":
         return Verdict(value) if value in STATUSES else None
+    if column == "stop":
+        return Stop(value) if value in STOPS else None
     if column == "valid":
         return _boolean(value)
     return str(value)
@@ -415,9 +469,10 @@ def table_format(path: str | os.PathLike) -> str:
 
 def _plain(row: Mapping[str, Any], columns: Sequence[str]) -> dict[str, Any]:
     values = {column: row.get(column) for column in columns}
-    status = values.get("status")
-    if isinstance(status, Verdict):
-        values["status"] = status.value
+    for column in ("status", "stop"):
+        word = values.get(column)
+        if isinstance(word, Verdict | Stop):
+            values[column] = word.value
     return values
 
 
@@ -614,22 +669,25 @@ def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
     Counts and times become numbers (missing: NaN), ``valid`` a boolean
     (missing: False), ``error`` and ``output`` strings (missing: empty),
-    ``status`` a string (missing: ERROR). Other columns are kept after these.
+    ``status`` a string (missing: ERROR), ``stop`` a string (missing: empty).
+    A table with the older names reads them under today's
+    (:data:`RENAMED_COLUMNS`) and loses the columns that mixed clocks
+    (:data:`MIXED_CLOCK_COLUMNS`). Other columns are kept after these.
     """
     import pandas as pd
 
-    frame = frame.copy()
-    derive_overhead = "overhead_ms" not in frame.columns
+    renames = {old: new for old, new in RENAMED_COLUMNS.items()
+               if old in frame.columns and new not in frame.columns}
+    dropped = [column for column in (*MIXED_CLOCK_COLUMNS, *RENAMED_COLUMNS)
+               if column in frame.columns and column not in renames]
+    frame = frame.drop(columns=dropped).rename(columns=renames)
     for column in COLUMNS:
         if column not in frame.columns:
             frame[column] = pd.NA
     for column in sorted(_INTS | _FLOATS):
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    if derive_overhead:  # a table written before the column: the same sum the runner takes
-        known = frame[["encode_ms", "decode_ms"]].fillna(0.0).sum(axis=1)
-        frame["overhead_ms"] = (frame["total_ms"] - known - frame["search_ms"]).round(3)
     frame["valid"] = frame["valid"].map(lambda value: bool(_typed("valid", value)))
-    for column in ("error", "output", "line_hash", "run_hash", "row_hash"):
+    for column in ("stop", "error", "output", "line_hash", "run_hash", "row_hash"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
     frame["status"] = frame["status"].astype(object).where(frame["status"].notna(), "ERROR")
     frame["status"] = frame["status"].astype(str)

@@ -10,9 +10,10 @@ again. Three fingerprints, written in every row a run produces:
     what shapes the answer: solver, encoding, T, seed, memory limit, budgets;
 ``row_hash``
     the row's answer itself, bound to the two above: its line number, order,
-    givens, solver, encoding, status, validity, formula size, error and
-    output line. An edited status or output (an UNSAT written over a SAT, a
-    changed board) no longer matches, so the row is solved again.
+    givens, solver, encoding, status, why the solver stopped, validity,
+    formula size, error and output line. An edited status or output (an UNSAT
+    written over a SAT, a changed board) no longer matches, so the row is
+    solved again.
 
 The fingerprints are SHA-256 digests, not signatures: they catch edits and
 stale rows, not a forger who recomputes them. A kept row's answer must also
@@ -27,7 +28,7 @@ from typing import Any
 
 from sudosat.errors import InstanceError
 from sudosat.run.results import STATUSES, Row, Verdict, format_output, parse_output
-from sudosat.sat.solvers.budget import BUDGETS
+from sudosat.sat.solvers.budget import BUDGETS, Clock, Deadline
 from sudosat.sudoku.board import Board, check_solution
 
 Key = tuple[int, str]
@@ -37,7 +38,8 @@ BOUND_COLUMNS: tuple[str, ...] = (
     "line", "order", "givens", "solver", "encoding", "status", "valid", "variables", "clauses",
     "error", "output", "line_hash", "run_hash",
 )
-"""The columns ``row_hash`` binds: the row's answer and what it answers (not its timings)."""
+"""The columns ``row_hash`` binds: the row's answer and what it answers (not its timings);
+``stop`` too when the row has one (a row of a table older than the column keeps its hash)."""
 
 
 def line_hash(text: str) -> str:
@@ -45,14 +47,18 @@ def line_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def run_hash(solver: str, encoding: str, time_limit_ms: float | None,
+def run_hash(solver: str, encoding: str, limit: Deadline | None,
              options: Mapping[str, Any], max_bytes: int | None) -> str:
     """A fingerprint of what shapes `solver`'s answers: encoding, T, seed, limits
-    (and the work budgets when set, so the rows of runs without them keep theirs)."""
-    parts = [solver, encoding, time_limit_ms, options.get("seed"), max_bytes]
+    (and the work budgets when set, so the rows of runs without them keep theirs;
+    T's clock when it is CPU time, so the wall-clock runs' rows keep theirs too)."""
+    limit_ms = None if limit is None else limit.limit_ms
+    parts = [solver, encoding, limit_ms, options.get("seed"), max_bytes]
     budgets = [(name, options[name]) for name in BUDGETS if options.get(name) is not None]
     if budgets:
         parts.append(budgets)
+    if limit is not None and limit.clock is Clock.CPU:
+        parts.append(str(limit.clock))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
@@ -64,6 +70,8 @@ def row_hash(row: Row) -> str:
     """
     values = row.to_dict()
     parts = [values[column] for column in BOUND_COLUMNS]
+    if values["stop"] is not None:
+        parts.append(values["stop"])
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

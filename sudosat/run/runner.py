@@ -12,15 +12,28 @@ pages and the generator call to solve one board with one solver. It runs
 and returns an :class:`InstanceOutcome`: the results :class:`~sudosat.run.results.Row`,
 the solved board, the output line, and the solver's own answer.
 
-The time limit T has one of two meanings, chosen by the caller
-(``limit_covers``), never implied:
+The time limit T is one :class:`~sudosat.sat.solvers.budget.Deadline` (``deadline=``,
+or the convenience ``time_limit_ms=`` and ``clock=`` made into one here), on the
+wall clock or on CPU time, and the same object reaches the solver's loop. It has
+one of two meanings, chosen by the caller (``limit_covers``), never implied:
 
 ``"pipeline"`` (the batch, ``sudosat solve``)
-    T bounds everything: the clock starts before the memory guard, the solver
-    gets what is left, and when the encoding alone uses up T the answer is
-    TIMEOUT.
+    T bounds everything: the deadline counts from when it was made (before
+    the memory guard), the solver gets the same deadline, and when the
+    encoding alone uses up T the answer is TIMEOUT.
 ``"solver"`` (the studies, the workbench, the report's comparisons)
-    T is the solver's alone; building the formula is not counted against it.
+    T is the solver's alone: the deadline restarts when the solver starts
+    (:meth:`~sudosat.sat.solvers.budget.Deadline.restarted`); building the
+    formula is not counted against it.
+
+An answer that arrives once the deadline has passed is TIMEOUT (``stop``
+``time``), never accepted: T holds on every path, the incremental one and
+external programs included.
+
+Every stage is timed on both clocks into the row (``encode_wall_ms`` and
+``encode_cpu_ms`` ...; see :data:`~sudosat.run.results.COLUMNS`); the
+solver's own search and loading times come from its stats, each named by its
+clock (``search_cpu_ms``, ``search_wall_ms``, ``load_cpu_ms``).
 
 The formula is a registered encoding's name (built here), or a
 :class:`Prepared` formula built by the caller (a study shares one encoding
@@ -34,7 +47,8 @@ assumptions.
 
 Work budgets (``max_conflicts``, ``max_propagations`` among the solver
 options) go to the solver on every path; an answer they end is UNKNOWN (the
-output line ``N UNKNOWN``), never TIMEOUT, which stays the word for T.
+output line ``N UNKNOWN``), never TIMEOUT, which stays the word for T. Why
+the solver stopped is its :class:`~sudosat.sat.result.Stop`, the row's ``stop``.
 
 Examples
 --------
@@ -47,18 +61,24 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import math
-import resource
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sudosat.errors import SudosatError
 from sudosat.run.results import Row, Verdict, format_output, one_line
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result
-from sudosat.sat.solvers.budget import BUDGETS, Clock, Deadline, OutOfTime, budget_stop
+from sudosat.sat.result import Result, Stop
+from sudosat.sat.solvers.budget import (
+    BUDGET_STOPS,
+    BUDGETS,
+    Clock,
+    Deadline,
+    OutOfTime,
+    cpu_seconds,
+    one_deadline,
+)
 from sudosat.sat.solvers.registry import check_budgets, get_solver, incremental_support, solve
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, check_resources, encode
@@ -70,8 +90,8 @@ __all__ = [
     "Prepared",
     "blank_row",
     "failed_outcome",
-    "overhead_ms",
-    "own_search_ms",
+    "import_solver",
+    "overheads",
     "prepare",
     "run_instance",
 ]
@@ -80,6 +100,8 @@ LIMIT_POLICIES = ("pipeline", "solver")
 """What the time limit bounds: the whole pipeline, or the solver call alone."""
 
 _STAT_COLUMNS = ("decisions", "conflicts", "propagations")
+# The solver's own times, as its stats name them (each named by its clock): into the row.
+_OWN_TIMES = ("load_cpu_ms", "search_cpu_ms", "search_wall_ms")
 
 
 class Formula(Protocol):
@@ -101,8 +123,9 @@ class Prepared:
     Attributes
     ----------
     formula : Formula
-    encode_ms : float or None
-        Milliseconds spent building it (the row's ``encode_ms``).
+    encode_wall_ms, encode_cpu_ms : float or None
+        Milliseconds spent building it, on the wall clock and in CPU time (the
+        row's ``encode_wall_ms`` and ``encode_cpu_ms``).
     loaded : incremental solver, optional
         A solver (:func:`sudosat.sat.solvers.registry.open_solver`) already holding
         every clause of `formula` but the `assumptions`: it answers instead of
@@ -113,7 +136,8 @@ class Prepared:
     """
 
     formula: Any
-    encode_ms: float | None = None
+    encode_wall_ms: float | None = None
+    encode_cpu_ms: float | None = None
     loaded: Any = None
     assumptions: tuple[int, ...] = ()
 
@@ -128,10 +152,11 @@ def prepare(board: Board, encoding: str, *, max_bytes: int | None = None) -> Pre
     EncodingError
         The encoding is unknown.
     """
-    started = time.perf_counter()
-    check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
-    encoded = encode(board, encoding)
-    return Prepared(encoded, _ms_since(started))
+    times: dict[str, Any] = {}
+    with _stage(times, "encode"):
+        check_resources(board, encoding, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+        encoded = encode(board, encoding)
+    return Prepared(encoded, times["encode_wall_ms"], times["encode_cpu_ms"])
 
 
 @dataclass
@@ -155,8 +180,8 @@ class InstanceOutcome:
         The formula the solver was given, when it was built (drop the
         outcome to free it: a big order's formula holds millions of clauses).
     stage_ms : dict
-        Milliseconds per stage, finer than the row: ``decode`` and ``check``
-        apart (the row's ``decode_ms`` is their sum).
+        Wall-clock milliseconds per stage, finer than the row: ``decode`` and
+        ``check`` apart (the row's ``decode_wall_ms`` is their sum).
     """
 
     row: Row
@@ -173,27 +198,28 @@ class InstanceOutcome:
         return self.row.status or Verdict.ERROR
 
 
-class _Clock:
-    """The time limit under its policy, and the wall clock of the whole run."""
+class _Limit:
+    """The deadline under its policy, and the run's own two clocks from its start."""
 
-    def __init__(self, time_limit_ms: float | None, covers: str, clock: Clock | str) -> None:
+    def __init__(self, deadline: Deadline, covers: str) -> None:
         if covers not in LIMIT_POLICIES:
             raise ValueError(f"limit_covers must be one of {LIMIT_POLICIES}, got {covers!r}")
-        self.started = time.perf_counter()
+        self.wall, self.cpu = time.perf_counter(), cpu_seconds()
         self.covers = covers
-        limit = Deadline(time_limit_ms, clock=clock)
+        self.limit = deadline
         # T's deadline; with limit_covers="solver" it restarts when the solver starts
-        self.limit = limit
-        self.deadline = limit if covers == "pipeline" else Deadline(None, clock=clock)
+        self.deadline = deadline if covers == "pipeline" else Deadline(None, clock=deadline.clock)
 
     def for_solver(self) -> Deadline:
-        """The deadline the solver runs under (a fresh one when T is the solver's alone)."""
+        """The deadline the solver runs under (restarted when T is the solver's alone)."""
         if self.covers == "solver":
             self.deadline = self.limit.restarted()
         return self.deadline
 
-    def elapsed_ms(self) -> float:
-        return _ms_since(self.started)
+    def totals(self) -> dict[str, float]:
+        """``total_wall_ms`` and ``total_cpu_ms`` of the run so far."""
+        return {"total_wall_ms": _ms(time.perf_counter() - self.wall),
+                "total_cpu_ms": _ms(cpu_seconds() - self.cpu)}
 
 
 @dataclass
@@ -202,7 +228,7 @@ class _Run:
 
     board: Board
     solver: str
-    clock: _Clock
+    clock: _Limit
     draft: dict[str, Any]
     options: dict[str, Any]
     max_bytes: int | None
@@ -210,11 +236,11 @@ class _Run:
     budgets: dict[str, Any] = field(default_factory=dict)
     rules: Any = None
 
-    def outcome(self, verdict: Verdict, **extra: Any) -> InstanceOutcome:
-        """The outcome of this run with `verdict` (UNSAT, TIMEOUT or ERROR), total time stamped."""
+    def outcome(self, verdict: Verdict, stop: Stop, **extra: Any) -> InstanceOutcome:
+        """The outcome of this run with `verdict` (UNSAT, TIMEOUT, UNKNOWN), totals stamped."""
         reason = extra.pop("error", None)
-        self.draft.update(status=verdict, total_ms=_round(self.clock.elapsed_ms()), error=reason)
-        self.draft["overhead_ms"] = overhead_ms(self.draft)
+        self.draft.update(status=verdict, stop=stop, error=reason, **self.clock.totals())
+        self.draft.update(overheads(self.draft))
         output = format_output(verdict, order=self.board.order, reason=reason)
         self.draft["output"] = output
         return InstanceOutcome(Row(**self.draft), None, output, self.board, **extra)
@@ -226,6 +252,7 @@ def run_instance(
     encoding: str | Prepared = "course",
     time_limit_ms: float | None = None,
     *,
+    deadline: Deadline | None = None,
     limit_covers: str = "pipeline",
     memory_guard: bool = True,
     max_bytes: int | None = None,
@@ -245,39 +272,39 @@ def run_instance(
         A registered solver name (``cdcl``, ``zchaff``, ``pysat:minisat22`` ...).
     encoding : str or Prepared
         A registered encoding's name, or a formula already built.
-    time_limit_ms : float, optional
-        T; None for none.
+    time_limit_ms, clock : float and {"wall", "cpu"}, optional
+        T in milliseconds from now on that clock (wall: the course's T; CPU:
+        the studies' verdicts the same on a quiet and on a busy machine), made
+        into `deadline` here, once. Give one or the other (neither: no limit).
+    deadline : Deadline, optional
+        T itself, on its own clock; the same object reaches the solver.
     limit_covers : {"pipeline", "solver"}
         What T bounds (see the module docstring).
-    memory_guard : bool
-        Refuse a formula bigger than `max_bytes` before building it (only
-        for an encoding given by name: a prepared one is built already).
-    max_bytes : int, optional
-        The memory guard's limit (default :data:`~sudosat.sudoku.encoding.DEFAULT_MAX_BYTES`).
-    incremental : bool
-        Solve with the rules loaded once (kept in `rules`) and the givens as
-        assumptions; a solver without assumptions runs the default way.
+    memory_guard, max_bytes : bool and int, optional
+        Refuse an encoding given by name that would need more than `max_bytes`
+        (default :data:`~sudosat.sudoku.encoding.DEFAULT_MAX_BYTES`) before building it.
+    incremental, rules : bool and LoadedRules, optional
+        Solve with the rules loaded once (kept in `rules`, default the
+        process's :func:`~sudosat.sudoku.incremental.default_rules`) and the
+        givens as assumptions; a solver without assumptions runs the default way.
     line : int, optional
         The input line number, for the row.
-    clock : {"wall", "cpu"}
-        The clock T is measured on: wall time (the course's T, what a user
-        waits) or this process's CPU time (the studies: the same verdicts on a
-        quiet and on a busy machine).
-    rules : LoadedRules, optional
-        The cache of loaded rules the incremental mode uses (its owner closes
-        it); default the process's own (:func:`~sudosat.sudoku.incremental.default_rules`).
     **solver_options
-        Passed to the solver (``seed``, ``zchaff``, ``max_conflicts``,
-        ``max_propagations`` ...).
+        Passed to the solver (``seed``, ``zchaff``, ``max_conflicts`` ...).
 
     Returns
     -------
     InstanceOutcome
         Never raises for a bad instance, an unavailable or crashing solver, or
         a refused encoding: those become an ERROR row whose ``error`` says why.
+
+    Raises
+    ------
+    ValueError
+        Both `deadline` and `time_limit_ms`, or an unknown `limit_covers`.
     """
-    _import_solver(solver)
-    timing = _Clock(time_limit_ms, limit_covers, clock)
+    import_solver(solver)
+    timing = _Limit(one_deadline(deadline, time_limit_ms, clock), limit_covers)
     name = encoding if isinstance(encoding, str) else encoding.formula.encoding
     options = dict(solver_options)
     budgets = {key: options.pop(key) for key in BUDGETS if options.get(key) is not None}
@@ -290,16 +317,16 @@ def run_instance(
             return _incremental_stages(run, encoding)
         return _stages(run, encoding)
     except SudosatError as exc:
-        return failed_outcome(run.draft, exc.reason, timing.elapsed_ms(), board)
+        return failed_outcome(run.draft, exc.reason, timing.totals(), board)
     except MemoryError:
-        return failed_outcome(run.draft, "out of memory", timing.elapsed_ms(), board)
+        return failed_outcome(run.draft, "out of memory", timing.totals(), board)
     except Exception as exc:  # a solver's bug must cost one line, not the whole batch
         reason = f"crashed: {type(exc).__name__}: {exc}"
-        return failed_outcome(run.draft, reason, timing.elapsed_ms(), board)
+        return failed_outcome(run.draft, reason, timing.totals(), board)
 
 
-def _import_solver(solver: str) -> None:
-    """Import the solver's module before the clock starts: T is for solving, not for imports.
+def import_solver(solver: str) -> None:
+    """Import `solver`'s module before a clock starts: T is for solving, not for imports.
 
     A name that fails here fails again inside the pipeline, which reports it.
     """
@@ -321,10 +348,10 @@ def _draft(line: int | None, solver: str, encoding: str, board: Board | None) ->
 def failed_outcome(
     draft: dict[str, Any] | Row,
     reason: str,
-    elapsed_ms: float | None = None,
+    totals: Mapping[str, float] | None = None,
     board: Board | None = None,
 ) -> InstanceOutcome:
-    """The ERROR outcome of an instance that could not be answered, and why.
+    """The ERROR outcome of an instance that could not be answered, and why (``stop`` error).
 
     Parameters
     ----------
@@ -332,18 +359,17 @@ def failed_outcome(
         The columns known so far (line, solver, encoding ...).
     reason : str
         Why; folded to one line.
-    elapsed_ms : float, optional
-        The time spent, for ``total_ms``.
+    totals : mapping, optional
+        The time spent: ``total_wall_ms`` and ``total_cpu_ms``.
     board : Board, optional
         The puzzle, when it could be read.
     """
     reason = one_line(reason)
     values = dict(draft)
     output = format_output(Verdict.ERROR, reason=reason)
-    values.update(status=Verdict.ERROR, error=reason, output=output)
-    if elapsed_ms is not None:
-        values["total_ms"] = _round(elapsed_ms)
-    values["overhead_ms"] = overhead_ms(values)
+    values.update(status=Verdict.ERROR, stop=Stop.ERROR, error=reason, output=output)
+    values.update(totals or {})
+    values.update(overheads(values))
     return InstanceOutcome(Row.from_dict(values) if isinstance(draft, Row) else Row(**values),
                            None, output, board)
 
@@ -365,82 +391,93 @@ def _stages(run: _Run, encoding: str | Prepared) -> InstanceOutcome:
         formula = built
     else:
         formula = encoding.formula
-        run.draft["encode_ms"] = encoding.encode_ms
+        run.draft.update(encode_wall_ms=encoding.encode_wall_ms,
+                         encode_cpu_ms=encoding.encode_cpu_ms)
     run.draft.update(variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses)
     if run.clock.deadline.expired():
-        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding",
-                           formula=formula)
+        return run.outcome(Verdict.TIMEOUT, Stop.TIME,
+                           error="the time limit ran out while encoding", formula=formula)
     deadline = run.clock.for_solver()
     prepared = None if isinstance(encoding, str) else encoding
     loaded = None if prepared is None else prepared.loaded
-    with _SolveTimer(run.draft) as timer:
+    with _stage(run.draft, "solve"):
         if prepared is None or loaded is None:
-            result = solve(formula.cnf, run.solver, time_limit_ms=deadline.remaining_or_none(),
-                           **run.budgets, **run.options)
+            result = solve(formula.cnf, run.solver, deadline=deadline, **run.budgets,
+                           **run.options)
         else:
             check_budgets(run.solver, **run.budgets)
-            result = loaded.solve(list(prepared.assumptions), deadline.remaining_or_none(),
-                                  **run.budgets)
-    run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
-    if loaded is None:  # a loaded solver's load happened before this call
-        run.draft["load_ms"] = _optional_ms(result.stats.get("load_ms"))
-        run.draft["search_ms"] = own_search_ms(result.stats)
-    else:  # the clauses are loaded already: the call under assumptions is the search
-        run.draft["search_ms"] = own_search_ms(result.stats, timer.wall_ms)
+            result = loaded.solve(list(prepared.assumptions), deadline=deadline, **run.budgets)
     return _conclude(run, formula, result, deadline)
 
 
 def _build(run: _Run, encoding: str) -> Any:
     """The encoding of the board, or the TIMEOUT outcome when it cannot be built within T."""
-    started = time.perf_counter()
     deadline = run.clock.deadline
     # No up-front guess of how long the build takes (a rate would be one machine's): the
     # size count and the encoder look at the deadline as they go and stop there.
     try:
-        if run.memory_guard:
-            limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
-            check_resources(run.board, encoding, limit, check=deadline.check)
-        encoded = encode(run.board, encoding, check=deadline.check)
+        with _stage(run.draft, "encode"):
+            if run.memory_guard:
+                limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
+                check_resources(run.board, encoding, limit, check=deadline.check)
+            return encode(run.board, encoding, check=deadline.check)
     except OutOfTime:
-        run.draft["encode_ms"] = _ms_since(started)
-        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
-    run.draft["encode_ms"] = _ms_since(started)
-    return encoded
+        return run.outcome(Verdict.TIMEOUT, Stop.TIME,
+                           error="the time limit ran out while encoding")
 
 
 def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> InstanceOutcome:
-    """UNSAT, TIMEOUT, UNKNOWN, or the decoded board checked against the puzzle."""
-    stopped = budget_stop(result.stats)
-    out_of_time = deadline.expired() or result.out_of_time
-    verdict = Verdict.from_status(result.status, stopped, out_of_time)
+    """UNSAT, TIMEOUT, UNKNOWN, or the decoded board checked against the puzzle.
+
+    The solver's ``stop`` decides, but for an answer that came once `deadline`
+    had passed: that one is TIMEOUT (``stop`` time), as any late answer.
+    """
+    run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
+    run.draft.update({key: _optional_ms(result.stats.get(key)) for key in _OWN_TIMES})
+    late = result.stop is Stop.ANSWERED and deadline.expired()
+    stop = Stop.TIME if late else result.stop
+    verdict = Verdict.of(result.status, stop)
     if verdict is Verdict.UNKNOWN:
-        why = (f"the work budget ran out ({stopped}={run.budgets.get(stopped or '')})"
-               if stopped else "the solver gave up without a decision, with time left")
-        return run.outcome(verdict, error=why, result=result, formula=formula)
+        return run.outcome(verdict, stop, error=_why_unknown(run, stop), result=result,
+                           formula=formula)
     if verdict is Verdict.UNSAT:
         clash = run.board.first_conflict()
         error = f"the givens clash: {clash}" if clash else None
-        return run.outcome(verdict, error=error, result=result, formula=formula)
+        return run.outcome(verdict, stop, error=error, result=result, formula=formula)
     if verdict is Verdict.TIMEOUT:
-        why = "the time limit ran out while solving"
-        return run.outcome(verdict, error=why, result=result, formula=formula)
-    started = time.perf_counter()
-    solution = formula.decode(result.model or [])
-    decoded = time.perf_counter()
-    problem = check_solution(run.board, solution)
-    stage_ms = {"decode": (decoded - started) * 1000.0,
-                "check": (time.perf_counter() - decoded) * 1000.0}
-    run.draft["decode_ms"] = _ms_since(started)
+        why = ("the answer came after the time limit" if late
+               else "the time limit ran out while solving")
+        return run.outcome(verdict, stop, error=why, result=result, formula=formula)
+    return _decoded(run, formula, result)
+
+
+def _why_unknown(run: _Run, stop: Stop) -> str:
+    """Why an UNKNOWN row has no answer: the work budget that ran out, or the solver gave up."""
+    for budget, its_stop in BUDGET_STOPS.items():
+        if stop is its_stop:
+            return f"the work budget ran out ({budget}={run.budgets.get(budget)})"
+    return "the solver gave up without a decision, with time left"
+
+
+def _decoded(run: _Run, formula: Any, result: Result) -> InstanceOutcome:
+    """The SAT answer decoded and checked against the puzzle: the solved board, or ERROR."""
+    with _stage(run.draft, "decode"):
+        started = time.perf_counter()
+        solution = formula.decode(result.model or [])
+        decoded = time.perf_counter()
+        problem = check_solution(run.board, solution)
+        stage_ms = {"decode": (decoded - started) * 1000.0,
+                    "check": (time.perf_counter() - decoded) * 1000.0}
     if problem is not None:
         run.draft["valid"] = False
         outcome = failed_outcome(run.draft, f"the decoded board is not a solution: {problem}",
-                                 run.clock.elapsed_ms(), run.board)
+                                 run.clock.totals(), run.board)
         outcome.result, outcome.formula, outcome.stage_ms = result, formula, stage_ms
         return outcome
     output = format_output(Verdict.SAT, solution=solution)
-    run.draft.update(status=Verdict.SAT, valid=True, total_ms=_round(run.clock.elapsed_ms()),
-                     output=output)
-    run.draft["overhead_ms"] = overhead_ms(run.draft)
+    run.draft.update(status=Verdict.SAT, stop=Stop.ANSWERED, valid=True, output=output,
+                     **run.clock.totals())
+    run.draft.update(overheads(run.draft))
     return InstanceOutcome(Row(**run.draft), solution, output, run.board, result, formula,
                            stage_ms)
 
@@ -448,36 +485,32 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
 def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
     """The stages with the rules loaded once (kept in the cache) and the givens as assumptions.
 
-    ``encode_ms`` counts building the assumptions (and, for the first puzzle
+    ``encode_*_ms`` count building the assumptions (and, for the first puzzle
     of an order, building and loading the rules), ``clauses`` the rules plus
     one per given. A puzzle whose givens clash is UNSAT, and the row's
     ``error`` names the failed givens (the solver's core).
     """
     from sudosat.sudoku.incremental import givens_as_assumptions, loaded_rules, name_givens
 
-    started = time.perf_counter()
     limit = DEFAULT_MAX_BYTES if run.max_bytes is None else run.max_bytes
     check_budgets(run.solver, **run.budgets)  # before loading: a refusal costs nothing
     try:
-        loaded, rules = loaded_rules(
-            run.board.order, encoding, solver=run.solver, max_bytes=limit,
-            deadline=run.clock.deadline, cache=run.rules, **run.options,
-        )
+        with _stage(run.draft, "encode"):
+            loaded, rules = loaded_rules(
+                run.board.order, encoding, solver=run.solver, max_bytes=limit,
+                deadline=run.clock.deadline, cache=run.rules, **run.options,
+            )
+            assumptions = givens_as_assumptions(run.board)
     except OutOfTime:
-        run.draft["encode_ms"] = _ms_since(started)
-        return run.outcome(
-            Verdict.TIMEOUT, error="the time limit ran out while building and loading the rules"
-        )
-    assumptions = givens_as_assumptions(run.board)
-    run.draft["encode_ms"] = _ms_since(started)
+        return run.outcome(Verdict.TIMEOUT, Stop.TIME,
+                           error="the time limit ran out while building and loading the rules")
     run.draft.update(variables=rules.num_vars, clauses=rules.num_clauses + len(assumptions))
     if run.clock.deadline.expired():
-        return run.outcome(Verdict.TIMEOUT, error="the time limit ran out while encoding")
+        return run.outcome(Verdict.TIMEOUT, Stop.TIME,
+                           error="the time limit ran out while encoding")
     deadline = run.clock.for_solver()
-    with _SolveTimer(run.draft) as timer:
-        result = loaded.solve(assumptions, deadline.remaining_or_none(), **run.budgets)
-    run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
-    run.draft["search_ms"] = own_search_ms(result.stats, timer.wall_ms)
+    with _stage(run.draft, "solve"):
+        result = loaded.solve(assumptions, deadline=deadline, **run.budgets)
     outcome = _conclude(run, rules, result, deadline)
     if outcome.status is Verdict.UNSAT:
         clash = outcome.row.error or "the givens admit no solution together"
@@ -487,82 +520,61 @@ def _incremental_stages(run: _Run, encoding: str) -> InstanceOutcome:
 
 
 # ---------------------------------------------------------------------------------------
-# what each solver itself spent
+# the row's times
 
 
-def own_search_ms(stats: Mapping[str, Any], fallback: float | None = None) -> float | None:
-    """The solver's own search time in ms: what it measured or reported, else `fallback`.
+def overheads(values: Mapping[str, Any]) -> dict[str, float | None]:
+    """``overhead_cpu_ms`` and ``overhead_wall_ms``: the total less encode, search and decode.
 
-    ``search_ms`` where the solver times its search apart from loading the
-    clauses (``cdcl``, ``pysat:*``), else ``solver_cpu_s``, the seconds the
-    solver reports for itself (zChaff's ``Total Run Time``, MiniSat's ``CPU
-    time``, CaDiCaL's ``c total process time``, our DPLL and local search's
-    CPU time), else `fallback` (None: unknown).
-
-    Examples
-    --------
-    >>> own_search_ms({"solver_cpu_s": 0.000278}), own_search_ms({}, 1.5), own_search_ms({})
-    (0.278, 1.5, None)
-    """
-    for key, scale in (("search_ms", 1.0), ("solver_cpu_s", 1000.0)):
-        value = stats.get(key)
-        if isinstance(value, int | float) and math.isfinite(value) and value >= 0:
-            return _round(float(value) * scale)
-    return None if fallback is None else _round(fallback)
-
-
-def overhead_ms(values: Mapping[str, Any]) -> float | None:
-    """``total_ms`` less encode, search and decode: the hand-over (None without a search time).
-
-    Loading the clauses into the solver, writing and reading files, starting a
-    program and parsing its output, checking the model: the row's parts then add
-    up, ``total = encode + overhead + search + decode`` (a missing encode or
-    decode counts 0).
+    Each on its own clock: ``total_cpu_ms - encode_cpu_ms - search_cpu_ms -
+    decode_cpu_ms``, and the same with ``_wall_ms``. The hand-over: loading
+    the clauses into the solver, writing and reading files, starting a
+    program and parsing its output, checking the model. None without the
+    total or the search on that clock (a missing encode or decode counts 0).
 
     Examples
     --------
-    >>> overhead_ms({"total_ms": 12.5, "encode_ms": 2.0, "search_ms": 0.25, "decode_ms": 0.25})
-    10.0
+    >>> overheads({"total_wall_ms": 12.5, "encode_wall_ms": 2.0, "search_wall_ms": 0.25,
+    ...            "decode_wall_ms": 0.25, "total_cpu_ms": 3.0, "search_cpu_ms": None})
+    {'overhead_cpu_ms': None, 'overhead_wall_ms': 10.0}
     """
-    total, search = values.get("total_ms"), values.get("search_ms")
-    if total is None or search is None:
-        return None
-    parts = (values.get("encode_ms"), search, values.get("decode_ms"))
-    return _round(total - sum(part for part in parts if part is not None))
+    found: dict[str, float | None] = {}
+    for clock in ("cpu", "wall"):
+        total, search = values.get(f"total_{clock}_ms"), values.get(f"search_{clock}_ms")
+        if total is None or search is None:
+            found[f"overhead_{clock}_ms"] = None
+            continue
+        parts = (values.get(f"encode_{clock}_ms"), search, values.get(f"decode_{clock}_ms"))
+        found[f"overhead_{clock}_ms"] = _round(total - sum(p for p in parts if p is not None))
+    return found
 
 
-class _SolveTimer:
-    """Times the solver call into the row: ``solve_ms`` (wall) and ``solve_cpu_ms``.
+@contextlib.contextmanager
+def _stage(into: dict[str, Any], stage: str) -> Iterator[None]:
+    """Time the block into ``{stage}_wall_ms`` and ``{stage}_cpu_ms`` of `into`.
 
-    The CPU time is this process's (an in-process search, writing a program's
-    input, reading its output) plus that of the children reaped meanwhile (a
-    solver program, PySAT's worker): ``getrusage(RUSAGE_CHILDREN)`` grows by a
-    child's whole CPU time when it is reaped, which the call does before it returns.
+    A stage that ends, or that the deadline cuts short (:class:`OutOfTime`),
+    is timed; one that fails otherwise leaves its columns empty (the row is
+    an ERROR). The CPU time is this process's and that of the children reaped
+    meanwhile (:func:`~sudosat.sat.solvers.budget.cpu_seconds`): a solver
+    program or PySAT's worker is reaped before its call returns.
     """
+    wall, cpu = time.perf_counter(), cpu_seconds()
 
-    def __init__(self, draft: dict[str, Any]) -> None:
-        self.draft = draft
-        self.wall_ms = 0.0
+    def record() -> None:
+        into[f"{stage}_wall_ms"] = _ms(time.perf_counter() - wall)
+        into[f"{stage}_cpu_ms"] = _ms(cpu_seconds() - cpu)
 
-    def __enter__(self) -> _SolveTimer:
-        self._cpu = _cpu_seconds()
-        self._started = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.wall_ms = (time.perf_counter() - self._started) * 1000.0
-        self.draft["solve_ms"] = _round(self.wall_ms)
-        self.draft["solve_cpu_ms"] = _round((_cpu_seconds() - self._cpu) * 1000.0)
+    try:
+        yield
+    except OutOfTime:
+        record()
+        raise
+    record()
 
 
-def _cpu_seconds() -> float:
-    """CPU seconds of this process and of its reaped children, so far."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
-
-
-def _ms_since(started: float) -> float:
-    return _round((time.perf_counter() - started) * 1000.0)
+def _ms(seconds: float) -> float:
+    return _round(seconds * 1000.0)
 
 
 def _round(ms: float) -> float:
@@ -575,4 +587,3 @@ def _count(value: Any) -> int | None:
 
 def _optional_ms(value: Any) -> float | None:
     return None if value is None else _round(float(value))
-

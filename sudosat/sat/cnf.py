@@ -379,16 +379,22 @@ class CNF:
             return head + body
         return head + "".join(_dimacs_chunks(self._flat))
 
-    def dimacs_clause_lines(self, literals: int | None = None) -> Iterator[str]:
+    def dimacs_clause_lines(
+        self, literals: int | None = None, *, strict: bool = False
+    ) -> Iterator[str]:
         """The clause lines of :meth:`to_dimacs`, in slices of about `literals` literals.
 
         For a writer that looks at a clock between slices (a solver program's
-        input written under T). The formula must hold no empty clause (its
-        line would be a lone ``0``, which strict writers refuse).
+        input written under T): each slice costs work in proportion to its own
+        size, nothing to the whole formula's. The formula must hold no empty
+        clause (its line would be a lone ``0``, which strict writers refuse).
+        With `strict`, each slice is checked to hold no literal beyond
+        ``num_vars`` before it is given (a ValueError names the largest).
         """
         if self._num_empty:
             raise ValueError("the formula has an empty clause")
-        return _dimacs_chunks(self._flat, literals or 4 * _CHUNK_CLAUSES)
+        within = self.num_vars if strict else None
+        return _dimacs_chunks(self._flat, literals or 4 * _CHUNK_CLAUSES, within)
 
     def write_dimacs(
         self, target: str | os.PathLike | TextIO, comments: Iterable[str] | None = None
@@ -611,12 +617,15 @@ class _PrefixIndex:
         return len(set().union(*_pick(self.holders, active))) == self.num_long
 
 
-def _dimacs_chunks(flat: array, literals: int = 4 * _CHUNK_CLAUSES) -> Iterator[str]:
+def _dimacs_chunks(
+    flat: array, literals: int = 4 * _CHUNK_CLAUSES, within: int | None = None
+) -> Iterator[str]:
     """The clause lines of a flat array free of empty clauses, a slice at a time.
 
     Every 0 ends a non-empty clause, so " 0 " marks exactly the clause ends and
     one ``join`` per slice writes the lines at C speed. Slicing at clause ends
     bounds the temporary strings, so the peak memory stays near the text's size.
+    With `within`, a slice holding a literal beyond it raises ValueError instead.
     """
     start = 0
     total = len(flat)
@@ -624,7 +633,12 @@ def _dimacs_chunks(flat: array, literals: int = 4 * _CHUNK_CLAUSES) -> Iterator[
         stop = min(total, start + literals)
         if stop < total:
             stop = flat.index(0, stop - 1) + 1
-        text = " ".join(map(str, flat[start:stop])).replace(" 0 ", " 0\n")
+        part = flat[start:stop]
+        if within is not None and part:
+            top = max(max(part), -min(part))
+            if top > within:
+                raise ValueError(f"literal {top} is beyond the formula's {within} variables")
+        text = " ".join(map(str, part)).replace(" 0 ", " 0\n")
         yield text + "\n"
         start = stop
 

@@ -1,4 +1,4 @@
-"""The one answer every solver gives: :class:`Status` and :class:`Result`.
+"""The one answer every solver gives: :class:`Status`, :class:`Stop` and :class:`Result`.
 
 This module knows nothing of Sudoku; it sits below the CNF layer's solution
 formats and the solvers, which all speak it.
@@ -35,6 +35,28 @@ class Status(StrEnum):
         return {Status.SAT: 10, Status.UNSAT: 20, Status.UNKNOWN: 0}[self]
 
 
+class Stop(StrEnum):
+    """Why a solver call ended: the one record of it, from the solver's loop to the results row.
+
+    Set where the loop stops (cdcl's and dpll's engines, local search's
+    tries, PySAT's limited search, an external program's time-out) and
+    carried unchanged through :class:`Result` to the row's ``stop`` column and
+    the output word: ``ANSWERED`` is SAT or UNSAT, ``TIME`` is TIMEOUT,
+    ``CONFLICTS``, ``PROPAGATIONS`` and ``GAVE_UP`` are UNKNOWN, ``ERROR`` is
+    ERROR (a row only: a solver that fails raises instead of answering).
+    """
+
+    ANSWERED = "answered"
+    TIME = "time"
+    CONFLICTS = "conflicts"
+    PROPAGATIONS = "propagations"
+    GAVE_UP = "gave up"
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass
 class Result:
     """The answer of one solver call.
@@ -59,12 +81,21 @@ class Result:
         Set by :func:`sudosat.sat.solvers.verify_result` once the model has passed
         :meth:`CNF.check_model` against the formula, so that a second call
         (the solver's own, then the registry's) does not scan it again.
-    out_of_time : bool
-        UNKNOWN because the time limit ran out, as the solver itself says. Our
-        own solvers stop a little before the limit, to free their tables within
-        it, so the caller's clock may not have run out yet when they answer;
-        False for a solver that gave up (local search after ``max_tries``) and
-        for external solvers, whose time-outs the caller's clock tells.
+    stop : Stop
+        Why the call ended, as the solver's loop recorded it; every
+        construction names it (keyword only, no default). ``ANSWERED`` goes
+        with SAT and UNSAT, and only with them.
+
+    Raises
+    ------
+    ValueError
+        A stop that does not fit the status (an answer that says it ran out,
+        no answer that says it answered, or ``ERROR``).
+
+    Examples
+    --------
+    >>> Result(Status.UNKNOWN, stop=Stop.CONFLICTS).stop
+    <Stop.CONFLICTS: 'conflicts'>
     """
 
     status: Status
@@ -74,7 +105,13 @@ class Result:
     solver: str = ""
     proof: str | None = None
     model_checked: bool = False
-    out_of_time: bool = False
+    stop: Stop = field(kw_only=True)
+
+    def __post_init__(self) -> None:
+        self.stop = Stop(self.stop)
+        answered = self.status is not Status.UNKNOWN
+        if self.stop is Stop.ERROR or answered != (self.stop is Stop.ANSWERED):
+            raise ValueError(f"a {self.status} result cannot stop for {self.stop!r}")
 
     @property
     def is_sat(self) -> bool:

@@ -56,6 +56,7 @@ from typing import Any
 
 from sudosat.errors import EncodingError, SolverError, SudosatError
 from sudosat.sat.cnf import CNF
+from sudosat.sat.result import Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.incremental import OneShot
 from sudosat.sat.solvers.registry import incremental_support, open_solver
@@ -315,15 +316,16 @@ def count_solutions(
     *,
     solver: str = "cdcl",
     encoding: str = "extended",
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     zchaff: str | None = None,
     cache: LoadedRules | None = None,
 ) -> int | None:
     """How many solutions keep the givens of `board`, counted up to `limit`.
 
-    Returns 0, 1, ... or `limit` (read: at least `limit`); None when the time
-    limit ran out first. The default encoding is ``extended``: its coverage
+    Returns 0, 1, ... or `limit` (read: at least `limit`); None when
+    `deadline` passed first (building and loading the rules, and every solver
+    call, run under it). The default encoding is ``extended``: its coverage
     clauses let propagation find a symbol's last place in a unit, which cuts
     the conflicts on hard 9×9 puzzles about eightfold against ``course``.
     The rules stay loaded in `cache` (default: the process's
@@ -337,7 +339,8 @@ def count_solutions(
     Raises
     ------
     SudosatError
-        The limit is below 1, the encoding depends on the givens, the solver fails.
+        The limit is below 1, the encoding depends on the givens, the solver
+        fails or gives up (an incomplete method cannot count).
 
     Examples
     --------
@@ -346,7 +349,7 @@ def count_solutions(
     """
     if limit < 1:
         raise SudosatError(f"the solution limit must be at least 1, got {limit}")
-    deadline = Deadline(time_limit_ms)
+    deadline = deadline or Deadline(None)
     try:
         loaded, encoded = loaded_rules(
             board.order, encoding, solver=solver, deadline=deadline, cache=cache,
@@ -360,8 +363,10 @@ def count_solutions(
     try:
         found = 0
         while found < limit:
-            result = loaded.solve(assumptions, deadline.remaining_or_none())
-            if result.is_unknown:
+            result = loaded.solve(assumptions, deadline=deadline)
+            if result.is_unknown and result.stop is not Stop.TIME:
+                raise SolverError(f"{solver} gave no answer ({result.stop}): it cannot count")
+            if result.is_unknown or deadline.expired():  # an answer after the deadline is none
                 return None
             if result.is_unsat:
                 return found

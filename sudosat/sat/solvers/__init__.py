@@ -2,7 +2,9 @@
 
 One registry names them all (:mod:`sudosat.sat.solvers.registry`): :func:`solve`
 runs one once, :func:`open_solver` keeps one loaded for calls under assumptions,
-and both take the work budgets ``max_conflicts`` and ``max_propagations``.
+and both take a :class:`Deadline` (``deadline=``) and the work budgets
+``max_conflicts`` and ``max_propagations``; every answer's :class:`Stop` says why
+it ended.
 
 >>> from sudosat.sat.cnf import CNF
 >>> from sudosat.sat.solvers import solve
@@ -10,7 +12,7 @@ and both take the work budgets ``max_conflicts`` and ``max_propagations``.
 [-1, 2]
 """
 
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.base import verify_result
 from sudosat.sat.solvers.budget import Deadline
 from sudosat.sat.solvers.registry import (
@@ -30,6 +32,7 @@ __all__ = [
     "Result",
     "SolverInfo",
     "Status",
+    "Stop",
     "availability",
     "builtin_solver_names",
     "check_budgets",

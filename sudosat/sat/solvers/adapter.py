@@ -8,11 +8,12 @@ trivial cases without asking the solver (:func:`unknown`, :func:`unsat_without_a
 find programs (:func:`executable`), name a failed program's end (:func:`describe_exit`,
 :func:`last_words`) and write their input (:func:`write_dimacs`) through this module.
 
-Every adapter honours the wall-clock limit ``time_limit_ms`` itself, runs
+Every adapter honours its ``deadline`` itself (wall or CPU clock), runs
 programs through :func:`sudosat.process.run_program` (process groups killed at
-the deadline, no file left behind) and checks every answer: a model must
-satisfy the formula, an exit code must agree with what the program printed,
-and any output we do not recognise is a :class:`~sudosat.errors.SolverError`.
+the deadline, on a CPU deadline when the program's own CPU time reaches it; no
+file left behind) and checks every answer: a model must satisfy the formula,
+an exit code must agree with what the program printed, and any output we do
+not recognise is a :class:`~sudosat.errors.SolverError`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import BinaryIO
 
 from sudosat.errors import DimacsError, SolverNotFoundError
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.base import verify_result
 from sudosat.sat.solvers.budget import Deadline
 
@@ -36,7 +37,8 @@ __all__ = [
     "executable",
     "finish",
     "last_words",
-    "unknown",
+    "timed_out",
+    "program_said",
     "unsat_without_asking",
     "whole_seconds",
     "write_dimacs",
@@ -52,8 +54,10 @@ def write_dimacs(
 
     Strict: one ``p cnf V C`` header with the true counts, no comments, every
     literal within 1..V, one clause a line ending in ``0``. Writing millions
-    of clauses takes a second or more: the deadline is read between slices, so
-    a program's time limit bounds its input's writing too.
+    of clauses takes a second or more: the deadline is read before the first
+    slice and between slices, and each slice (its range check included) costs
+    work in proportion to its own size only, so a program's time limit bounds
+    its input's writing too, within one slice of work.
 
     Parameters
     ----------
@@ -68,21 +72,23 @@ def write_dimacs(
     Raises
     ------
     DimacsError
-        The formula has an empty clause, or a literal beyond its variables.
+        The formula has an empty clause, or a literal beyond its variables
+        (what was written before it is then no formula: throw it away).
     """
     if cnf.has_empty_clause:
         raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
-    flat = cnf.flat
-    top = max(max(flat), -min(flat)) if flat else 0
-    if top > cnf.num_vars:
-        raise DimacsError(f"literal {top} is beyond the formula's {cnf.num_vars} variables")
+    if deadline.expired():
+        return False
     stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
-    for text in cnf.dimacs_clause_lines(_WRITE_SLICE):
-        if deadline.expired():
-            return False
-        if max_line is not None and _has_long_line(text, max_line):
-            text = _wrapped(text)
-        stream.write(text.encode("ascii"))
+    try:
+        for text in cnf.dimacs_clause_lines(_WRITE_SLICE, strict=True):
+            if deadline.expired():
+                return False
+            if max_line is not None and _has_long_line(text, max_line):
+                text = _wrapped(text)
+            stream.write(text.encode("ascii"))
+    except ValueError as exc:
+        raise DimacsError(str(exc)) from None
     stream.flush()
     return not deadline.expired()
 
@@ -195,13 +201,30 @@ def finish(result: Result, cnf: CNF, started: float, label: str, name: str) -> R
     return result
 
 
-def unknown(started: float, name: str, **stats: float) -> Result:
-    """UNKNOWN (the deadline passed), timed from `started`, with the given counters."""
-    return Result(Status.UNKNOWN, None, dict(stats), (time.perf_counter() - started) * 1000.0, name)
+def timed_out(started: float, name: str, **stats: float) -> Result:
+    """UNKNOWN because the deadline passed (``stop`` TIME), timed from `started`."""
+    return Result(Status.UNKNOWN, None, dict(stats), (time.perf_counter() - started) * 1000.0,
+                  name, stop=Stop.TIME)
 
 
 def unsat_without_asking(started: float, name: str) -> Result:
     """UNSAT for a formula with an empty clause (zChaff would ignore the clause and say SAT)."""
-    return Result(
-        Status.UNSAT, None, {"empty_clause": 1}, (time.perf_counter() - started) * 1000.0, name
-    )
+    return Result(Status.UNSAT, None, {"empty_clause": 1},
+                  (time.perf_counter() - started) * 1000.0, name, stop=Stop.ANSWERED)
+
+
+def program_said(status: Status, timed: bool) -> Stop:
+    """Why a program's answer ended: ANSWERED for SAT or UNSAT; for UNKNOWN, by its limit.
+
+    A program given a time limit of its own (`timed`: the seconds our
+    deadline had left, which it reads as its limit) says UNKNOWN when that
+    limit runs out: TIME. Without one, its UNKNOWN means it gave up: GAVE_UP.
+
+    Examples
+    --------
+    >>> program_said(Status.UNKNOWN, True), program_said(Status.UNKNOWN, False)
+    (<Stop.TIME: 'time'>, <Stop.GAVE_UP: 'gave up'>)
+    """
+    if status is not Status.UNKNOWN:
+        return Stop.ANSWERED
+    return Stop.TIME if timed else Stop.GAVE_UP

@@ -1,11 +1,13 @@
 """What every solver shares: the model check, the result's clock, the compaction of lying headers.
 
-A solver is a function ``solve(cnf, *, time_limit_ms=None, seed=0, **options)
--> Result``; one that honours the work budgets also takes ``max_conflicts`` and
-``max_propagations`` (the registry passes them only when set, and refuses them
-for the others). It never raises for UNSAT, a time-out or a spent budget (those
-are results); it raises :class:`~sudosat.errors.SolverError` when it cannot run
-at all.
+A solver is a function ``solve(cnf, *, deadline=None, seed=0, **options)
+-> Result``, `deadline` a :class:`~sudosat.sat.solvers.budget.Deadline` (None: no
+limit) that its loop reads on the deadline's own clock; one that honours the
+work budgets also takes ``max_conflicts`` and ``max_propagations`` (the
+registry passes them only when set, and refuses them for the others). It never
+raises for UNSAT, a time-out or a spent budget (those are results, their
+:class:`~sudosat.sat.result.Stop` set where the loop stopped); it raises
+:class:`~sudosat.errors.SolverError` when it cannot run at all.
 The registry of names (:mod:`sudosat.sat.solvers.registry`) sits above every
 solver; this module sits below them all and imports none.
 
@@ -20,9 +22,9 @@ from array import array
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF, DimacsWarning
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 
-__all__ = ["Compaction", "make_result", "verify_result"]
+__all__ = ["Compaction", "Laps", "make_result", "verify_result"]
 
 # A formula is solved on its used variables only when its header declares far
 # more than its literals could use: then the solvers' per-variable arrays are
@@ -116,7 +118,33 @@ def verify_result(cnf: CNF, result: Result, who: str | None = None) -> None:
 
 
 def make_result(
-    status: Status, model: list[int] | None, stats: dict, started: float, solver: str
+    status: Status, model: list[int] | None, stats: dict, started: float, solver: str,
+    stop: Stop,
 ) -> Result:
     """Build a Result whose ``elapsed_ms`` runs from `started` (a ``time.perf_counter()``)."""
-    return Result(status, model, stats, (time.perf_counter() - started) * 1000.0, solver)
+    return Result(status, model, stats, (time.perf_counter() - started) * 1000.0, solver,
+                  stop=stop)
+
+
+class Laps:
+    """CPU and wall time of the consecutive parts of a solver call, in milliseconds.
+
+    An in-process solver times its loading and its search apart, each on both
+    clocks: ``time.process_time`` for CPU, ``time.perf_counter`` for wall.
+
+    Examples
+    --------
+    >>> sorted(Laps().lap("search"))
+    ['search_cpu_ms', 'search_wall_ms']
+    """
+
+    def __init__(self) -> None:
+        self.cpu, self.wall = time.process_time(), time.perf_counter()
+
+    def lap(self, part: str) -> dict[str, float]:
+        """``{part}_cpu_ms`` and ``{part}_wall_ms`` since the last lap (or the start)."""
+        cpu, wall = time.process_time(), time.perf_counter()
+        spent = {f"{part}_cpu_ms": (cpu - self.cpu) * 1000.0,
+                 f"{part}_wall_ms": (wall - self.wall) * 1000.0}
+        self.cpu, self.wall = cpu, wall
+        return spent

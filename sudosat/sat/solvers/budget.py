@@ -2,10 +2,13 @@
 and one pause of the garbage collector for timed work.
 
 Our solvers (cdcl, dpll, local search) and the adapters for external ones all
-take ``time_limit_ms`` and turn it into a :class:`Deadline` once; a solver that
-runs out of it raises :class:`OutOfTime` inside its own loop and answers
-UNKNOWN at its boundary. Their parameters are declared as :class:`Tunable`
-records, once, and checked by :func:`settings_from`.
+take ``deadline=``, one :class:`Deadline` made where the limit's clock starts
+(the command line's ``-T``, a study's CPU limit) and passed down by keyword to
+the solver's loop; a solver that runs out of it raises :class:`OutOfTime` inside
+its own loop and answers UNKNOWN at its boundary, its
+:class:`~sudosat.sat.result.Stop` saying why (:data:`BUDGET_STOPS` names the
+work budgets' own). Their parameters are declared as :class:`Tunable` records,
+once, and checked by :func:`settings_from`.
 
 This module knows nothing of Sudoku or of any one solver.
 """
@@ -21,21 +24,26 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sudosat.errors import SolverError
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Stop
+
+try:  # absent in Pyodide: there a process has no children, and its own CPU is all there is
+    import resource
+except ImportError:  # pragma: no cover - CPython on a POSIX system has it
+    resource = None  # type: ignore[assignment]
 
 __all__ = [
     "BUDGETS",
+    "BUDGET_STOPS",
     "Clock",
     "Deadline",
     "OutOfTime",
     "Tunable",
     "budget_keywords",
-    "budget_stop",
     "collector_paused",
+    "cpu_seconds",
     "declare",
     "load_reserve",
-    "mark_budget_stop",
-    "note_budget_stop",
+    "one_deadline",
     "settings_from",
 ]
 
@@ -44,10 +52,9 @@ BUDGETS: tuple[str, ...] = ("max_conflicts", "max_propagations")
 (literals made true by unit propagation), counted from the start of the call. Unlike a
 time limit they stop the same search at the same point on every machine."""
 
-# stats key -> the budget whose running out it records (value 1)
-_STOP_FLAGS = {"max_conflicts": "out_of_conflicts", "max_propagations": "out_of_propagations"}
-# the counter each budget limits, in every solver's stats
-_COUNTERS = {"max_conflicts": "conflicts", "max_propagations": "propagations"}
+BUDGET_STOPS: dict[str, Stop] = {"max_conflicts": Stop.CONFLICTS,
+                                  "max_propagations": Stop.PROPAGATIONS}
+"""Each work budget and the :class:`~sudosat.sat.result.Stop` of a call it ended."""
 
 FREE_FRACTION_OF_LOAD = 0.25
 """The reserve for freeing a solver's lists before T, as a fraction of what building them
@@ -109,45 +116,6 @@ def budget_keywords(
     return budgets
 
 
-def budget_stop(stats: Mapping[str, object]) -> str | None:
-    """The budget whose running out ended a call (``max_conflicts`` ...), or None.
-
-    Examples
-    --------
-    >>> budget_stop({"conflicts": 10, "out_of_conflicts": 1})
-    'max_conflicts'
-    >>> budget_stop({"conflicts": 10}) is None
-    True
-    """
-    for budget, flag in _STOP_FLAGS.items():
-        if stats.get(flag):
-            return budget
-    return None
-
-
-def mark_budget_stop(stats: dict, budget: str) -> None:
-    """Record in `stats` that `budget` (one of :data:`BUDGETS`) ran out."""
-    stats[_STOP_FLAGS[budget]] = 1
-
-
-def note_budget_stop(result: Result, budgets: Mapping[str, int]) -> None:
-    """Say why an UNKNOWN answer given under `budgets` stopped, when the solver did not.
-
-    A solver that honours a budget but does not flag it (a back end that only
-    counts) stopped for the budget whose counter reached it; then the answer
-    did not run out of time. An answer the solver itself says ran out of time
-    is left as it is.
-    """
-    if (not budgets or result.status is not Status.UNKNOWN or result.out_of_time
-            or budget_stop(result.stats)):
-        return
-    for budget, limit in budgets.items():
-        if result.stats.get(_COUNTERS[budget], 0) >= limit:
-            mark_budget_stop(result.stats, budget)
-            result.out_of_time = False
-            return
-
-
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the block, then restore its state.
@@ -177,14 +145,30 @@ class OutOfTime(Exception):  # noqa: N818 - it is a signal inside a solver, not 
     """Raised inside a solver when its deadline has passed; it never leaves the solver."""
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children reaped so far.
+
+    ``time.process_time`` plus ``getrusage(RUSAGE_CHILDREN)``: a solver program
+    or a worker adds its whole CPU time once it is reaped, which every call that
+    starts one does before it returns. Where the ``resource`` module is missing
+    (Pyodide) this process's own CPU time alone.
+    """
+    if resource is None:  # pragma: no cover - Pyodide
+        return time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 class Clock(StrEnum):
     """Which clock a :class:`Deadline` reads.
 
     ``WALL`` is elapsed time (``time.monotonic``): what a user waiting for an
-    answer feels, and the course's T. ``CPU`` is this process's CPU time
-    (``time.process_time``): the work done, which another program on the same
-    machine slows only a little, so a study limited by it gives the same
-    verdicts on a quiet and on a busy machine.
+    answer feels, and the course's T. ``CPU`` is CPU time, this process's and
+    its reaped children's (:func:`cpu_seconds`): the work done, which another
+    program on the same machine slows only a little, so a study limited by it
+    gives the same verdicts on a quiet and on a busy machine. A solver program
+    run under a CPU deadline is bounded on its own CPU time while it runs (see
+    :func:`sudosat.process.run_program`) and counts here once reaped.
     """
 
     WALL = "wall"
@@ -196,15 +180,17 @@ class Clock(StrEnum):
     @property
     def read(self) -> Callable[[], float]:
         """The function that reads this clock, in seconds."""
-        return time.monotonic if self is Clock.WALL else time.process_time
+        return time.monotonic if self is Clock.WALL else cpu_seconds
 
 
 class Deadline:
-    """A point on a clock (wall by default, or this process's CPU) by which work must stop.
+    """A point on a clock (wall by default, or CPU time) by which work must stop.
 
-    The one form a time limit takes from the command line to a solver's loop.
-    Loops compare ``deadline.now()`` with ``deadline.at`` (both seconds on the
-    same clock) or call :meth:`check`.
+    The one form a time limit takes from the command line to a solver's loop:
+    made once where the limit's clock starts, then passed by keyword
+    (``deadline=``) to every stage and solver below. Loops compare
+    ``deadline.now()`` with ``deadline.at`` (both seconds on the same clock) or
+    call :meth:`check`.
 
     Parameters
     ----------
@@ -301,6 +287,32 @@ class Deadline:
         set before the stages that precede it.
         """
         return Deadline(self.limit_ms, clock=self.clock)
+
+
+def one_deadline(
+    deadline: Deadline | None, time_limit_ms: float | None = None, clock: Clock | str = Clock.WALL
+) -> Deadline:
+    """`deadline`, or the public convenience `time_limit_ms` made into one, here and once.
+
+    For the outermost public calls (:func:`sudosat.sat.solvers.solve`,
+    :func:`sudosat.run.runner.run_instance`): everything below them takes the
+    deadline itself.
+
+    Raises
+    ------
+    ValueError
+        Both were given.
+
+    Examples
+    --------
+    >>> one_deadline(None, 500).limit_ms, one_deadline(None).limited
+    (500.0, False)
+    """
+    if deadline is None:
+        return Deadline(time_limit_ms, clock=clock)
+    if time_limit_ms is not None:
+        raise ValueError("give deadline= or time_limit_ms=, not both")
+    return deadline
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,14 @@ from pathlib import Path
 from sudosat.errors import SolverError, SolverNotFoundError
 from sudosat.process import ProcessOutput, Scratch, run_program
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.adapter import (
     describe_exit,
     executable,
     finish,
     last_words,
-    unknown,
+    program_said,
+    timed_out,
     unsat_without_asking,
     whole_seconds,
     write_dimacs,
@@ -130,7 +131,7 @@ def solve_exec(
     cnf: CNF,
     *,
     program: str,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
 ) -> Result:
     """Solve `cnf` with an external SAT-competition binary.
@@ -142,12 +143,24 @@ def solve_exec(
         A name on PATH or a path, optionally followed by the program's own
         options (``"cadical --sat"``). The convention (see :data:`CONVENTIONS`)
         is chosen from the program's file name.
-    time_limit_ms : float, optional
-        Wall-clock limit T of the whole call, writing the program's input
-        included; the program also gets its own limit, the seconds left once
-        its input is written (rounded up), where it has one.
+    deadline : Deadline, optional
+        T for the whole call, writing the program's input included, on the
+        deadline's own clock: on the wall clock the program is killed when T
+        has passed; on the CPU clock when its own CPU time reaches what was
+        left of T once its input was written (see
+        :func:`sudosat.process.run_program`). The program also gets its own
+        limit, those seconds rounded up, where it has one.
     seed : int
         Passed to programs that take a seed (picosat, cadical, kissat).
+
+    Returns
+    -------
+    Result
+        UNKNOWN, ``stop`` TIME, when the deadline passed or the program's own
+        limit ran out (GAVE_UP for an UNKNOWN from a program given no limit).
+        Stats: the counters it printed, ``search_cpu_ms`` (its own CPU time,
+        where it reports one: MiniSat's ``CPU time``, CaDiCaL's process time
+        ...) and ``process_wall_ms``, the wall time of its process.
 
     Raises
     ------
@@ -158,7 +171,7 @@ def solve_exec(
         model that does not satisfy `cnf`.
     """
     started = time.perf_counter()
-    deadline = Deadline(time_limit_ms)
+    deadline = deadline or Deadline(None)
     name, label = f"exec:{program}", f"exec:{program}"
     words = _program_words(program, label)
     convention = convention_for(words[0])
@@ -167,7 +180,7 @@ def solve_exec(
     with Scratch("exec") as scratch:
         cnf_path, cnf_file = scratch.file("input.cnf")
         if not write_dimacs(cnf, cnf_file, deadline):
-            return unknown(started, name, process_ms=0.0)
+            return timed_out(started, name, process_wall_ms=0.0)
         result_path, result_file = scratch.file("result.txt")
         # The program's own limit is what is left once its input is written; the kill at
         # the deadline is the real bound.
@@ -176,16 +189,17 @@ def solve_exec(
         run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
         result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:
-        return unknown(started, name, process_ms=run.wall_ms)
+        return timed_out(started, name, process_wall_ms=run.wall_ms)
     assert run.exit_code is not None  # a program that did not time out has exited
+    timed = seconds is not None and bool(convention.limit)
     if result_text is not None:
-        result = parse_minisat_result(result_text, run, cnf.num_vars, label)
+        result = parse_minisat_result(result_text, run, cnf.num_vars, label, timed=timed)
     else:
         result = parse_competition_output(
-            run.stdout, run.stderr, run.exit_code, cnf.num_vars, label
+            run.stdout, run.stderr, run.exit_code, cnf.num_vars, label, timed=timed
         )
     result.stats.update(scrape_stats(run.stdout))
-    result.stats["process_ms"] = run.wall_ms
+    result.stats["process_wall_ms"] = run.wall_ms
     return finish(result, cnf, started, label, name)
 
 
@@ -199,7 +213,8 @@ _EXIT_STATUS = {10: Status.SAT, 20: Status.UNSAT}
 
 
 def parse_competition_output(
-    stdout: str, stderr: str, exit_code: int, num_vars: int, label: str = "solver"
+    stdout: str, stderr: str, exit_code: int, num_vars: int, label: str = "solver", *,
+    timed: bool,
 ) -> Result:
     """Read the SAT-competition answer: one ``s`` line, ``v`` lines, exit code 10/20/0.
 
@@ -207,6 +222,8 @@ def parse_competition_output(
     proves nothing (picosat exits 0 on errors too). CaDiCaL's time-out, a
     ``c UNKNOWN`` line without ``s`` line and exit 0, is UNKNOWN. Variables the
     ``v`` lines leave out get the value False (the model is checked afterwards).
+    `timed` says whether the program was given a time limit: its UNKNOWN then
+    stops for TIME, else it gave up (:func:`~sudosat.sat.solvers.adapter.program_said`).
 
     Raises
     ------
@@ -216,7 +233,7 @@ def parse_competition_output(
 
     Examples
     --------
-    >>> parse_competition_output("s SATISFIABLE\\nv 1 -2\\nv 0\\n", "", 10, 3).model
+    >>> parse_competition_output("s SATISFIABLE\\nv 1 -2\\nv 0\\n", "", 10, 3, timed=False).model
     [1, -2, -3]
     """
     if exit_code not in (0, 10, 20):
@@ -227,7 +244,8 @@ def parse_competition_output(
     status_lines = [line for line in lines if line.startswith("s ") or line == "s"]
     if not status_lines:
         if exit_code == 0 and "c UNKNOWN" in lines:
-            return Result(Status.UNKNOWN, None, {}, 0.0, label)
+            return Result(Status.UNKNOWN, None, {}, 0.0, label,
+                          stop=program_said(Status.UNKNOWN, timed))
         raise SolverError(
             f"{label} printed no 's' status line ({describe_exit(exit_code)}): "
             f"{last_words(stderr, stdout)}"
@@ -244,9 +262,10 @@ def parse_competition_output(
     if status is not Status.SAT:
         if value_lines:
             raise SolverError(f"{label} printed 'v' lines without 's SATISFIABLE'")
-        return Result(status, None, {}, 0.0, label)
+        return Result(status, None, {}, 0.0, label, stop=program_said(status, timed))
     tokens = " ".join(value_lines).split()
-    return Result(status, _model_from_tokens(tokens, num_vars, label), {}, 0.0, label)
+    return Result(status, _model_from_tokens(tokens, num_vars, label), {}, 0.0, label,
+                  stop=Stop.ANSWERED)
 
 
 def _model_from_tokens(tokens: list[str], num_vars: int, label: str) -> list[int]:
@@ -272,9 +291,11 @@ _MINISAT_WORDS = {"SAT": Status.SAT, "UNSAT": Status.UNSAT, "INDET": Status.UNKN
 
 
 def parse_minisat_result(
-    text: str, run: ProcessOutput, num_vars: int, label: str = "minisat"
+    text: str, run: ProcessOutput, num_vars: int, label: str = "minisat", *, timed: bool
 ) -> Result:
     """Read MiniSat's result file (``SAT`` and a model line, ``UNSAT`` or ``INDET``).
+
+    `timed` says whether MiniSat was given ``-cpu-lim`` (its INDET is then TIME).
 
     Raises
     ------
@@ -299,9 +320,10 @@ def parse_minisat_result(
     if {10: Status.SAT, 20: Status.UNSAT, 0: Status.UNKNOWN}[code] is not status:
         raise SolverError(f"{label} exited with code {code} but its result file says {lines[0]}")
     if status is not Status.SAT:
-        return Result(status, None, {}, 0.0, label)
+        return Result(status, None, {}, 0.0, label, stop=program_said(status, timed))
     tokens = " ".join(lines[1:]).split()
-    return Result(status, _model_from_tokens(tokens, num_vars, label), {}, 0.0, label)
+    return Result(status, _model_from_tokens(tokens, num_vars, label), {}, 0.0, label,
+                  stop=Stop.ANSWERED)
 
 
 _COUNTERS = "restarts|conflicts|decisions|propagations"
@@ -320,12 +342,16 @@ _CPU_PATTERNS = [
 
 
 def scrape_stats(stdout: str) -> dict[str, float]:
-    """Counters a verbose solver printed (decisions, conflicts, ..., ``solver_cpu_s``).
+    """Counters a verbose solver printed (decisions, conflicts, ...) and its own CPU time.
+
+    ``search_cpu_ms`` is the CPU time the program reports for itself, in
+    milliseconds (MiniSat's ``CPU time``, CaDiCaL's total process time,
+    PicoSAT's total run time, Kissat's process time).
 
     Examples
     --------
     >>> scrape_stats("c 3 conflicts\\nc 0.5 seconds total run time\\n")
-    {'conflicts': 3, 'solver_cpu_s': 0.5}
+    {'conflicts': 3, 'search_cpu_ms': 500.0}
     """
     stats: dict[str, float] = {}
     for match in _STAT_PATTERNS[0].finditer(stdout):
@@ -336,7 +362,7 @@ def scrape_stats(stdout: str) -> dict[str, float]:
         found = pattern.search(stdout)
         if found:
             with contextlib.suppress(ValueError):
-                stats["solver_cpu_s"] = float(found.group(1))
+                stats["search_cpu_ms"] = float(found.group(1)) * 1000.0
             break
     return stats
 

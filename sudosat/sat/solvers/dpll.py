@@ -87,8 +87,8 @@ from dataclasses import dataclass
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.base import make_result
+from sudosat.sat.result import Result, Status, Stop
+from sudosat.sat.solvers.base import Laps, make_result
 from sudosat.sat.solvers.budget import (
     Deadline,
     OutOfTime,
@@ -97,7 +97,6 @@ from sudosat.sat.solvers.budget import (
     collector_paused,
     declare,
     load_reserve,
-    mark_budget_stop,
 )
 from sudosat.sat.solvers.codes import to_codes, to_dimacs_list
 
@@ -131,7 +130,7 @@ def _past(began: float, deadline: Deadline) -> bool:
 
 
 class _OutOfWork(Exception):  # noqa: N818 - a signal inside the engine, never raised out of it
-    """A work budget ran out; the engine's ``stopped`` names which."""
+    """A work budget ran out; the engine's ``stopped`` names which (CONFLICTS or PROPAGATIONS)."""
 
 
 class _Engine:
@@ -156,7 +155,7 @@ class _Engine:
         self.deadline = deadline
         self.max_conflicts = _NO_LIMIT if max_conflicts is None else max_conflicts
         self.max_propagations = _NO_LIMIT if max_propagations is None else max_propagations
-        self.stopped = ""  # the budget that ran out, if one did
+        self.stopped = Stop.ANSWERED  # why the search stopped: set where it stops
         self.value = [0] * (2 * n + 2)
         self.occ: list[list[int]] = [[] for _ in range(2 * n + 2)]
         self.lits: list[list[int]] = []
@@ -256,12 +255,13 @@ class _Engine:
         ok = True
         while ok and self.qhead < len(trail):
             if self.propagations >= max_propagations:
-                self.stopped = "max_propagations"
+                self.stopped = Stop.PROPAGATIONS
                 raise _OutOfWork
             lit = trail[self.qhead]
             self.qhead += 1
             self.propagations += 1
             if self.propagations & _CHECK_EVERY == 0 and now() >= at:
+                self.stopped = Stop.TIME
                 raise OutOfTime
             # Clauses containing lit become satisfied: leave the active set.
             for c in occ[lit]:
@@ -389,11 +389,12 @@ class _Engine:
                 if not self.backtrack():
                     return Status.UNSAT
                 if self.conflicts >= self.max_conflicts:
-                    self.stopped = "max_conflicts"
+                    self.stopped = Stop.CONFLICTS
                     raise _OutOfWork
             if self.num_active == 0:
                 return Status.SAT
             if self.deadline.expired():
+                self.stopped = Stop.TIME
                 raise OutOfTime
             self.decide(pick(self))
 
@@ -534,54 +535,57 @@ def simplify(cnf: CNF, deadline: Deadline | None = None) -> Simplified | None:
 
 
 def _search(
-    cnf: CNF, heuristic: str | None, deadline: Deadline, seed: int, budgets: dict[str, int]
-) -> tuple[Status, list[int] | None, dict[str, float], str]:
-    """(status, model, stats, the budget that ran out or ""); the engine is freed on return."""
+    cnf: CNF, heuristic: str | None, deadline: Deadline, seed: int, budgets: dict[str, int],
+    stats: dict[str, float],
+) -> tuple[Status, list[int] | None, Stop]:
+    """(status, model, why it stopped); the engine is freed on return.
+
+    `stats` receives the engine's counters and the times of its two parts:
+    building it (``load_*``: reading the formula, the occurrence lists) and the
+    search (``search_*``), each on CPU and wall time, in milliseconds.
+    """
     if cnf.has_empty_clause:
-        return Status.UNSAT, None, {}, ""
-    engine = None
+        return Status.UNSAT, None, Stop.ANSWERED
+    clocks = Laps()
     try:
         engine = _Engine(cnf, heuristic, deadline, seed, **budgets)
+    except OutOfTime:  # loading is the only place that raises it before the engine exists
+        stats.update(clocks.lap("load"), search_cpu_ms=0.0, search_wall_ms=0.0)
+        return Status.UNKNOWN, None, Stop.TIME
+    stats.update(clocks.lap("load"))
+    try:
         status = engine.search()
-    except OutOfTime:
+    except (OutOfTime, _OutOfWork):  # the engine's `stopped` says which, set where it stopped
         status = Status.UNKNOWN
-    except _OutOfWork:
-        status = Status.UNKNOWN
-    if engine is None:
-        return status, None, {}, ""
     model = engine.model() if status is Status.SAT else None
-    return status, model, engine.stats(), engine.stopped
+    stats.update(engine.stats(), **clocks.lap("search"))
+    return status, model, engine.stopped
 
 
 def _run(
     cnf: CNF,
     heuristic: str | None,
-    time_limit_ms: float | None,
+    deadline: Deadline | None,
     seed: int,
     name: str,
     budgets: dict[str, int],
 ) -> Result:
     """Build the engine, search, and wrap the outcome as a Result."""
-    started, cpu = time.perf_counter(), time.process_time()
+    started = time.perf_counter()
+    stats: dict[str, float] = {}
     # As cdcl: a collection due meanwhile would scan the engine's lists (and the caller's
     # whole heap) inside the timed call; nothing here makes cycles. The engine is dropped
     # inside the pause, so the first pass after it never scans what is being freed.
     with collector_paused():
-        status, model, stats, stopped = _search(cnf, heuristic, Deadline(time_limit_ms), seed,
-                                                budgets)
-    stats["solver_cpu_s"] = time.process_time() - cpu
-    if stopped:
-        mark_budget_stop(stats, stopped)
-    result = make_result(status, model, stats, started, name)
-    # A complete search stops only for time or for a work budget.
-    result.out_of_time = status is Status.UNKNOWN and not stopped
-    return result
+        status, model, stop = _search(cnf, heuristic, deadline or Deadline(None), seed, budgets,
+                                      stats)
+    return make_result(status, model, stats, started, name, stop)
 
 
 def solve_dp(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     max_conflicts: int | None = None,
     max_propagations: int | None = None,
@@ -596,8 +600,9 @@ def solve_dp(
     ----------
     cnf : CNF
         Any formula.
-    time_limit_ms : float, optional
-        Wall-clock limit of the call; past it the result is UNKNOWN.
+    deadline : Deadline, optional
+        When the call stops, on the deadline's own clock (wall or CPU); past
+        it the result is UNKNOWN, ``stop`` TIME.
     seed : int
         Accepted for the common solver contract; ``dp`` is deterministic.
     max_conflicts : int, optional
@@ -609,19 +614,21 @@ def solve_dp(
     -------
     Result
         SAT with a model (every variable 1..V; irrelevant ones False), UNSAT,
-        or UNKNOWN on time-out or when a budget runs out (then the stats flag
-        ``out_of_conflicts`` or ``out_of_propagations``). Stats: decisions,
-        propagations (literals applied), conflicts, pure_literals, solver_cpu_s.
+        or UNKNOWN on time-out or when a budget runs out, ``stop`` saying
+        which (TIME, CONFLICTS, PROPAGATIONS). Stats: decisions, propagations
+        (literals applied), conflicts, pure_literals, and in milliseconds
+        ``load_cpu_ms``, ``load_wall_ms`` (building the engine: the formula's
+        lists) and ``search_cpu_ms``, ``search_wall_ms`` (the search).
     """
     del seed  # the branching order is fixed by definition
     budgets = budget_keywords(max_conflicts, max_propagations)
-    return _run(cnf, None, time_limit_ms, 0, "dp", budgets)
+    return _run(cnf, None, deadline, 0, "dp", budgets)
 
 
 def solve_dpll(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     heuristic: str = "moms",
     max_conflicts: int | None = None,
@@ -633,8 +640,9 @@ def solve_dpll(
     ----------
     cnf : CNF
         Any formula.
-    time_limit_ms : float, optional
-        Wall-clock limit of the call; past it the result is UNKNOWN.
+    deadline : Deadline, optional
+        When the call stops, on the deadline's own clock (wall or CPU); past
+        it the result is UNKNOWN, ``stop`` TIME.
     seed : int
         0 scans variables in numeric order (ties go to the lowest variable);
         another seed scans them in a seeded random order, so ties fall
@@ -666,4 +674,4 @@ def solve_dpll(
             f"unknown DPLL heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}"
         )
     budgets = budget_keywords(max_conflicts, max_propagations)
-    return _run(cnf, heuristic, time_limit_ms, seed, "dpll", budgets)
+    return _run(cnf, heuristic, deadline, seed, "dpll", budgets)

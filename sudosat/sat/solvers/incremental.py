@@ -13,11 +13,13 @@ says how it opens incrementally; this module holds the adapters it opens:
     the assumptions as unit clauses, solved from scratch on every call
     (``native`` is False).
 
-Every adapter has ``solve(assumptions=(), time_limit_ms=None, *,
+Every adapter has ``solve(assumptions=(), *, deadline=None,
 max_conflicts=None, max_propagations=None) -> Result`` (a SAT answer's model
-checked against the clauses and the assumptions), ``get_core()``,
-``add_clause(clause)``, ``close()`` and ``native``. Budgets given when the
-session is opened hold for every call that gives none of its own.
+checked against the clauses and the assumptions; ``stop`` set where the
+search stopped; ``search_cpu_ms`` and ``search_wall_ms`` in the stats),
+``get_core()``, ``add_clause(clause)``, ``close()`` and ``native``. Budgets
+given when the session is opened hold for every call that gives none of its
+own.
 
 This layer knows nothing of Sudoku.
 """
@@ -30,14 +32,9 @@ from typing import Any
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.base import make_result, verify_result
-from sudosat.sat.solvers.budget import (
-    Deadline,
-    budget_keywords,
-    mark_budget_stop,
-    note_budget_stop,
-)
+from sudosat.sat.result import Result, Status, Stop
+from sudosat.sat.solvers.base import Laps, make_result, verify_result
+from sudosat.sat.solvers.budget import Deadline, budget_keywords
 
 __all__ = ["CdclSession", "OneShot", "PySatSession", "verify_with_assumptions"]
 
@@ -76,16 +73,14 @@ class CdclSession:
     def solve(
         self,
         assumptions: Sequence[int] = (),
-        time_limit_ms: float | None = None,
         *,
+        deadline: Deadline | None = None,
         max_conflicts: int | None = None,
         max_propagations: int | None = None,
     ) -> Result:
         budgets = self.budgets.for_call(max_conflicts, max_propagations)
         # Passed only when set: cdcl's Solver.solve takes them as keywords of its own.
-        result = self.solver.solve(assumptions, time_limit_ms, **budgets)
-        note_budget_stop(result, budgets)
-        return result
+        return self.solver.solve(assumptions, deadline=deadline, **budgets)
 
     @property
     def num_vars(self) -> int:
@@ -162,42 +157,40 @@ class PySatSession(_KeepsFormula):
     def solve(
         self,
         assumptions: Sequence[int] = (),
-        time_limit_ms: float | None = None,
         *,
+        deadline: Deadline | None = None,
         max_conflicts: int | None = None,
         max_propagations: int | None = None,
     ) -> Result:
         from sudosat.sat.solvers.pysat import full_model, limited_search, solver_stats
 
-        started = time.perf_counter()
+        started, laps = time.perf_counter(), Laps()
         assumptions = list(assumptions)
         self.formula.num_vars = max(self.formula.num_vars, *map(abs, assumptions), 0)
         self.core = None
         if self.empty:
             self.core = []
-            return make_result(Status.UNSAT, None, {}, started, self.name)
+            return make_result(Status.UNSAT, None, laps.lap("search"), started, self.name,
+                               Stop.ANSWERED)
         budgets = self.budgets.for_call(max_conflicts, max_propagations)
         before = solver_stats(self.solver)
-        answer, stopped = limited_search(
-            self.solver, Deadline(time_limit_ms), assumptions, name=self.name,
+        answer, stop = limited_search(
+            self.solver, deadline, assumptions, name=self.name,
             max_conflicts=budgets.get("max_conflicts"),
             max_propagations=budgets.get("max_propagations"),
         )
         after = solver_stats(self.solver)
         # PySAT's counters run over the solver's life: this call's are the difference.
         stats: dict[str, Any] = {key: value - before.get(key, 0) for key, value in after.items()}
+        stats.update(laps.lap("search"))
         if answer is None:
-            result = make_result(Status.UNKNOWN, None, stats, started, self.name)
-            result.out_of_time = stopped == "time"
-            if stopped != "time":
-                mark_budget_stop(result.stats, stopped)
-            return result
+            return make_result(Status.UNKNOWN, None, stats, started, self.name, stop)
         if not answer:
             failed = set(self.solver.get_core() or [])
             self.core = [q for q in assumptions if q in failed]
-            return make_result(Status.UNSAT, None, stats, started, self.name)
+            return make_result(Status.UNSAT, None, stats, started, self.name, stop)
         model = full_model(self.solver.get_model() or [], self.formula.num_vars)
-        result = make_result(Status.SAT, model, stats, started, self.name)
+        result = make_result(Status.SAT, model, stats, started, self.name, stop)
         verify_with_assumptions(self.formula, result, assumptions)
         return result
 
@@ -239,8 +232,8 @@ class OneShot(_KeepsFormula):
     def solve(
         self,
         assumptions: Sequence[int] = (),
-        time_limit_ms: float | None = None,
         *,
+        deadline: Deadline | None = None,
         max_conflicts: int | None = None,
         max_propagations: int | None = None,
     ) -> Result:
@@ -248,7 +241,7 @@ class OneShot(_KeepsFormula):
         for lit in assumptions:
             cnf.add_clause([lit])
         options = {**self.options, **budget_keywords(max_conflicts, max_propagations)}
-        result = self.run(cnf, self.name, time_limit_ms=time_limit_ms, **options)
+        result = self.run(cnf, self.name, deadline=deadline, **options)
         self.core = list(assumptions) if result.is_unsat else None
         return result
 

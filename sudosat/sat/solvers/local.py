@@ -93,11 +93,11 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.base import make_result
+from sudosat.sat.result import Result, Status, Stop
+from sudosat.sat.solvers.base import Laps, make_result
 from sudosat.sat.solvers.budget import (
     Deadline,
     OutOfTime,
@@ -392,100 +392,118 @@ def _plain(cnf: CNF) -> tuple[bool, list[int], list[list[int]]]:
     return cnf.has_empty_clause, [], clauses
 
 
-def _local_search(cnf: CNF, settings: LocalSearchSettings, time_limit_ms: float | None,
+def _local_search(cnf: CNF, settings: LocalSearchSettings, deadline: Deadline | None,
                   seed: int) -> Result:
     """Shared driver of both algorithms, the collector paused as in cdcl and dpll."""
     with collector_paused():
-        return _local_search_unpaused(cnf, settings, time_limit_ms, seed)
+        return _local_search_unpaused(cnf, settings, deadline or NO_LIMIT, seed)
 
 
-def _local_search_unpaused(cnf: CNF, settings: LocalSearchSettings,
-                           time_limit_ms: float | None, seed: int) -> Result:
-    """Simplify, restart, wrap the outcome."""
-    started, cpu = time.perf_counter(), time.process_time()
-    deadline = Deadline(time_limit_ms)
+def _local_search_unpaused(cnf: CNF, settings: LocalSearchSettings, deadline: Deadline,
+                           seed: int) -> Result:
+    """Simplify and build the lists (the load), restart (the search), wrap the outcome.
+
+    The stats time the two parts apart on both clocks (``load_cpu_ms`` ...
+    ``search_wall_ms``); a call that runs out of time while loading searched
+    for 0 ms.
+    """
+    started, laps = time.perf_counter(), Laps()
     began = deadline.now()
     stats: dict[str, float] = {"flips": 0, "tries": 0}
-    model = None
-    out_of_time = False  # as opposed to giving up after max_tries
-    if settings.simplify:
-        reduced = simplify(cnf, deadline)
-        status = Status.UNKNOWN if reduced is None else None
-        out_of_time = reduced is None  # simplify stops only for time
-        refuted, fixed, clauses = (False, [], []) if reduced is None else (
-            reduced.refuted, reduced.fixed, reduced.clauses)
+    model, stop = None, Stop.ANSWERED
+    loaded = _loaded(cnf, settings, deadline, began, stats)
+    stats.update(laps.lap("load"))
+    if isinstance(loaded, Stop):
+        status = Status.UNSAT if loaded is Stop.ANSWERED else Status.UNKNOWN
+        stop = loaded
+        stats.update(search_cpu_ms=0.0, search_wall_ms=0.0)
     else:
-        status = None
-        refuted, fixed, clauses = _plain(cnf)
-    if refuted:
-        status = Status.UNSAT
-    if status is None:
-        # The kept clauses, signed and coded, and the per-literal lists are freed before
-        # the answer returns. Stop early enough for that to fit in T: the reserve is
-        # priced from what simplifying the formula (building those lists) took here.
-        deadline = deadline.sooner(load_reserve(deadline.now() - began))
-        try:
-            coded, names = _compact(clauses, deadline)
-        except OutOfTime:
-            coded, names = [], []
-            status, out_of_time = Status.UNKNOWN, True
-    if status is None:
-        stats["fixed_by_propagation"] = len(fixed)
-        stats["search_variables"] = len(names)
-        truth, out_of_time = _search(coded, len(names), settings, random.Random(seed),
-                                     settings.tries(time_limit_ms is not None), deadline, stats)
+        truth, stop = _search(loaded, settings, random.Random(seed),
+                              settings.tries(deadline.limited), stats)
         status = Status.UNKNOWN if truth is None else Status.SAT
         if truth is not None:
-            model = _model(cnf.num_vars, fixed, names, truth)
-    stats["solver_cpu_s"] = time.process_time() - cpu
-    result = make_result(status, model, stats, started, settings.algorithm)
-    result.out_of_time = out_of_time
-    return result
+            model = _model(cnf.num_vars, loaded.fixed, loaded.names, truth)
+        stats.update(laps.lap("search"))
+    return make_result(status, model, stats, started, settings.algorithm, stop)
+
+
+class _Loaded(NamedTuple):
+    """What the search works on: its lists, and how they map back to the formula."""
+
+    state: _State
+    fixed: list[int]  # literals simplifying fixed
+    names: list[int]  # the original variable of each compact one
+    deadline: Deadline  # the caller's, less the reserve for freeing the lists
+
+
+def _loaded(cnf: CNF, settings: LocalSearchSettings, deadline: Deadline, began: float,
+            stats: dict) -> _Loaded | Stop:
+    """The search's lists over the simplified formula; else why there is no search.
+
+    ``Stop.ANSWERED`` when simplifying refuted the formula (UNSAT), ``Stop.TIME``
+    when the deadline passed first (simplifying stops only for time).
+    """
+    if settings.simplify:
+        reduced = simplify(cnf, deadline)
+        if reduced is None:
+            return Stop.TIME
+        refuted, fixed, clauses = reduced.refuted, reduced.fixed, reduced.clauses
+    else:
+        refuted, fixed, clauses = _plain(cnf)
+    if refuted:
+        return Stop.ANSWERED
+    # The kept clauses, signed and coded, and the per-literal lists are freed before
+    # the answer returns. Stop early enough for that to fit in T: the reserve is
+    # priced from what simplifying the formula (building those lists) took here.
+    deadline = deadline.sooner(load_reserve(deadline.now() - began))
+    try:
+        coded, names = _compact(clauses, deadline)
+        state = _State(coded, len(names), settings.algorithm == "gsat", deadline)
+    except OutOfTime:
+        return Stop.TIME
+    stats["fixed_by_propagation"] = len(fixed)
+    stats["search_variables"] = len(names)
+    return _Loaded(state, fixed, names, deadline)
 
 
 def _search(
-    clauses: list[list[int]],
-    num_vars: int,
+    loaded: _Loaded,
     settings: LocalSearchSettings,
     rng: random.Random,
     max_tries: float,
-    deadline: Deadline,
     stats: dict,
-) -> tuple[list[int] | None, bool]:
+) -> tuple[list[int] | None, Stop]:
     """Run up to `max_tries` tries (``inf``: until the deadline).
 
-    Returns the model's ``truth`` (None without one) and whether the search
-    stopped for time (False when it gave up after `max_tries`).
+    Returns the model's ``truth`` (None without one) and why the search
+    stopped: ANSWERED with a model, TIME when the deadline passed, GAVE_UP
+    after `max_tries` tries without one.
     """
-    if not clauses:
-        return [], False
-    gsat = settings.algorithm == "gsat"
-    try:
-        state = _State(clauses, num_vars, gsat, deadline)
-    except OutOfTime:
-        return None, True
-    run_try = _gsat_try if gsat else _walksat_try
+    state, deadline = loaded.state, loaded.deadline
+    if not state.clauses:
+        return [], Stop.ANSWERED
+    run_try = _gsat_try if settings.algorithm == "gsat" else _walksat_try
     noise, max_flips = settings.noise, settings.max_flips
-    best = len(clauses)
+    best = len(state.clauses)
     try:
         while stats["tries"] < max_tries:
             if deadline.expired():
-                return None, True
+                return None, Stop.TIME
             stats["tries"] += 1
             state.reset(rng, deadline)
-            flips, out_of_time = run_try(state, rng, noise, max_flips, deadline)
+            flips, ran_out = run_try(state, rng, noise, max_flips, deadline)
             stats["flips"] += flips
-            if out_of_time:
-                return None, True
+            if ran_out:
+                return None, Stop.TIME
             if not state.unsat:
-                return state.truth, False
+                return state.truth, Stop.ANSWERED
             best = min(best, len(state.unsat))
     except OutOfTime:  # while drawing a fresh assignment
-        return None, True
+        return None, Stop.TIME
     finally:
         stats["unsat_at_end"] = len(state.unsat)
         stats["best_unsat_at_restart"] = best
-    return None, False
+    return None, Stop.GAVE_UP
 
 
 def _model(num_vars: int, fixed: list[int], names: list[int], truth: list[int]) -> list[int]:
@@ -501,7 +519,7 @@ def _model(num_vars: int, fixed: list[int], names: list[int], truth: list[int]) 
 def solve_walksat(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     simplify: bool = True,
     **tunables: float | None,
@@ -512,8 +530,9 @@ def solve_walksat(
     ----------
     cnf : CNF
         Any formula.
-    time_limit_ms : float, optional
-        Wall-clock limit of the call; past it the result is UNKNOWN.
+    deadline : Deadline, optional
+        When the call stops, on the deadline's own clock (wall or CPU); past
+        it the result is UNKNOWN, ``stop`` TIME.
     seed : int
         Seeds the ``random.Random`` that draws assignments and flips.
     simplify : bool
@@ -522,16 +541,18 @@ def solve_walksat(
         Any name of :data:`WALKSAT_TUNABLES`: ``noise`` (probability of a
         random flip when no freebie exists; 0.5), ``max_flips`` (flips per
         try before a restart; 100,000), ``max_tries`` (tries before giving up
-        with UNKNOWN; None, the default: restart until `time_limit_ms` runs
-        out, or 10 tries without a time limit).
+        with UNKNOWN, ``stop`` GAVE_UP; None, the default: restart until
+        `deadline` passes, or 10 tries without a limit).
 
     Returns
     -------
     Result
         SAT with a model; UNSAT only when the formula has an empty clause or
-        unit propagation refutes it; otherwise UNKNOWN. Stats: flips, tries,
-        fixed_by_propagation, search_variables, unsat_at_end,
-        best_unsat_at_restart, solver_cpu_s.
+        unit propagation refutes it; otherwise UNKNOWN (``stop`` TIME or
+        GAVE_UP). Stats: flips, tries, fixed_by_propagation, search_variables,
+        unsat_at_end, best_unsat_at_restart, and in milliseconds
+        ``load_cpu_ms``, ``load_wall_ms`` (simplifying, building the lists)
+        and ``search_cpu_ms``, ``search_wall_ms`` (the tries).
 
     Raises
     ------
@@ -539,13 +560,13 @@ def solve_walksat(
         An unknown option, or one outside its range.
     """
     settings = LocalSearchSettings.of("walksat", simplify, **tunables)
-    return _local_search(cnf, settings, time_limit_ms, seed)
+    return _local_search(cnf, settings, deadline, seed)
 
 
 def solve_gsat(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     simplify: bool = True,
     **tunables: float | None,
@@ -556,8 +577,9 @@ def solve_gsat(
     ----------
     cnf : CNF
         Any formula.
-    time_limit_ms : float, optional
-        Wall-clock limit of the call; past it the result is UNKNOWN.
+    deadline : Deadline, optional
+        When the call stops, on the deadline's own clock (wall or CPU); past
+        it the result is UNKNOWN, ``stop`` TIME.
     seed : int
         Seeds the ``random.Random`` that draws assignments and flips.
     simplify : bool
@@ -578,4 +600,4 @@ def solve_gsat(
         An unknown option, or one outside its range.
     """
     settings = LocalSearchSettings.of("gsat", simplify, **tunables)
-    return _local_search(cnf, settings, time_limit_ms, seed)
+    return _local_search(cnf, settings, deadline, seed)

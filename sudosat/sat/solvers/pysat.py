@@ -1,10 +1,11 @@
 """PySAT's bundled solvers (``pysat:NAME``) behind our :class:`~sudosat.sat.result.Result`.
 
 Every solver PySAT bundles runs in process, its search cut into slices of a
-conflict budget so that the wall-clock limit holds even for back ends that
-ignore ``interrupt()`` (:func:`limited_search`). The back ends that cannot be
-stopped in process (Kissat is not incremental, Lingeling has no limited
-solve) run in a worker process killed at the deadline. The work budgets
+conflict budget so that the time limit (a deadline on the wall or the CPU
+clock) holds even for back ends that ignore ``interrupt()``
+(:func:`limited_search`). The back ends that cannot be stopped in process
+(Kissat is not incremental, Lingeling has no limited solve) run in a worker
+process killed at the deadline (:func:`sudosat.process.wait_within`). The work budgets
 ``max_conflicts`` and ``max_propagations`` use PySAT's ``conf_budget`` and
 ``prop_budget``, in process only. The incremental session
 (:class:`sudosat.sat.solvers.incremental.PySatSession`) keeps PySAT solvers
@@ -29,16 +30,16 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any
 
-from sudosat.errors import SolverError, SolverNotFoundError
-from sudosat.process import die_with_parent
+from sudosat.errors import MissingExtraError, SolverError, SolverNotFoundError
+from sudosat.process import die_with_parent, wait_within
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.adapter import describe_exit, finish, unsat_without_asking
+from sudosat.sat.solvers.base import Laps
 from sudosat.sat.solvers.budget import (
     Deadline,
     budget_keywords,
     collector_paused,
-    mark_budget_stop,
 )
 
 __all__ = [
@@ -82,8 +83,8 @@ def _probe_backends() -> dict[str, str]:
         from pysat.solvers import Solver
 
         names = sorted(set(_backend_names().values()))
-    except ImportError as exc:
-        return {"*": f"cannot import PySAT: {exc}"}
+    except ImportError:
+        return {"*": str(MissingExtraError("a PySAT solver", "pysat", "pysat"))}
     verdicts = {}
     for name in names:
         try:
@@ -136,7 +137,7 @@ def solve_pysat(
     cnf: CNF,
     *,
     backend: str,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     worker: bool | None = None,
     max_conflicts: int | None = None,
@@ -150,13 +151,15 @@ def solve_pysat(
     backend : str
         A PySAT solver name or alias (``minisat22``, ``m22``, ``cadical195``,
         ``kissat404`` ...); :func:`pysat_backends` lists those that work here.
-    time_limit_ms : float, optional
-        Wall-clock limit. In process, the search runs in slices of a conflict
-        budget (``conf_budget`` + ``solve_limited``) that adapt to last about
-        40 ms, and the clock is read between slices: PySAT's ``interrupt()``
-        never reaches CaDiCaL or Kissat. Kissat (not incremental) and
-        Lingeling (no limited solve) run in a worker process killed at the
-        deadline.
+    deadline : Deadline, optional
+        When to stop, on the deadline's own clock (wall or CPU). In process,
+        the search runs in slices of a conflict budget (``conf_budget`` +
+        ``solve_limited``) that adapt to last about 40 ms, and the clock is
+        read between slices: PySAT's ``interrupt()`` never reaches CaDiCaL or
+        Kissat. Kissat (not incremental) and Lingeling (no limited solve) run
+        in a worker process killed at the deadline; under a CPU deadline the
+        worker's own CPU time is what is bounded (see
+        :func:`sudosat.process.wait_within`).
     seed : int
         Accepted for the common contract; PySAT exposes no seed.
     worker : bool, optional
@@ -164,9 +167,16 @@ def solve_pysat(
         the back ends that need one use it.
     max_conflicts, max_propagations : int, optional
         Work budgets (``conf_budget``, ``prop_budget``); when one runs out the
-        result is UNKNOWN and its stats say which (``out_of_conflicts`` ...).
+        result is UNKNOWN, its ``stop`` saying which (CONFLICTS, PROPAGATIONS).
         Only in process: a back end in a worker refuses them, as does one
         without that budget (CaDiCaL has no propagation budget).
+
+    Returns
+    -------
+    Result
+        The back end's counters and, in milliseconds, ``load_cpu_ms``,
+        ``load_wall_ms`` (handing the clauses to it) and ``search_cpu_ms``,
+        ``search_wall_ms`` (its search), measured in the process that searched.
 
     Raises
     ------
@@ -177,7 +187,7 @@ def solve_pysat(
     """
     del seed  # PySAT's API takes no seed
     started = time.perf_counter()
-    deadline = Deadline(time_limit_ms)
+    deadline = deadline or Deadline(None)
     name, canonical = f"pysat:{backend}", canonical_backend(backend)
     budgets = budget_keywords(max_conflicts, max_propagations)
     in_worker = canonical in ONE_SHOT_BACKENDS if worker is None else worker
@@ -187,7 +197,8 @@ def solve_pysat(
     if cnf.has_empty_clause:
         return unsat_without_asking(started, name)
     if not cnf.num_clauses:  # PySAT's MapleSAT dies of a segmentation fault on it
-        return finish(Result(Status.SAT, full_model([], cnf.num_vars)), cnf, started, name, name)
+        answer = Result(Status.SAT, full_model([], cnf.num_vars), stop=Stop.ANSWERED)
+        return finish(answer, cnf, started, name, name)
     outcome = None
     if not in_worker:
         try:
@@ -197,11 +208,11 @@ def solve_pysat(
                 raise SolverError(f"{name} cannot be stopped in process; allow a worker") from None
     if outcome is None:  # a back end without limited solving, in a process we can kill
         outcome = _solve_in_worker(cnf, canonical, deadline, name)
-    status, model, stats = outcome
-    return finish(Result(status, model, stats), cnf, started, name, name)
+    status, model, stats, stop = outcome
+    return finish(Result(status, model, stats, stop=stop), cnf, started, name, name)
 
 
-_Outcome = tuple[Status, list[int] | None, dict[str, float]]
+_Outcome = tuple[Status, list[int] | None, dict[str, float], Stop]
 
 
 def _solve_in_process(
@@ -209,7 +220,7 @@ def _solve_in_process(
 ) -> _Outcome:
     from pysat.solvers import Solver
 
-    began = time.perf_counter()
+    laps = Laps()
     # Handing the clauses over allocates a Python list per clause: a collection falling due
     # meanwhile would scan the caller's whole heap inside this timed call (measured: 190 ms
     # for a heap of 3 million lists). Nothing here makes cycles; passes run after the call.
@@ -217,24 +228,18 @@ def _solve_in_process(
         clauses = iter(cnf)
         while chunk := list(islice(clauses, _CHUNK)):
             if deadline is not None and deadline.expired():
-                return Status.UNKNOWN, None, {}
+                stats = {**laps.lap("load"), "search_cpu_ms": 0.0, "search_wall_ms": 0.0}
+                return Status.UNKNOWN, None, stats, Stop.TIME
             solver.append_formula(chunk)
-        loaded = time.perf_counter()  # copying the clauses into the C++ solver ends here
-        answer, stopped = limited_search(
+        load = laps.lap("load")  # copying the clauses into the C++ solver ends here
+        answer, stop = limited_search(
             solver, deadline, name=name, max_conflicts=budgets.get("max_conflicts"),
             max_propagations=budgets.get("max_propagations"),
         )
-        stats = solver_stats(solver)
-        stats.update(
-            load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
-        )
-        if answer is None:
-            if stopped != "time":
-                mark_budget_stop(stats, stopped)
-            return Status.UNKNOWN, None, stats
-        if not answer:
-            return Status.UNSAT, None, stats
-        return Status.SAT, full_model(solver.get_model() or [], cnf.num_vars), stats
+        model = full_model(solver.get_model() or [], cnf.num_vars) if answer else None
+        stats = {**solver_stats(solver), **load, **laps.lap("search")}
+    status = Status.UNKNOWN if answer is None else Status.SAT if answer else Status.UNSAT
+    return status, model, stats, stop
 
 
 def solver_stats(solver: Any) -> dict[str, float]:
@@ -254,7 +259,7 @@ def limited_search(
     name: str = "pysat",
     max_conflicts: int | None = None,
     max_propagations: int | None = None,
-) -> tuple[bool | None, str]:
+) -> tuple[bool | None, Stop]:
     """Solve under `assumptions` until an answer, the deadline, or a work budget runs out.
 
     Without a limit of any kind this is PySAT's ``solve``. With a deadline, the
@@ -277,9 +282,9 @@ def limited_search(
 
     Returns
     -------
-    (bool or None, str)
-        True (SAT), False (UNSAT) or None, and why None (``"time"``, ``"max_conflicts"``,
-        ``"max_propagations"``; ``""`` with an answer).
+    (bool or None, Stop)
+        True (SAT), False (UNSAT) or None, and why the search stopped: ANSWERED
+        with an answer, else TIME, CONFLICTS or PROPAGATIONS.
 
     Raises
     ------
@@ -290,16 +295,16 @@ def limited_search(
     assumed = list(assumptions)
     timed = deadline is not None and deadline.limited
     if not timed and max_conflicts is None and max_propagations is None:
-        return solver.solve(assumptions=assumed), ""
+        return solver.solve(assumptions=assumed), Stop.ANSWERED
     start = _work(solver)
     budget = _FIRST_BUDGET if timed else _UNLIMITED
     while not (timed and deadline is not None and deadline.expired()):
         spent = _work(solver)
         conflicts, propagations = (spent[0] - start[0], spent[1] - start[1])
         if max_conflicts is not None and conflicts >= max_conflicts:
-            return None, "max_conflicts"
+            return None, Stop.CONFLICTS
         if max_propagations is not None and propagations >= max_propagations:
-            return None, "max_propagations"
+            return None, Stop.PROPAGATIONS
         slice_budget = budget if max_conflicts is None else min(budget, max_conflicts - conflicts)
         left = None if max_propagations is None else max_propagations - propagations
         _set_budgets(solver, name, slice_budget, max_conflicts is not None, left)
@@ -307,10 +312,10 @@ def limited_search(
         began = clock()
         answer = solver.solve_limited(assumptions=assumed)
         if answer is not None:
-            return answer, ""
+            return answer, Stop.ANSWERED
         if not timed or deadline is None:
             if _work(solver) == spent:  # a back end that counts nothing (Kissat) stopped
-                return None, "max_conflicts" if max_conflicts is not None else "max_propagations"
+                return None, Stop.CONFLICTS if max_conflicts is not None else Stop.PROPAGATIONS
             continue  # only a budget can have stopped it: the next look says which
         took = clock() - began
         target = min(_SLICE_S, deadline.remaining_ms() / 4000.0)
@@ -318,7 +323,7 @@ def limited_search(
             budget *= 2
         elif took > target:
             budget = max(10, budget // 2)
-    return None, "time"
+    return None, Stop.TIME
 
 
 def _set_budgets(
@@ -358,7 +363,13 @@ def full_model(lits: list[int], num_vars: int) -> list[int]:
 
 
 def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> _Outcome:
-    """Solve in a child process (fork where available) killed at the deadline."""
+    """Solve in a child process (fork where available) killed at the deadline.
+
+    Under a wall-clock deadline the worker is killed when T has passed; under a
+    CPU deadline, when the worker's own CPU time reaches what was left of T
+    (a wall-clock safety net far above it stops a worker that sleeps); see
+    :func:`sudosat.process.wait_within`.
+    """
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context: Any = multiprocessing.get_context(method)  # typeshed's BaseContext has no Process
     receiver, sender = context.Pipe(duplex=False)
@@ -370,9 +381,8 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
     process.start()
     sender.close()
     try:
-        remaining = deadline.remaining_or_none()
-        if not receiver.poll(None if remaining is None else remaining / 1000.0):
-            return Status.UNKNOWN, None, {}
+        if not wait_within(deadline, process.pid, receiver.poll):
+            return Status.UNKNOWN, None, {}, Stop.TIME
         try:
             message = receiver.recv()
         except EOFError:
@@ -386,8 +396,8 @@ def _solve_in_worker(cnf: CNF, backend: str, deadline: Deadline, label: str) -> 
         raise SolverError(f"{label} crashed ({describe_exit(process.exitcode or 0)})")
     if message[0] == "error":
         raise SolverError(f"{label} failed: {message[1]}")
-    _, word, model, stats = message
-    return Status(word), model, stats
+    _, word, model, stats, stop = message
+    return Status(word), model, stats, Stop(stop)
 
 
 def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None:
@@ -398,8 +408,8 @@ def _worker_main(sender, backend: str, flat, num_vars: int, parent: int) -> None
     die_with_parent(signal.SIGKILL, parent)
     try:
         cnf = CNF.from_flat(flat, num_vars)
-        status, model, stats = _solve_in_process(cnf, backend, None, f"pysat:{backend}", {})
-        sender.send(("ok", status.value, model, stats))
+        status, model, stats, stop = _solve_in_process(cnf, backend, None, f"pysat:{backend}", {})
+        sender.send(("ok", status.value, model, stats, stop.value))
     except Exception as exc:  # reported to the parent, which raises SolverError
         sender.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:

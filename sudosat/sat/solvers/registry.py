@@ -34,7 +34,7 @@ from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result
 from sudosat.sat.solvers.base import Compaction, verify_result
-from sudosat.sat.solvers.budget import BUDGETS, budget_keywords, note_budget_stop
+from sudosat.sat.solvers.budget import BUDGETS, Deadline, budget_keywords, one_deadline
 
 __all__ = [
     "SolveFunction",
@@ -239,6 +239,7 @@ def solve(
     cnf: CNF,
     solver: str = "cdcl",
     *,
+    deadline: Deadline | None = None,
     time_limit_ms: float | None = None,
     max_conflicts: int | None = None,
     max_propagations: int | None = None,
@@ -251,13 +252,16 @@ def solve(
     cnf : CNF
     solver : str
         A registered name (see :func:`get_solver`).
+    deadline : Deadline, optional
+        When to stop (wall or CPU clock); passed as it is to the solver, whose
+        loop reads it. The result is UNKNOWN, ``stop`` TIME, when it passes.
     time_limit_ms : float, optional
-        Wall-clock limit for the whole call; the result is UNKNOWN when it runs out.
+        A convenience for `deadline`: a wall-clock limit from now, made into a
+        :class:`~sudosat.sat.solvers.budget.Deadline` here, once. Give one or the other.
     max_conflicts, max_propagations : int, optional
-        Work budgets: the result is UNKNOWN when one runs out, and its stats
-        say which (``out_of_conflicts``, ``out_of_propagations``; see
-        :func:`~sudosat.sat.solvers.budget.budget_stop`). The same budget
-        stops the same search at the same point on any machine.
+        Work budgets: the result is UNKNOWN when one runs out, its ``stop``
+        saying which (``CONFLICTS``, ``PROPAGATIONS``). The same budget stops
+        the same search at the same point on any machine.
     **options
         Passed to the solver (``seed``, ``heuristic``, ``proof``, ``zchaff`` ...).
 
@@ -266,8 +270,11 @@ def solve(
     SolverError
         The solver cannot run, cannot honour a budget that was given, or
         returned a model that falsifies the formula.
+    ValueError
+        Both `deadline` and `time_limit_ms` were given.
     """
     started = time.perf_counter()
+    deadline = one_deadline(deadline, time_limit_ms)
     budgets = check_budgets(solver, max_conflicts, max_propagations)
     function = get_solver(solver)
     # A proof is logged over the compact numbers and mapped back below, so the same
@@ -275,8 +282,7 @@ def solve(
     compact = Compaction.of(cnf)
     target = cnf if compact is None else compact.cnf
     # Budgets are passed only when set: a solver takes them as keywords of its own.
-    result = function(target, time_limit_ms=time_limit_ms, **budgets, **options)
-    note_budget_stop(result, budgets)
+    result = function(target, deadline=deadline, **budgets, **options)
     result.solver = result.solver or solver
     if not result.elapsed_ms:
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
@@ -400,7 +406,7 @@ def open_solver(
 ) -> Any:
     """An incremental solver loaded with `cnf`, whatever its registered name.
 
-    The object has ``solve(assumptions=(), time_limit_ms=None, *,
+    The object has ``solve(assumptions=(), *, deadline=None,
     max_conflicts=None, max_propagations=None) -> Result`` (answers checked: a
     model satisfies the clauses and the assumptions), ``get_core()``,
     ``add_clause(clause)``, ``close()``, and ``native`` (False for the

@@ -18,13 +18,13 @@ import time
 from sudosat.errors import ResourceLimitError, SolverError, SolverNotFoundError
 from sudosat.process import Scratch, run_program
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.adapter import (
     describe_exit,
     executable,
     finish,
     last_words,
-    unknown,
+    timed_out,
     unsat_without_asking,
     whole_seconds,
     write_dimacs,
@@ -106,7 +106,7 @@ def find_zchaff(explicit: str | None = None) -> str:
 def solve_zchaff(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
     zchaff: str | None = None,
 ) -> Result:
@@ -115,11 +115,13 @@ def solve_zchaff(
     Parameters
     ----------
     cnf : CNF
-    time_limit_ms : float, optional
-        Wall-clock limit T of the whole call, writing zChaff's input included
-        (the clock starts before it). zChaff itself gets the CPU seconds left
-        once its input is written, rounded up (never 0, which it reads as
-        "already out of time"); the wrapper kills it at T of wall time.
+    deadline : Deadline, optional
+        T for the whole call, writing zChaff's input included (the caller's
+        clock starts before it), on the deadline's own clock. zChaff itself
+        gets the seconds left once its input is written, rounded up (never 0,
+        which it reads as "already out of time"), as its own CPU limit; the
+        wrapper kills it when T has passed (wall clock) or when its CPU time
+        reaches what was left (CPU clock; see :func:`sudosat.process.run_program`).
     seed : int
         Accepted for the common contract; zChaff takes no seed.
     zchaff : str, optional
@@ -128,10 +130,11 @@ def solve_zchaff(
     Returns
     -------
     Result
-        UNKNOWN at the time limit. ``stats`` holds zChaff's counters
-        (``decisions``, ``conflicts``, ``propagations``, ``solver_cpu_s`` =
-        its "Total Run Time", the CPU seconds of its search, parsing not
-        counted ...) and ``process_ms``, the wall time of its process.
+        UNKNOWN, ``stop`` TIME, at the time limit (ours or zChaff's own).
+        ``stats`` holds zChaff's counters (``decisions``, ``conflicts``,
+        ``propagations`` ...), ``search_cpu_ms`` (its "Total Run Time", the
+        CPU time of its search, parsing not counted, in milliseconds) and
+        ``process_wall_ms``, the wall time of its process.
 
     Raises
     ------
@@ -143,31 +146,33 @@ def solve_zchaff(
     """
     del seed  # zChaff has no seed option
     started = time.perf_counter()
-    deadline = Deadline(time_limit_ms)  # before the input is written: writing it counts
+    deadline = deadline or Deadline(None)
     binary = find_zchaff(zchaff)
     if cnf.has_empty_clause:
         return unsat_without_asking(started, "zchaff")
     with Scratch("zchaff") as scratch:
         path, stream = scratch.file("input.cnf")
         if not write_dimacs(cnf, stream, deadline, max_line=ZCHAFF_MAX_LINE):
-            return unknown(started, "zchaff", process_ms=0.0)
+            return timed_out(started, "zchaff", process_wall_ms=0.0)
         # zChaff gets the whole seconds that are left now, not T: the wrapper's kill at the
         # deadline is the real bound, this only keeps zChaff from outliving it by far.
         seconds = whole_seconds(deadline.remaining_or_none())
         argv = [binary, str(path)] + ([] if seconds is None else [str(seconds)])
         run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
-        return unknown(started, "zchaff", process_ms=run.wall_ms)
+        return timed_out(started, "zchaff", process_wall_ms=run.wall_ms)
     assert run.exit_code is not None  # a program that did not time out has exited
     result = parse_zchaff_output(run.stdout, run.stderr, run.exit_code, cnf.num_vars)
-    result.stats["process_ms"] = run.wall_ms
+    result.stats["process_wall_ms"] = run.wall_ms
     return finish(result, cnf, started, "zChaff", "zchaff")
 
 
 _ZCHAFF_VERDICTS = {
-    "SAT": (Status.SAT, "Instance Satisfiable"),
-    "UNSAT": (Status.UNSAT, "Instance Unsatisfiable"),
-    "ABORT : TIME OUT": (Status.UNKNOWN, "Time out, unable to determine the satisfiability"),
+    "SAT": (Status.SAT, Stop.ANSWERED, "Instance Satisfiable"),
+    "UNSAT": (Status.UNSAT, Stop.ANSWERED, "Instance Unsatisfiable"),
+    "ABORT : TIME OUT": (
+        Status.UNKNOWN, Stop.TIME, "Time out, unable to determine the satisfiability"
+    ),
 }
 
 _ZCHAFF_EXIT_REASONS = {
@@ -192,8 +197,9 @@ _ZCHAFF_STATS = {
     "Added Conflict Literals": "learnt_literals",
     "Deleted (Total) Literals": "deleted_literals",
     "Number of Implication": "propagations",
-    "Total Run Time": "solver_cpu_s",
+    "Total Run Time": "search_cpu_ms",  # printed in seconds, kept in milliseconds
 }
+_ZCHAFF_SECONDS = frozenset({"search_cpu_ms"})
 _ZCHAFF_DECISION_KINDS = "( Stack + Vsids + Shrinking Decisions )"
 _ZCHAFF_SEED_MARK = "Random Seed Used"
 
@@ -237,7 +243,7 @@ def parse_zchaff_output(stdout: str, stderr: str, exit_code: int, num_vars: int)
         raise ResourceLimitError("zChaff ran out of memory (RESULT: ABORT : MEM OUT)")
     if verdict not in _ZCHAFF_VERDICTS:
         raise SolverError(f"zChaff printed an unknown result {verdict!r}")
-    status, announcement = _ZCHAFF_VERDICTS[verdict]
+    status, stop, announcement = _ZCHAFF_VERDICTS[verdict]
     if not any(line.startswith(announcement) for line in lines):
         raise SolverError(f"zChaff said RESULT: {verdict} without {announcement!r}: output garbled")
     stats = _zchaff_stats(lines)
@@ -245,7 +251,7 @@ def parse_zchaff_output(stdout: str, stderr: str, exit_code: int, num_vars: int)
     if declared is not None and declared != num_vars:
         raise SolverError(f"zChaff read {declared:g} variables where the formula has {num_vars}")
     model = _zchaff_model(lines, num_vars) if status is Status.SAT else None
-    return Result(status, model, stats, 0.0, "zchaff")
+    return Result(status, model, stats, 0.0, "zchaff", stop=stop)
 
 
 def _zchaff_verdict(lines: list[str], stdout: str) -> str:
@@ -274,7 +280,9 @@ def _zchaff_stats(lines: list[str]) -> dict[str, float]:
                 for kind, count in zip(("stack", "vsids", "shrinking"), parts, strict=True):
                     stats[f"decisions_{kind}"] = int(count)
         elif name in _ZCHAFF_STATS:
-            stats[_ZCHAFF_STATS[name]] = _number(value, name)
+            key = _ZCHAFF_STATS[name]
+            number = _number(value, name)
+            stats[key] = number * 1000.0 if key in _ZCHAFF_SECONDS else number
     if "conflicts" in stats:
         stats["learnt"] = stats["conflicts"]  # zChaff adds one clause per conflict
     return stats

@@ -59,13 +59,13 @@ A variable's *phase* is the polarity it is first tried with (the tunable
 ``initial_phase``), and then the value it last had (phase saving), unless its
 target phase rules (above).
 
-Budgets: a call's time limit (a :class:`~sudosat.sat.solvers.budget.Deadline`)
-is read every so many units of work (propagations in the search, clauses or
-lists while loading), never at a machine-tuned rate; ``max_conflicts`` and
-``max_propagations`` (MiniSat's ``setConfBudget`` / ``setPropBudget``) stop a
-call reproducibly. A call out of budget answers UNKNOWN: ``out_of_time`` for
-time, and for a work budget the stats flag it as every solver's do
-(:func:`~sudosat.sat.solvers.budget.budget_stop` names it).
+Budgets: a call's time limit (a :class:`~sudosat.sat.solvers.budget.Deadline`,
+wall or CPU clock) is read every so many units of work (propagations in the
+search, clauses or lists while loading), never at a machine-tuned rate;
+``max_conflicts`` and ``max_propagations`` (MiniSat's ``setConfBudget`` /
+``setPropBudget``) stop a call reproducibly. A call out of budget answers
+UNKNOWN, its :class:`~sudosat.sat.result.Stop` (``TIME``, ``CONFLICTS``,
+``PROPAGATIONS``) set where the loop stopped, as every solver's is.
 
 Examples
 --------
@@ -74,9 +74,8 @@ Examples
 [-1, 2, 3]
 >>> solve(CNF([[1], [-1]]), proof=True).proof
 '0\\n'
->>> from sudosat.sat.solvers.budget import budget_stop
->>> budget_stop(solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stats)
-'max_conflicts'
+>>> solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stop
+<Stop.CONFLICTS: 'conflicts'>
 """
 
 from __future__ import annotations

@@ -7,9 +7,8 @@
 from __future__ import annotations
 
 import math
-import time
 
-from sudosat.sat.result import Status
+from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.cdcl.database import ClauseDatabase
 from sudosat.sat.solvers.codes import Code
@@ -71,7 +70,12 @@ class Engine(ClauseDatabase):
             math.inf if max_propagations is None else self.propagations + max_propagations
         )
         self.next_look = self.propagations  # the first decision looks
-        self.stopped = ""
+        self.stopped = Stop.ANSWERED
+
+    def stop_for_time(self) -> None:
+        """Record a stop by :class:`OutOfTime` that no work budget claimed: the deadline's."""
+        if self.stopped is Stop.ANSWERED:
+            self.stopped = Stop.TIME
 
     def within_budget(self) -> bool:
         """MiniSat's ``withinBudget()``: False (``stopped`` says why) once a budget is spent.
@@ -82,13 +86,13 @@ class Engine(ClauseDatabase):
         also counted against their budget where they happen (:meth:`search`).
         """
         if self.conflicts >= self.conflict_limit:  # a budget of 0 conflicts: no decision
-            self.stopped = "max_conflicts"
+            self.stopped = Stop.CONFLICTS
             return False
         if self.propagations >= self.propagation_limit:
-            self.stopped = "max_propagations"
+            self.stopped = Stop.PROPAGATIONS
             return False
         if self.deadline.expired():
-            self.stopped = "time"
+            self.stopped = Stop.TIME
             return False
         self.next_look = min(self.propagations + LOOK_EVERY, self.propagation_limit)
         return True
@@ -132,7 +136,7 @@ class Engine(ClauseDatabase):
                 if averaging and self.note_lbd(lbd) and conflicts_here >= focused_after:
                     restart = True
                 if self.conflicts >= self.conflict_limit:
-                    self.stopped = "max_conflicts"
+                    self.stopped = Stop.CONFLICTS
                     raise OutOfTime
                 continue
             if restart or conflicts_here >= budget:
@@ -285,7 +289,7 @@ class Engine(ClauseDatabase):
                     self.core = []
                     return Status.UNSAT
             except OutOfTime:
-                self.stopped = self.stopped or "time"
+                self.stop_for_time()
                 return Status.UNKNOWN
             self.started = True
         elif self.heap_stale:
@@ -307,7 +311,7 @@ class Engine(ClauseDatabase):
             try:
                 status = self.search(luby(2, restarts) * unit if self.stable else math.inf)
             except OutOfTime:
-                self.stopped = self.stopped or "time"
+                self.stop_for_time()
                 return Status.UNKNOWN
             if status is not None:
                 if status is Status.UNSAT and not self.ok:
@@ -349,6 +353,3 @@ class Engine(ClauseDatabase):
             "levels_jumped": self.levels_jumped,
         }
 
-    def stats(self, cpu_started: float) -> dict[str, float]:
-        """The counters as ``Result.stats``."""
-        return {**self.counters(), "solver_cpu_s": time.process_time() - cpu_started}

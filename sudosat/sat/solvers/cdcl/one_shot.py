@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
-from sudosat.sat.solvers.budget import Deadline, OutOfTime, collector_paused, load_reserve
+from sudosat.sat.result import Result, Status, Stop
+from sudosat.sat.solvers.base import Laps
+from sudosat.sat.solvers.budget import (
+    Deadline,
+    budget_keywords,
+    collector_paused,
+    load_reserve,
+)
 from sudosat.sat.solvers.cdcl import state
 from sudosat.sat.solvers.cdcl.loader import RunCache
-from sudosat.sat.solvers.cdcl.solver import Solver, _checked_budgets
+from sudosat.sat.solvers.cdcl.solver import Solver
 
 #: The runs of binary clauses this module's calls share (see :class:`RunCache`):
 #: a process solving puzzle after puzzle loads each set of rules from it.
@@ -19,7 +26,7 @@ ONE_SHOT_RUNS = RunCache()
 def solve(
     cnf: CNF,
     *,
-    time_limit_ms: float | None = None,
+    deadline: Deadline | None = None,
     max_conflicts: int | None = None,
     max_propagations: int | None = None,
     seed: int = 0,
@@ -32,15 +39,15 @@ def solve(
     ----------
     cnf : CNF
         Any formula; unused variables get the value false.
-    time_limit_ms : float, optional
-        Wall-clock bound for the call (loading included); on expiry the result is UNKNOWN.
+    deadline : Deadline, optional
+        When the call stops, loading included, on the deadline's own clock
+        (wall or CPU); on expiry the result is UNKNOWN, ``stop`` TIME.
     max_conflicts, max_propagations : int, optional
         Work budgets (MiniSat's ``setConfBudget`` and ``setPropBudget``): stop
         after that many conflicts, or at the first decision once that many
-        literals were propagated, and answer UNKNOWN (never UNSAT), with the
-        stats naming the budget (``out_of_conflicts`` or ``out_of_propagations``,
-        read by :func:`~sudosat.sat.solvers.budget.budget_stop`). Reproducible: the same budgets
-        on the same formula stop after the same conflicts on any machine.
+        literals were propagated, and answer UNKNOWN (never UNSAT), ``stop``
+        CONFLICTS or PROPAGATIONS. Reproducible: the same budgets on the same
+        formula stop after the same conflicts on any machine.
     seed : int
         Seeds the solver's only random source (0: no jitter, fully deterministic).
     proof : bool
@@ -53,9 +60,10 @@ def solve(
     Result
         ``solver="cdcl"``; stats: decisions, propagations, conflicts, restarts,
         learnt, deleted, backjumped (literals unassigned by conflicts' backjumps),
-        levels_jumped (the decision levels they undid), solver_cpu_s, load_ms,
-        search_ms, and for an UNKNOWN stopped by a work budget its flag
-        (``out_of_time`` is set for time).
+        levels_jumped (the decision levels they undid), and the times of the
+        two parts, in milliseconds: ``load_cpu_ms`` and ``load_wall_ms``
+        (loading the clauses), ``search_cpu_ms`` and ``search_wall_ms`` (the
+        search).
 
     Raises
     ------
@@ -67,55 +75,48 @@ def solve(
     --------
     >>> solve(CNF([[1, -2], [2]])).status
     <Status.SAT: 'SAT'>
+    >>> solve(CNF([[1, 2], [-1, 2], [1, -2], [-1, -2]]), max_conflicts=0).stop
+    <Stop.CONFLICTS: 'conflicts'>
     """
     started = time.perf_counter()
-    cpu_started = time.process_time()
-    budgets = _checked_budgets(max_conflicts, max_propagations)
+    budget_keywords(max_conflicts, max_propagations)  # a bad budget costs no loading
+    settings: dict[str, Any] = dict(tunables)
+    solver = Solver(seed=seed, proof=proof, runs=ONE_SHOT_RUNS, **settings)
+    deadline = deadline or Deadline(None)
     # The collector stays paused until the solver is gone: re-enabled earlier, its
     # next pass would scan every clause list just loaded.
     with collector_paused():
-        result = _one_shot(cnf, time_limit_ms, budgets, seed, proof, tunables, cpu_started)
+        result = _one_shot(solver, cnf, deadline, max_conflicts, max_propagations)
+        solver.delete()
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
 
 
 def _one_shot(
+    solver: Solver,
     cnf: CNF,
-    time_limit_ms: float | None,
-    budgets: tuple[int | None, int | None],
-    seed: int,
-    proof: bool,
-    tunables: dict,
-    cpu_started: float,
+    deadline: Deadline,
+    max_conflicts: int | None,
+    max_propagations: int | None,
 ) -> Result:
-    """The body of :func:`solve`: one Solver, loaded under the deadline, one call.
+    """The body of :func:`solve`: the formula loaded under the deadline, then one call.
 
-    Loading and searching are timed apart, as for PySAT: the report compares
-    them separately (``load_ms``, ``search_ms``). The solver's tables are
-    freed before the answer returns, so the engine stops early enough for that
-    to fit in T too: by a share of the time this very load took
-    (:data:`~sudosat.sat.solvers.cdcl.state.FREE_SHARE`), while loading and after.
+    Loading and searching are timed apart, each on both clocks (the report
+    compares the searches on CPU time). The solver's tables are freed before
+    the answer returns, so the search stops early enough for that to fit
+    before the deadline too: by a share of the time, on the deadline's own
+    clock, that this very load took (:data:`~sudosat.sat.solvers.cdcl.state.FREE_SHARE`).
     """
-    solver = Solver(seed=seed, proof=proof, **tunables)
-    engine = solver._live_engine()
-    engine.runs = ONE_SHOT_RUNS
-    deadline = Deadline(time_limit_ms)
-    engine.deadline = deadline  # the loader reads it too
-    began = time.perf_counter()
-    engine.load_began = deadline.now()
-    try:
-        solver._append(cnf, adopt=True)  # the solver lives for this call only
-    except OutOfTime:
-        stats = engine.stats(cpu_started)
-        result = Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", out_of_time=True)
-        result.stats.update(load_ms=(time.perf_counter() - began) * 1000.0, search_ms=0.0)
-        return result
-    loaded = time.perf_counter()
-    engine.load_began = None
-    reserve = deadline.sooner(load_reserve(loaded - began, state.FREE_SHARE))
-    # solver_cpu_s includes loading
-    result = solver._solve((), reserve, cpu_started, *budgets)
-    result.stats.update(
-        load_ms=(loaded - began) * 1000.0, search_ms=(time.perf_counter() - loaded) * 1000.0
-    )
+    laps, clock = Laps(), deadline.now()
+    loaded = solver.load(cnf, deadline)
+    load = laps.lap("load")
+    if not loaded:
+        stats = solver.stats()
+        del stats["cpu_ms"]
+        stats.update(load, search_cpu_ms=0.0, search_wall_ms=0.0)
+        return Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", stop=Stop.TIME)
+    reserve = deadline.sooner(load_reserve(deadline.now() - clock, state.FREE_SHARE))
+    result = solver.solve(deadline=reserve, max_conflicts=max_conflicts,
+                          max_propagations=max_propagations)
+    result.stats.update(load)
     return result

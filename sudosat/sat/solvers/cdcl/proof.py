@@ -7,7 +7,7 @@ once, at the end, and only for UNSAT; :func:`certify` checks the text with the
 
 from __future__ import annotations
 
-from sudosat.errors import SolverError
+from sudosat.errors import SolverError, import_extra
 from sudosat.sat.cnf import CNF
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep
 from sudosat.sat.solvers.cdcl.state import State
@@ -88,7 +88,8 @@ def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:
     >>> certify(CNF([[1], [-1]]), "0\\n")
     (True, 'verified')
     """
-    from dratify import check_proof, parse_dimacs
+    dratify = import_extra("dratify", "proofs", "checking a DRAT proof (--certify)")
+    check_proof, parse_dimacs = dratify.check_proof, dratify.parse_dimacs
 
     # The same clauses under a header naming the largest variable they use: a header
     # far above it (a million variables declared, two used) only bounds the numbers,

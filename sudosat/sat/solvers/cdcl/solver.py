@@ -9,6 +9,8 @@ decided again. Signed DIMACS literals at this boundary, literal codes inside.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from sudosat.errors import SolverError
@@ -20,11 +22,11 @@ from sudosat.sat.solvers.budget import (
     OutOfTime,
     budget_keywords,
     collector_paused,
-    mark_budget_stop,
     settings_from,
 )
 from sudosat.sat.solvers.cdcl.chrono import ChronoEngine
 from sudosat.sat.solvers.cdcl.engine import Engine
+from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.model_check import ModelChecker
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, ProofStep
 from sudosat.sat.solvers.cdcl.state import NO_DEADLINE
@@ -104,6 +106,10 @@ class Solver:
         each learnt clause, literals as signed DIMACS integers. Either method
         may be left out. None (the default) costs nothing: the plain engine
         runs.
+    runs : RunCache, optional
+        Big runs of binary clauses remembered from earlier solvers, shared with
+        them (a process solving puzzle after puzzle loads each set of rules from
+        it; see :class:`~sudosat.sat.solvers.cdcl.loader.RunCache`).
     **tunables
         Any name of :data:`TUNABLES`.
 
@@ -138,6 +144,7 @@ class Solver:
         seed: int = 0,
         proof: bool = False,
         observer: Observer | None = None,
+        runs: RunCache | None = None,
         **tunables: float,
     ) -> None:
         self.settings = settings_from("cdcl", TUNABLES, tunables)
@@ -151,11 +158,15 @@ class Solver:
         else:
             observed = ObservedChronoEngine if keeps_trail else ObservedEngine
             self._engine = observed(0, self.settings, seed, proof, observer)
+        self._engine.runs = runs
         self._formula = CNF()  # every clause added, for the model check and the proof filter
         self._model: list[int] | None = None
         self._core: list[int] | None = None
         self._checker: ModelChecker | None = None
         self._checks = 0
+        # CPU seconds (time.process_time) of loading clauses, of searching, and of every
+        # public call whole (checks and proofs included), over the solver's life.
+        self._cpu = {"load": 0.0, "search": 0.0, "calls": 0.0}
         if cnf is not None:
             self.append_formula(cnf)
 
@@ -201,21 +212,65 @@ class Solver:
             A clause holds the literal 0.
         """
         cnf = formula if isinstance(formula, CNF) else CNF(formula)
-        with collector_paused():
+        with collector_paused(), self._charged("load"):
             self._append(cnf)
+
+    def load(self, cnf: CNF, deadline: Deadline) -> bool:
+        """Load `cnf` into this fresh solver for one question under `deadline`; False if it passed.
+
+        For a solver that lives for one call (:func:`~sudosat.sat.solvers.cdcl.one_shot.solve`):
+        `cnf` itself becomes the solver's formula, not a copy (a big formula's
+        copy costs a good part of its loading), so nobody may change it while
+        the solver lives, and no assumption may name a variable beyond it.
+        Loading looks at `deadline` between chunks of its work and stops early
+        enough to free what it built before the deadline: by a share of the
+        loading time so far (:data:`~sudosat.sat.solvers.cdcl.state.FREE_SHARE`).
+        After False the solver holds part of the formula: :meth:`delete` it.
+
+        Raises
+        ------
+        SolverError
+            The solver holds clauses already (use :meth:`append_formula`).
+        """
+        engine = self._live_engine()
+        if self._formula.num_clauses or engine.num_vars:
+            raise SolverError("cdcl: load() is for a fresh solver; add clauses with append_formula")
+        engine.set_budget(deadline, None, None)
+        engine.load_began = deadline.now()
+        try:
+            with collector_paused(), self._charged("load"):
+                self._append(cnf, adopt=True)
+        except OutOfTime:
+            return False
+        finally:
+            engine.load_began = None
+            engine.set_budget(NO_DEADLINE, None, None)
+        return True
+
+    @contextmanager
+    def _charged(self, part: str | None = None) -> Iterator[None]:
+        """Add the block's CPU time to the calls' total, and to `part` (``load``) if given."""
+        began = time.process_time()
+        try:
+            yield
+        finally:
+            spent = time.process_time() - began
+            self._cpu["calls"] += spent
+            if part is not None:
+                self._cpu[part] += spent
 
     def _append(self, cnf: CNF, adopt: bool = False) -> None:
         """Add `cnf`'s clauses; with `adopt`, keep `cnf` itself as the formula (no copy).
 
         Adopting is for a solver that lives for one call on a formula nobody
         changes meanwhile, and asks no assumption beyond its variables
-        (:func:`~sudosat.sat.solvers.cdcl.one_shot.solve`): a big formula's copy
-        would cost as much as a good part of its loading.
+        (:meth:`load`): a big formula's copy would cost as much as a good part
+        of its loading.
         """
         engine = self._live_engine()
         engine.cancel_until(0)  # clauses are added at level 0 (assumption levels may remain)
         engine.grow(cnf.num_vars)
-        # Only a one-shot call loads under a deadline (solve): growing the tables for a
+        # Only a one-shot load runs under a deadline (load): growing the tables for a
         # big formula takes a while.
         if not engine.in_time():
             raise OutOfTime
@@ -242,8 +297,9 @@ class Solver:
         compares keeping and dropping them). Returns how many went.
         """
         engine = self._live_engine()
-        engine.cancel_until(0)
-        return engine.forget_learnts(keep_lbd)
+        with self._charged():
+            engine.cancel_until(0)
+            return engine.forget_learnts(keep_lbd)
 
     def next_question(self, keep_lbd: int = 0) -> int:
         """Get ready for an unrelated question on the same clauses (the next puzzle on the rules).
@@ -255,7 +311,8 @@ class Solver:
         the search's order changes. Returns how many learnt clauses went.
         """
         dropped = self.forget_learnts(keep_lbd)
-        self._live_engine().expect_new_question()
+        with self._charged():
+            self._live_engine().expect_new_question()
         return dropped
 
     # -- solving -------------------------------------------------------------------
@@ -263,8 +320,8 @@ class Solver:
     def solve(
         self,
         assumptions=(),
-        time_limit_ms: float | None = None,
         *,
+        deadline: Deadline | None = None,
         max_conflicts: int | None = None,
         max_propagations: int | None = None,
     ) -> Result:
@@ -274,8 +331,9 @@ class Solver:
         ----------
         assumptions : sequence of int
             Signed literals that hold for this call only.
-        time_limit_ms : float, optional
-            Wall-clock bound for this call.
+        deadline : Deadline, optional
+            When this call stops (on the deadline's own clock, wall or CPU);
+            None for no limit.
         max_conflicts, max_propagations : int, optional
             Work budgets for this call (MiniSat's ``setConfBudget`` and
             ``setPropBudget``): the call stops after that many more conflicts,
@@ -289,35 +347,38 @@ class Solver:
             SAT with a model that satisfies every clause and every assumption
             (checked unless ``check_model=0``); UNSAT, where :meth:`get_core`
             names the assumptions that failed (empty: the clauses alone are
-            unsatisfiable); UNKNOWN when a budget ran out, never UNSAT
-            (``out_of_time`` for time; for a work budget,
-            :func:`~sudosat.sat.solvers.budget.budget_stop` of the stats names
-            it, as for every solver). Stats count this
-            call only. With ``proof=True``, an UNSAT result's ``proof`` is a
-            DRAT proof of the clauses added so far plus the core as unit
-            clauses (check it with :func:`~sudosat.sat.solvers.cdcl.proof.certify` on
-            :meth:`proof_formula`).
+            unsatisfiable); UNKNOWN when a budget ran out, never UNSAT, its
+            ``stop`` saying which (``TIME``, ``CONFLICTS``, ``PROPAGATIONS``).
+            Stats count this call only: the counters, ``search_cpu_ms`` and
+            ``search_wall_ms`` (the search itself, its model read; not the
+            model check or the proof). With ``proof=True``, an UNSAT result's
+            ``proof`` is a DRAT proof of the clauses added so far plus the
+            core as unit clauses (check it with
+            :func:`~sudosat.sat.solvers.cdcl.proof.certify` on :meth:`proof_formula`).
 
         Raises
         ------
         SolverError
             A zero or non-integer assumption, or a negative budget.
         """
-        cpu_started = time.process_time()
-        budgets = _checked_budgets(max_conflicts, max_propagations)
-        return self._solve(assumptions, Deadline(time_limit_ms), cpu_started, *budgets)
+        began_cpu, started = time.process_time(), time.perf_counter()
+        try:
+            return self._solve(assumptions, deadline or NO_DEADLINE,
+                               *_checked_budgets(max_conflicts, max_propagations),
+                               started=started)
+        finally:
+            self._cpu["calls"] += time.process_time() - began_cpu
 
     def _solve(
         self,
         assumptions,
         deadline: Deadline,
-        cpu_started: float,
-        max_conflicts: int | None = None,
-        max_propagations: int | None = None,
+        max_conflicts: int | None,
+        max_propagations: int | None,
+        *,
+        started: float,
     ) -> Result:
-        """:meth:`solve` under `deadline` and the budgets, the CPU clock read by the caller
-        (``solver_cpu_s`` counts from it)."""
-        started = time.perf_counter()
+        """:meth:`solve` once its arguments are checked; `started` is its ``perf_counter``."""
         engine = self._live_engine()
         assumptions = list(assumptions)
         for lit in assumptions:
@@ -330,6 +391,7 @@ class Solver:
         codes = to_codes(assumptions)
         before = engine.counters()
         engine.set_budget(deadline, max_conflicts, max_propagations)
+        search_cpu, search_wall = time.process_time(), time.perf_counter()
         try:
             with collector_paused():
                 engine.cancel_until(_shared_prefix(engine.assumptions, codes))
@@ -340,15 +402,14 @@ class Solver:
                 keep = len(codes) if status is not Status.UNKNOWN else 0
                 engine.cancel_until(min(keep, len(engine.trail_lim)))
         finally:
+            search_cpu = time.process_time() - search_cpu
+            search_wall = time.perf_counter() - search_wall
+            self._cpu["search"] += search_cpu
             stopped = engine.stopped
             engine.set_budget(NO_DEADLINE, None, None)
         stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
-        stats["solver_cpu_s"] = time.process_time() - cpu_started
-        # A complete solver answers UNKNOWN only when a budget runs out: time, or a work
-        # budget flagged as every solver flags it (see budget_stop).
-        if status is Status.UNKNOWN and stopped != "time":
-            mark_budget_stop(stats, stopped)
-        result = Result(status, model, stats, 0.0, "cdcl", out_of_time=stopped == "time")
+        stats.update(search_cpu_ms=search_cpu * 1000.0, search_wall_ms=search_wall * 1000.0)
+        result = Result(status, model, stats, 0.0, "cdcl", stop=stopped)
         self._model = model
         self._core = None
         if status is Status.UNSAT:
@@ -419,8 +480,16 @@ class Solver:
         return engine.proof_text(inputs)
 
     def stats(self) -> dict[str, float]:
-        """The solver's counters since it was made (every call together)."""
-        return self._live_engine().stats(time.process_time())
+        """The solver's counters and CPU time since it was made (every call together).
+
+        Beside the counters: ``load_cpu_ms`` (loading clauses), ``search_cpu_ms``
+        (searching, as each :meth:`solve`'s stats count it) and ``cpu_ms``, the
+        whole of every call (loading, searching, checking models, writing
+        proofs): what ``time.process_time`` shows around them. Milliseconds.
+        """
+        cpu = self._cpu
+        return {**self._live_engine().counters(), "load_cpu_ms": cpu["load"] * 1000.0,
+                "search_cpu_ms": cpu["search"] * 1000.0, "cpu_ms": cpu["calls"] * 1000.0}
 
 
 def _shared_prefix(old: list[Code], new: list[Code]) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from random import Random
 
+from sudosat.sat.result import Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime, load_reserve
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep, Reason
 from sudosat.sat.solvers.codes import Code
@@ -72,19 +73,19 @@ class State:
     Attributes
     ----------
     deadline : Deadline
-        The wall-clock limit of the current call (none between calls). The
-        loader and the level-0 passes look at it every chunk of their work
-        (:meth:`in_time`); the search every few hundred propagations
+        The time limit of the current call, on its own clock (none between
+        calls). The loader and the level-0 passes look at it every chunk of
+        their work (:meth:`in_time`); the search every few hundred propagations
         (:meth:`~sudosat.sat.solvers.cdcl.engine.Engine.within_budget`).
     load_began : float or None
-        ``time.monotonic()`` when a one-shot load began, while it runs: the
+        The deadline's clock when a one-shot load began, while it runs: the
         loader then stops early enough to free what it built (see :meth:`in_time`).
     conflict_limit, propagation_limit : float
         The conflict and propagation counts at which the current call stops
         (``math.inf``: no budget); see :meth:`~sudosat.sat.solvers.cdcl.engine.Engine.set_budget`.
-    stopped : str
-        Why the last call stopped early: "", "time", or the budget (one of
-        :data:`~sudosat.sat.solvers.budget.BUDGETS`) that ran out.
+    stopped : Stop
+        Why the last call stopped: ``ANSWERED``, or ``TIME``, ``CONFLICTS`` or
+        ``PROPAGATIONS`` for the budget that ran out, set where the loop stops.
     """
 
     def __init__(
@@ -103,7 +104,7 @@ class State:
         self.load_began: float | None = None
         self.conflict_limit = self.propagation_limit = math.inf
         self.next_look: float = 0  # the propagation count of the search's next within_budget
-        self.stopped = ""
+        self.stopped = Stop.ANSWERED
         size = 2 * n + 2
         self.val = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
         self.level = [0] * (n + 1)  # per variable: decision level of its assignment
