@@ -182,10 +182,12 @@ def _text(page: str) -> str:
 
 def test_report_page_holds_the_plots_and_the_board_matrices(built):
     page = (built / "reports" / "report.html").read_text()
-    assert page.count("data:image/png;base64") >= 4  # per instance, scatter, cactus, stages
+    assert page.count("data:image/png;base64") >= 4  # per instance, scatters, cactus, stages
+    assert page.index("Wall against CPU time") < page.index("data:image/png;base64")
     assert page.count('<table class="sudosat-board') >= 4  # two solved boards and inputs
     assert "zChaff" in page or "zchaff" in page  # the reference solver is named plainly
-    for column in ("solved", "unsat", "timeouts", "median ms", "p90 ms", "max ms"):
+    for column in ("solved", "unsat", "timeouts", "median wall ms", "median CPU ms",
+                   "p90 wall ms", "max wall ms", "search CPU ms", "total wall ms"):
         assert column in page
     assert "UNSAT" in page
 

@@ -143,3 +143,136 @@ def test_without_the_keep_rules_a_heading_is_stranded(tmp_path):
     chromium, pdftotext = _tools()
     pages = _print(notebook_page(), tmp_path, chromium, pdftotext)  # no print style sheet
     assert stranded_headings(pages) or split_tables(pages)
+
+
+# -- pages as the report exports them -------------------------------------------------------
+
+
+def exported_page(folder: Path, cells: list) -> Path:
+    """A notebook of `cells` exported as the report exports its pages: the reader's HTML."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    source = folder / "page.ipynb"
+    nbformat.write(notebook, str(source))
+    export.export(source, folder, "page")
+    return folder / "page.html"
+
+
+def long_sections(printed: bool = False) -> list:
+    """Sections of a long introduction (a heading and paragraphs) and the table it introduces.
+
+    An introduction stays with its table (the print style sheet's keep rules), so where a
+    section does not fit in what is left of a page, the break must fall between the
+    paragraphs of its introduction: a markdown cell's, or with `printed` the text a code
+    cell printed under its heading.
+    """
+    import nbformat
+
+    cells = []
+    for k in range(SECTIONS):
+        paragraphs = "\n\n".join(FILLER * 3 for _ in range(3 + k % 4))
+        if printed:
+            cells.append(nbformat.v4.new_markdown_cell(f"## Section {k}"))
+            printed = nbformat.v4.new_code_cell("display(Markdown(text))")
+            printed.outputs = [nbformat.v4.new_output(
+                "display_data", data={"text/markdown": paragraphs})]
+            cells.append(printed)
+        else:
+            cells.append(nbformat.v4.new_markdown_cell(f"## Section {k}\n\n{paragraphs}"))
+        rows = "".join(f"<tr><td>S{k} row {r}</td><td>{r * k}</td></tr>" for r in range(ROWS))
+        table = nbformat.v4.new_code_cell("table")
+        table.outputs = [nbformat.v4.new_output(
+            "display_data", data={"text/html": f'<table class="sudosat-table">{rows}</table>'}
+        )]
+        cells.append(table)
+    return cells
+
+
+def page_fill(pdf: Path) -> list[float]:
+    """How far down each page of `pdf` something is printed, as a share of the page's height."""
+    import numpy as np
+    from PIL import Image
+
+    pdftoppm = shutil.which("pdftoppm")
+    if pdftoppm is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    prefix = pdf.with_suffix("")
+    subprocess.run([pdftoppm, "-r", "24", "-gray", "-png", str(pdf), str(prefix)], check=True)
+    fills = []
+    for image in sorted(pdf.parent.glob(f"{prefix.name}-*.png")):
+        pixels = np.asarray(Image.open(image).convert("L"))
+        inked = np.flatnonzero((pixels < 200).any(axis=1))
+        fills.append(float(inked[-1] + 1) / len(pixels) if len(inked) else 0.0)
+        image.unlink()
+    return fills
+
+
+HALF_EMPTY = 0.75
+"""A page whose text ends above this share of its height is left (partly) empty."""
+
+
+SPLITTING_RULES = {
+    False: r"\s*\.jp-(InputArea|MarkdownOutput) \{[^}]*\}",  # a markdown cell's layout
+    True: r"\s*\.jp-OutputArea-child:has[^{]*\{[^}]*\}",  # an output kept whole
+}
+"""The print style sheet's rules that let long text break across pages, by what holds it."""
+
+
+@pytest.mark.parametrize("printed", [False, True], ids=["markdown cells", "printed markdown"])
+def test_long_text_breaks_between_paragraphs_and_fills_each_page(tmp_path, printed):
+    chromium, _ = _tools()
+    page = exported_page(tmp_path, long_sections(printed))
+    pdf = export.print_pdf(page, chromium)
+    assert pdf is not None
+    fills = page_fill(pdf)
+    assert len(fills) >= 3, "the page is too short to test page breaks"
+    assert [round(f, 2) for f in fills[:-1] if f < HALF_EMPTY] == []
+    # the control: without its rule, the text is kept whole and pages are left half empty
+    css = export.PRINT_CSS.read_text(encoding="utf-8")
+    unsplit = re.sub(SPLITTING_RULES[printed], "", css)
+    assert unsplit != css
+    page.write_text(page.read_text(encoding="utf-8").replace(css, unsplit), encoding="utf-8")
+    pdf = export.print_pdf(page, chromium)
+    assert pdf is not None and min(page_fill(pdf)[:-1]) < HALF_EMPTY
+
+
+def printed_image_widths(pdf: Path) -> list[float]:
+    """The printed width in inches of every image of `pdf` (``pdfimages -list``)."""
+    pdfimages = shutil.which("pdfimages")
+    if pdfimages is None:
+        pytest.skip("pdfimages (poppler-utils) is not installed")
+    listing = subprocess.run(
+        [pdfimages, "-list", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[2:]
+    widths = []
+    for row in listing:
+        fields = row.split()
+        widths.append(int(fields[3]) / float(fields[12]))  # pixels / pixels per inch
+    return widths
+
+
+def test_figures_print_at_their_own_size_up_to_the_page_width(tmp_path):
+    """What :func:`sudosat.report.plots.printed_scale` assumes, measured on a printed page."""
+    import base64
+
+    import nbformat
+
+    from sudosat.report import plots
+
+    cells = []
+    for width in (plots.PAGE_WIDTH_IN, 12.0):
+        figure, ax = plots.new_figure(width, 2.0)
+        ax.plot([1, 2], [1, 2])
+        png = base64.b64encode(figure._repr_png_()).decode("ascii")
+        cell = nbformat.v4.new_code_cell("figure")
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png})]
+        cells.append(cell)
+    chromium, _ = _tools()
+    pdf = export.print_pdf(exported_page(tmp_path, cells), chromium)
+    assert pdf is not None
+    fitting, wide = printed_image_widths(pdf)
+    assert fitting == pytest.approx(plots.PAGE_WIDTH_IN * plots.PAGE_DPI / 96, abs=0.05)
+    assert wide == pytest.approx(plots.PRINTED_WIDTH_IN, abs=0.08)
+    assert fitting <= plots.PRINTED_WIDTH_IN + 0.05

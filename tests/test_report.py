@@ -48,10 +48,14 @@ def _row(line, solver, status, total, order=3, output=""):
         "encoding": "course",
         "status": status,
         "valid": status == "SAT",
-        "encode_ms": total / 4,
-        "solve_ms": total / 2,
-        "decode_ms": total / 4,
-        "total_ms": total,
+        "encode_wall_ms": total / 4,
+        "solve_wall_ms": total / 2,
+        "decode_wall_ms": total / 4,
+        "total_wall_ms": total,
+        "encode_cpu_ms": total / 8,
+        "solve_cpu_ms": total / 4,
+        "decode_cpu_ms": total / 8,
+        "total_cpu_ms": total / 2,
         "variables": 729,
         "clauses": 11772,
         "decisions": 3,
@@ -98,15 +102,16 @@ def test_summary_counts_each_status_and_times_only_answers(results):
     cdcl, ref = summary.loc["cdcl"], summary.loc["ref"]
     assert (cdcl["solved"], cdcl["unsat"], cdcl["timeouts"], cdcl["errors"]) == (2, 1, 0, 1)
     assert (ref["solved"], ref["unsat"], ref["timeouts"], ref["errors"]) == (1, 1, 1, 1)
-    assert cdcl["median ms"] == 40.0 and cdcl["max ms"] == 80.0
-    assert ref["max ms"] == 20.0  # the time-out's 1000 ms is not an answer's time
+    assert cdcl["median wall ms"] == 40.0 and cdcl["max wall ms"] == 80.0
+    assert cdcl["median CPU ms"] == 20.0
+    assert ref["max wall ms"] == 20.0  # the time-out's 1000 ms is not an answer's time
 
 
 def test_times_table_has_one_row_per_line_and_a_column_per_solver(results):
     table = report.times_table(results)
     assert list(table.index) == [1, 2, 3, 4]
     assert table.loc[2, "ref status"] == "TIMEOUT"
-    assert table.loc[1, "cdcl ms"] == 40.0
+    assert table.loc[1, "cdcl wall ms"] == 40.0 and table.loc[1, "cdcl CPU ms"] == 20.0
     html = tables.style_times(table).to_html()
     assert "TIMEOUT" in html and "background: #fed" in html
 
@@ -132,11 +137,13 @@ def test_scatter_marks_the_diagonal_and_its_facts_count_wins(results):
     figure = report.plot_scatter(results, "cdcl", "ref")
     labels = [line.get_label() for line in figure.axes[0].get_lines()]
     assert "equal time" in labels
-    facts = comparison.scatter_facts(results, "cdcl", "ref")
+    facts = comparison.scatter_facts(results, "cdcl", "ref", "total_wall_ms")
     # line 1: cdcl 40 ms against ref 20 ms; line 3: 10 against 12; line 2: ref timed out
     assert (facts.both, facts.own_faster, facts.reference_faster, facts.ties) == (2, 1, 1, 0)
     assert facts.median_ratio == pytest.approx((40 / 20 + 10 / 12) / 2)
-    assert comparison.scatter_facts(results.iloc[:0], "cdcl", "ref").median_ratio is None
+    assert facts.clock == "wall" and facts.name == "end to end" and facts.winner is None
+    empty = comparison.scatter_facts(results.iloc[:0], "cdcl", "ref", "total_wall_ms")
+    assert empty.median_ratio is None
 
 
 def test_solved_boards_show_input_and_solution_with_givens_marked(results):
@@ -230,12 +237,13 @@ def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
     table = run.run_timed_experiment(
         instances, 10_000, ["cdcl", "pysat:minisat22"], "course", tmp_path / "out"
     )
-    assert table["load_ms"].notna().all() and table["search_ms"].notna().all()
-    assert ((table["load_ms"] + table["search_ms"]) <= table["solve_ms"] + 0.01).all()
+    assert table["load_cpu_ms"].notna().all() and table["search_cpu_ms"].notna().all()
+    assert ((table["load_cpu_ms"] + table["search_cpu_ms"]) <= table["solve_cpu_ms"] + 0.01).all()
     versus = comparison.comparison_facts(table, "cdcl", "pysat:minisat22")
-    assert versus.end_to_end.column == "total_ms" and versus.search.column == "search_ms"
-    assert versus.end_to_end.both == versus.search.both == versus.overhead.both == 1
-    assert versus.no_search_time == () and versus.reported == ()
+    assert versus.end_to_end.column == "total_wall_ms"
+    assert versus.search.column == "search_cpu_ms"
+    assert [s.column for s in versus.compared] == [m.column for m in comparison.MEASURES]
+    assert {s.both for s in versus.compared} == {1} and versus.not_compared == ()
     manifest = io.read_manifest(tmp_path / "out" / "results.csv")
     facts = run.run_facts(manifest, ["cdcl", "pysat:minisat22"])
     assert facts.workers == 1 and facts.cores is not None and facts.cores >= 1
@@ -261,7 +269,7 @@ def test_saved_figures_are_byte_identical_when_drawn_twice(tmp_path):
     svg = first[1].read_text()
     assert "<dc:date>" not in svg and "Matplotlib v" not in svg
     costs = pd.DataFrame(
-        {"literals": [10, 100], "givens": [1, 2], "decoder ms": [0.0, 0.5]},
+        {"literals": [10, 100], "givens": [1, 2], "decoder CPU ms": [0.0, 0.5]},
         index=pd.Index([1, 2], name="order"),
     )
     drawn = solvers_page.plot_component_costs(costs)  # a 0 ms time is said, not drawn at the axis
@@ -324,11 +332,16 @@ def test_experiment_rechecks_every_sat_row_against_its_input(tmp_path, results):
 
 
 def test_component_costs_time_every_component():
-    costs = solvers_page.component_costs((1, 2))
-    assert list(costs.index) == [1, 2]
+    costs = solvers_page.component_costs((1, 2, 3))
+    table = costs.table
+    assert list(table.index) == [1, 2, 3]
     for name in ("encoder", "DIMACS writer", "parser", "solver", "decoder", "check"):
-        assert (costs[f"{name} ms"] >= 0).all()
-    assert solvers_page.plot_component_costs(costs).axes[0].get_xscale() == "log"
+        assert (table[f"{name} CPU ms"] >= 0).all()
+    assert solvers_page.plot_component_costs(table).axes[0].get_xscale() == "log"
+    # the table's encoder time is a later board's: the first of an order builds the rules
+    assert [order for order, _ in costs.first_encode] == [1, 2, 3]
+    assert costs.first_encode_ms(3) > 2 * table.loc[3, "encoder CPU ms"]
+    assert costs.clocks.calls >= 6 * 3 and costs.clocks.ratio is not None
 
 
 def test_read_instances_and_solutions_keep_line_numbers(tmp_path):
@@ -420,10 +433,12 @@ def test_the_two_modes_run_every_instance_and_their_facts_read_the_table(tmp_pat
     facts = modes.mode_facts(runs)
     assert facts.encoding == "course" and facts.instances == facts.same_output == 3
     assert facts.no_answer == facts.several_solutions == facts.sat_and_unsat == 0
-    fresh, loaded = table["median total ms"]
+    fresh, loaded = table["median total CPU ms"]
     assert (facts.fresh_ms, facts.loaded_ms) == (fresh, loaded)
+    assert (facts.fresh_wall_ms, facts.loaded_wall_ms) == tuple(table["median total wall ms"])
     assert facts.loaded_faster == (loaded > 0 and fresh >= loaded)
     assert facts.factor == pytest.approx(fresh / loaded if facts.loaded_faster else loaded / fresh)
+    assert facts.clocks.calls == 6 and facts.clocks.ratio is not None
 
 
 def test_the_modes_facts_say_why_lines_differ():
@@ -440,11 +455,31 @@ def test_the_modes_facts_say_why_lines_differ():
     ], start=1):
         for mode, (status, output) in zip(modes.MODES, (first, second), strict=True):
             rows.append({"line": line, "mode": mode, "encoding": "course", "status": status,
-                         "output": output, "encode_ms": 0.1, "solve_ms": 1.0, "total_ms": 1.1})
+                         "output": output, **_mode_times(1.1)})
     facts = modes.mode_facts(pd.DataFrame(rows))
     assert (facts.instances, facts.same_output) == (5, 1)
     assert (facts.no_answer, facts.several_solutions, facts.sat_and_unsat) == (1, 2, 1)
-    assert facts.loaded_faster and facts.factor == 1.0  # equal medians: as fast
+    assert facts.loaded_faster and facts.factor == 1.0 and facts.even  # equal medians: as fast
+
+
+def _mode_times(total_cpu: float, wall_over_cpu: float = 1.0) -> dict:
+    return {"encode_cpu_ms": total_cpu / 10, "solve_cpu_ms": total_cpu / 2,
+            "total_cpu_ms": total_cpu, "total_wall_ms": total_cpu * wall_over_cpu}
+
+
+@pytest.mark.parametrize(("fresh", "loaded", "even", "faster"), [
+    (10.0, 10.4, True, False),  # 1.04 times slower: "about as fast", never "1.0 times slower"
+    (10.4, 10.0, True, True),
+    (10.0, 12.0, False, False),
+    (30.0, 10.0, False, True),
+])
+def test_mode_facts_call_near_equal_medians_even(fresh, loaded, even, faster):
+    rows = [{"line": 1, "mode": mode, "encoding": "course", "status": "SAT", "output": "3 1",
+             **_mode_times(ms, 2.0)} for mode, ms in zip(modes.MODES, (fresh, loaded), strict=True)]
+    facts = modes.mode_facts(pd.DataFrame(rows))
+    assert (facts.even, facts.loaded_faster) == (even, faster)
+    assert facts.factor == pytest.approx(max(fresh, loaded) / min(fresh, loaded))
+    assert facts.clocks.ratio == pytest.approx(2.0) and facts.clocks.busy
 
 
 def test_run_facts_of_a_manifest_without_a_machine_leave_the_unknown_unset():
@@ -485,7 +520,7 @@ _MODE_ANSWER = st.sampled_from([("SAT", "3 1"), ("SAT", "3 2"), ("UNSAT", "3 UNS
 def test_mode_facts_count_every_instance_under_exactly_one_reason(pairs, times):
     rows = [
         {"line": line, "mode": mode, "encoding": "course", "status": status, "output": output,
-         "encode_ms": 0.1, "solve_ms": ms, "total_ms": ms}
+         **_mode_times(ms)}
         for line, answers in enumerate(pairs, 1)
         for mode, (status, output), ms in zip(modes.MODES, answers, times, strict=True)
     ]
@@ -493,3 +528,30 @@ def test_mode_facts_count_every_instance_under_exactly_one_reason(pairs, times):
     reasons = facts.no_answer + facts.several_solutions + facts.sat_and_unsat
     assert facts.instances == len(pairs) and facts.same_output + reasons == len(pairs)
     assert facts.factor >= 1.0 and facts.loaded_faster == (times[0] >= times[1])
+
+
+def test_the_index_summarises_every_comparison_on_its_clock_after_saying_if_the_machine_was_busy():
+    from sudosat.report import build
+
+    rows = []
+    for line, (mine, theirs) in enumerate([(2.0, 0.2), (1.0, 0.1), (0.6, 0.3)], 1):
+        rows.append({"line": line, "order": 3, "solver": "cdcl", "status": "SAT",
+                     "search_cpu_ms": mine, "total_wall_ms": 9.0 + line, "total_cpu_ms": 4.0,
+                     "overhead_wall_ms": 3.0, "overhead_cpu_ms": 1.0, "solve_wall_ms": 8.0,
+                     "solve_cpu_ms": 2.0})
+        rows.append({"line": line, "order": 3, "solver": "zchaff", "status": "SAT",
+                     "search_cpu_ms": theirs, "total_wall_ms": 30.0, "total_cpu_ms": 9.0,
+                     "overhead_cpu_ms": 6.0, "solve_wall_ms": 25.0, "solve_cpu_ms": 7.0})
+    results = io.normalise_results(pd.DataFrame(rows))
+    page = build.comparisons_html(results)
+    cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>",
+                                                                              page)]
+    cells = [row for row in cells if row]
+    assert [row[:2] for row in cells] == [["search", "CPU"], ["end to end", "wall"],
+                                          ["end to end", "CPU"], ["overhead", "wall"],
+                                          ["overhead", "CPU"]]
+    search = comparison.comparison_facts(results, "cdcl", "zchaff").search
+    assert cells[0][2:6] == ["3", "0", "3", formats.ratio(search.median_ratio)]
+    assert "no such time for zchaff" in cells[3]
+    assert page.index("the machine was busy".capitalize()) < page.index("<table")
+    assert "shown, not judged" in page  # zChaff's ratio: a program also waits

@@ -18,6 +18,7 @@ from sudosat.report.results_page import (
     TIME_PARTS,
     ConflictFacts,
     instance_facts,
+    instance_parts,
     plot_time_split,
     stage_facts,
 )
@@ -29,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "data" / "instances.txt"
 
 
-def _row(line, solver, status, conflicts, order=3, error="", split=True):
-    total = 10.0 * order
+def _row(line, solver, status, conflicts, order=3, error="", split=True, total=None):
+    total = 10.0 * order if total is None else total
     return {
         "line": line,
         "order": order,
@@ -39,12 +40,13 @@ def _row(line, solver, status, conflicts, order=3, error="", split=True):
         "encoding": "course",
         "status": status,
         "valid": status == "SAT",
-        "encode_ms": 0.1 * order,
-        "solve_ms": 0.8 * total,
-        "decode_ms": 0.1 * order,
-        "total_ms": total,
-        "load_ms": 0.2 * total if split else None,
-        "search_ms": 0.5 * total if split else None,
+        "encode_cpu_ms": 0.01 * total,
+        "solve_cpu_ms": 0.8 * total,
+        "decode_cpu_ms": 0.01 * total,
+        "total_cpu_ms": total,
+        "total_wall_ms": 1.2 * total,
+        "load_cpu_ms": 0.2 * total if split else None,
+        "search_cpu_ms": 0.5 * total if split else None,
         "conflicts": conflicts,
         "error": error,
         "output": "",
@@ -159,25 +161,71 @@ def test_time_split_plot_draws_the_parts_the_facts_name_with_one_panel_per_order
     rows += [_row(1, "ext", "SAT", 3, order=3, split=False)]
     results = io.normalise_results(pd.DataFrame(rows))
     figure = plot_time_split(results)
-    assert [ax.get_title() for ax in figure.axes] == ["order 3", "order 5"]
+    assert [ax.get_title() for ax in figure.axes if ax.get_visible()] == ["order 3", "order 5"]
     assert "ms" in figure.axes[0].get_ylabel() and all(ax.get_xlabel() for ax in figure.axes)
     labels = {text.get_text() for text in figure.legends[0].get_texts()}
-    assert {"load into the solver", "search", "solve (not split)", "median total"} <= labels
+    assert {"load into the solver", "search", "solve (not split)"} <= labels
     stages = {(s.solver, s.order): s for s in stage_facts(results)}
     assert {s.part for s in stages.values()} <= set(TIME_PARTS)
     assert sorted(stages) == [("cdcl", 3), ("cdcl", 5), ("ext", 3)]
     cdcl = stages[("cdcl", 3)]
-    assert (cdcl.part, cdcl.share, cdcl.total_ms) == ("search", pytest.approx(0.5), 30.0)
+    assert (cdcl.part, cdcl.share, cdcl.total_cpu_ms, cdcl.line) == ("search", pytest.approx(0.5),
+                                                                 30.0, 1)
     ext = stages[("ext", 3)]
-    assert (ext.part, ext.share) == ("solve", pytest.approx(0.8))
+    assert (ext.part, ext.share) == ("solve", pytest.approx(0.98))
     paths = plots.save_figure(figure, "report-stages", tmp_path)
     assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def _bar_tops(ax) -> list[float]:
+    """The top of each stacked bar of `ax`, left to right."""
+    tops: dict[float, float] = {}
+    for patch in ax.patches:
+        x = round(patch.get_x() + patch.get_width() / 2, 6)
+        tops[x] = max(tops.get(x, 0.0), patch.get_y() + patch.get_height())
+    return [tops[x] for x in sorted(tops)]
+
+
+@pytest.mark.parametrize("count", [1, 4, 7])
+def test_stacked_parts_add_up_to_the_total_they_are_labelled_with(count):
+    """Each bar is one real instance: its parts add up to its total, which the label above it
+    says; medians of each part taken apart would stop short of it or overshoot it."""
+    rows = []
+    for k in range(count):  # parts that grow unevenly: medians apart do not add up
+        row = _row(k + 1, "cdcl", "SAT", 3, total=10.0 + 7 * k)
+        row["search_cpu_ms"] = row["total_cpu_ms"] * [0.7, 0.1, 0.6, 0.2, 0.75, 0.05, 0.3][k]
+        rows.append(row)
+    rows.append(_row(1, "ext", "UNSAT", 0, split=False, total=12.0))
+    results = io.normalise_results(pd.DataFrame(rows))
+    middle = results[results["solver"] == "cdcl"].sort_values("total_cpu_ms")
+    median_row = middle.iloc[(count - 1) // 2]
+    if count > 1:  # the data has teeth: medians of the parts taken apart miss the median total
+        search, rest = middle["search_cpu_ms"], middle["total_cpu_ms"] - middle["search_cpu_ms"]
+        assert search.median() + rest.median() != pytest.approx(middle["total_cpu_ms"].median())
+    ax = plot_time_split(results).axes[0]
+    tops = _bar_tops(ax)
+    assert tops == pytest.approx([median_row["total_cpu_ms"], 12.0])
+    written = [float(t.get_text().removesuffix(" ms").replace(",", "")) for t in ax.texts]
+    assert written == pytest.approx(tops, rel=0.01)
+    assert sum(instance_parts(median_row).values()) == pytest.approx(median_row["total_cpu_ms"])
+    facts = {s.solver: s for s in stage_facts(results)}
+    assert facts["cdcl"].line == median_row["line"]
+    assert facts["cdcl"].total_cpu_ms == median_row["total_cpu_ms"]
 
 
 def test_time_split_plot_with_nothing_decided_is_one_empty_panel():
     results = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "TIMEOUT", 0)]))
     assert len(plot_time_split(results).axes) == 1
     assert stage_facts(results) == []
+
+
+def test_time_split_panels_wrap_onto_rows_within_the_page_width():
+    rows = [_row(1, "cdcl", "SAT", 3, order=n) for n in (1, 2, 3, 4, 5)]
+    figure = plot_time_split(io.normalise_results(pd.DataFrame(rows)))
+    shown = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(shown) == 5 and len({ax.get_position().y0 for ax in shown}) == 2
+    assert figure.get_figwidth() <= plots.PAGE_WIDTH_IN
+    assert plots.smallest_printed_text_pt(figure) >= plots.SMALLEST_PRINTED_PT
 
 
 # -- the instance file --------------------------------------------------------------------

@@ -15,7 +15,8 @@ those facts:
 * :mod:`~sudosat.report.study_plots`: the measuring study's figures (``study_command``).
 
 Under them: :mod:`~sudosat.report.io` (paths, instance, solution and results
-files, the manifest), :mod:`~sudosat.report.tables` (the reader's table, the
+files, the manifest), :mod:`~sudosat.report.clocks` (wall-clock against CPU time:
+whether the machine was busy), :mod:`~sudosat.report.tables` (the reader's table, the
 results table's summaries), :mod:`~sudosat.report.plots` (the figure style and
 the results plots), :mod:`~sudosat.report.boards` (boards as HTML) and
 :mod:`~sudosat.report.formats` (how a number reads in a sentence). The build is

@@ -38,7 +38,8 @@ def board_pair_html(puzzle: Board, solution: Board | None, caption: str = "") ->
 def solved_boards_html(
     results: pd.DataFrame, instances: Mapping[int, Board], solutions: Mapping[int, Board]
 ) -> HTML:
-    """Every instance solved by some solver: its input and solution, with each solver's time.
+    """Every instance solved by some solver: its input and solution, with each solver's total
+    time on both clocks.
 
     Parameters
     ----------
@@ -56,7 +57,9 @@ def solved_boards_html(
             continue
         rows = results[results["line"] == line]
         times = ", ".join(
-            f"{r.solver} {r.status} in {r.total_ms:.1f} ms" for r in rows.itertuples()
+            f"{r.solver} {r.status} in {r.total_wall_ms:.1f} ms wall-clock, "
+            f"{r.total_cpu_ms:.1f} ms CPU"
+            for r in rows.itertuples()
         )
         caption = f"Line {line}: order {puzzle.order}, {puzzle.num_givens} givens. {times}"
         parts.append(board_pair_html(puzzle, solutions[line], caption))

@@ -42,6 +42,7 @@ import argparse
 import base64
 import filecmp
 import html
+import importlib.util
 import os
 import shutil
 import sys
@@ -53,7 +54,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SudosatError, open_error_reason
+from sudosat.errors import MissingExtraError, SudosatError, open_error_reason
 from sudosat.report.export import export, find_chromium, print_pdf
 from sudosat.report.pages import (
     DEFAULT_INSTANCES,
@@ -189,8 +190,11 @@ def index_html(
     manifest = read_manifest(results_file) if results_file.is_file() else {}
     summary = ""
     if results_file.is_file():
-        table = summary_table(load_results(results_file))
-        summary = "<h2>Results at a glance</h2>" + html_table(table)
+        results = load_results(results_file)
+        summary = (
+            "<h2>Results at a glance</h2>" + html_table(summary_table(results))
+            + comparisons_html(results)
+        )
     notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in manifest.get("notes", []))
     items = []
     for page in pages:
@@ -239,6 +243,68 @@ own data in <code>reports/data/</code> is written only by <code>make report</cod
 """
 
 
+def comparisons_html(results: Any) -> str:
+    """The index's summary of the comparisons: whether the machine was busy, then search alone
+    on CPU time, end to end and overhead on both clocks, as one table (empty: one solver)."""
+    import pandas as pd
+
+    from sudosat.report.comparison import (
+        MEASURES,
+        comparison_facts,
+        own_and_reference,
+        wall_cpu_facts,
+    )
+    from sudosat.report.formats import ratio
+    from sudosat.report.io import solver_order
+    from sudosat.report.tables import html_table
+
+    solvers = solver_order(results)
+    own, reference = own_and_reference(solvers)
+    versus = comparison_facts(results, own, reference)
+    if reference is None or not versus.both:
+        return ""
+    lacking = {measure: solvers for measure, solvers in versus.not_compared}
+    columns = ["comparison", "clock", "instances", f"{own} faster", f"{reference} faster",
+               f"median {own} ÷ {reference}", "not compared"]
+    rows = []
+    for measure in MEASURES:
+        facts = versus.get(measure.name, measure.clock)
+        row: dict[str, Any] = {"comparison": measure.name, "clock": measure.clock}
+        if facts is None:
+            row["not compared"] = f"no such time for {' and '.join(lacking[measure])}"
+        else:
+            row.update({"instances": facts.both, f"{own} faster": facts.own_faster,
+                        f"{reference} faster": facts.reference_faster,
+                        f"median {own} ÷ {reference}": facts.median_ratio})
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=columns).dropna(axis=1, how="all")
+    counts = [c for c in columns[2:5] if c in table]
+    table[counts] = table[counts].astype("Int64")
+    clocks = wall_cpu_facts(results, solvers)
+    ratios = ", ".join(f"{html.escape(solver)} {ratio(value)}" for solver, value in clocks.ratios)
+    if clocks.busy is None:
+        state = "No CPU time was recorded for a solver in this process: whether the machine "
+        state += "was busy cannot be told."
+    elif clocks.busy:
+        state = (f"The machine was busy (above {clocks.threshold:g} for a solver in this "
+                 "process): the wall-clock rows below are inflated, the CPU rows are not.")
+    else:
+        state = (f"The machine was quiet (at most {clocks.threshold:g} for a solver in this "
+                 "process): neither clock's rows are inflated.")
+    if len(clocks.judged) < len(clocks.ratios):
+        state += (" A program started for each instance also waits for its start and its files, "
+                  "so its ratio is shown, not judged.")
+    note = (f"<p>Wall-clock time of the solver calls over their CPU time (median): {ratios}. "
+            f"{state}</p>") if clocks.ratios else ""
+    return (
+        f"<h3>{html.escape(own)} against {html.escape(reference)}</h3>{note}"
+        f"<p>Search alone is compared on CPU time, each solver's own; end to end and overhead "
+        f"on both clocks, on the {versus.both} instances both decided. A median ratio above 1: "
+        f"{html.escape(own)} took longer.</p>"
+        + html_table(table, decimals=2)
+    )
+
+
 _INDEX_CSS = """
 body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
 body{color:#222} li{margin:0.7em 0} .took{color:#777;font-size:85%}
@@ -254,6 +320,7 @@ table.sudosat-table td{text-align:right} .strip img{height:170px;margin:0.3em;bo
 _STRIP = {
     "report-per-instance": "report",
     "report-scatter": "report",
+    "report-scatter-search": "report",
     "report-cactus": "report",
     "reduction-families": "reduction",
 }
@@ -262,7 +329,7 @@ _STRIP = {
 def _figure_strip(settings: Settings) -> str:
     """Thumbnails of the main figures, embedded in the page, each linking to its page.
 
-    Embedded (about 240 kB for the four), so that ``reports/`` stands alone:
+    Embedded (about 60 kB each), so that ``reports/`` stands alone:
     published without ``figures/``, the front page still shows them.
     """
     folder = settings.root / settings.figures_dir
@@ -280,7 +347,8 @@ def _figure_strip(settings: Settings) -> str:
         return ""
     return (
         f"<h2>Figures</h2><div class='strip'>{''.join(images)}</div>"
-        "<p>Each opens the page that draws it; every figure, PNG and SVG, is in the "
+        "<p>Each opens the page that draws it (end to end on the wall clock, search alone on "
+        "CPU time); every figure, PNG and SVG, is in the "
         "repository's <code>figures/</code>.</p>"
     )
 
@@ -577,6 +645,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``figures/`` are as they were.
     """
     args = build_parser().parse_args(argv)
+    missing = [m for m in ("pandas", "matplotlib", "papermill") if not importlib.util.find_spec(m)]
+    if missing:  # a light install (no extras): say which extra, not a traceback
+        print(f"sudosat report: {MissingExtraError('the report', 'notebooks', missing[0])}",
+              file=sys.stderr)
+        return 1
     # pandas and matplotlib load only now: a wrong parameter is refused at once
     from sudosat.report.io import project_root
     from sudosat.report.run import timing_workers

@@ -1,22 +1,27 @@
-"""Our solver against the reference on the same instances, like with like.
+"""Our solver against the reference on the same instances, like with like, clock with clock.
 
-Three comparisons, each of one time column of the results table
-(:data:`sudosat.run.results.COLUMNS`) on the instances both solvers decided:
+Three comparisons, each of time columns of the results table
+(:data:`sudosat.run.results.COLUMNS`) on the instances both solvers decided
+(:data:`MEASURES`):
 
-*end to end* (``total_ms``)
+*search* on CPU time (``search_cpu_ms``)
+    The solver's own search against the other's, both on CPU time: our
+    solvers measure their own, a program reports its own (zChaff's ``Total
+    Run Time``, MiniSat's ``CPU time``). Not compared when a solver reports
+    none: a search is never set against a whole process.
+*end to end* on the wall clock and on CPU time (``total_wall_ms``, ``total_cpu_ms``)
     What each course orchestration pays per instance: encode, hand the
     formula over, search, read the answer back, decode.
-*search* (``search_ms``)
-    The solver's own search time against the other's: its own clock, or the
-    time it reports for itself (zChaff's ``Total Run Time``). Not compared when
-    a solver reports none: a search is never set against a whole process.
-*overhead* (``overhead_ms``)
+*overhead* on both clocks (``overhead_wall_ms``, ``overhead_cpu_ms``)
     The rest of the total: loading the clauses, writing and reading files,
-    starting a program, parsing its output, checking the model.
+    starting a program, parsing its output, checking the model. On the wall
+    clock only where the search's wall-clock time is known (a solver in this
+    process).
 
 :func:`wall_cpu_facts` says whether wall-clock and CPU times of the solver
-calls disagree, as they do on a busy machine. Both the experiment page and the
-results page read these facts; each words them itself.
+calls disagree, as they do on a busy machine: that affects the wall-clock
+comparisons, not those on CPU time. Both the experiment page and the results
+page read these facts; each words them itself.
 """
 
 from __future__ import annotations
@@ -27,16 +32,29 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sudosat.report.clocks import BUSY_RATIO, CPU, WALL, clock_facts, clock_of
 from sudosat.report.io import DECIDED
 from sudosat.report.run import REFERENCE_FALLBACK
 
-COMPARED = {"end to end": "total_ms", "search": "search_ms", "overhead": "overhead_ms"}
-"""The three comparisons and the column each compares."""
 
-BUSY_RATIO = 1.5
-"""A median wall time of the solver calls above this many times their CPU time means the
-machine was busy (an in-process search uses the CPU the whole time it runs)."""
+@dataclass(frozen=True)
+class Measure:
+    """One compared time: what it covers (`name`), its `clock` and its results-table `column`."""
 
+    name: str
+    clock: str
+    column: str
+
+
+MEASURES = (
+    Measure("search", CPU, "search_cpu_ms"),
+    Measure("end to end", WALL, "total_wall_ms"),
+    Measure("end to end", CPU, "total_cpu_ms"),
+    Measure("overhead", WALL, "overhead_wall_ms"),
+    Measure("overhead", CPU, "overhead_cpu_ms"),
+)
+"""The compared times, in the order the pages give them: search alone (on CPU time only), end
+to end and overhead on both clocks."""
 
 def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     """Our solver (``cdcl`` if it ran, else the first) and the reference it is compared with."""
@@ -51,12 +69,6 @@ def in_process(solver: str) -> bool:
     return solver != "zchaff" and not solver.startswith("exec:")
 
 
-def reports_its_own_time(solver: str) -> bool:
-    """Whether `solver`'s ``search_ms`` is a time it reports (zChaff, ``exec:``, DPLL, local
-    search: CPU seconds) rather than a clock around its search (``cdcl``, ``pysat:*``)."""
-    return not (solver == "cdcl" or solver.startswith("pysat:"))
-
-
 @dataclass(frozen=True)
 class ScatterFacts:
     """One time column of two solvers on the instances both decided (what a scatter plot shows).
@@ -65,14 +77,14 @@ class ScatterFacts:
     ----------
     own, reference : str
     column : str
-        The time compared (``total_ms``, ``search_ms``, ``overhead_ms``).
+        The time compared (a results-table column that names its clock, ``total_wall_ms``).
     both : int
         Instances both solvers decided with a time in `column`.
     own_faster, reference_faster, ties : int
         Of those, where `own`'s time was lower, higher, equal.
     median_ratio : float or None
-        The median of `own`'s time over `reference`'s (None when `both` is 0, or
-        every time of `reference` is 0).
+        The median over those instances of `own`'s time over `reference`'s (None when
+        `both` is 0, or every time of `reference` is 0).
     """
 
     own: str
@@ -85,16 +97,32 @@ class ScatterFacts:
     median_ratio: float | None
 
     @property
+    def clock(self) -> str:
+        """The clock of `column`: ``"wall"`` or ``"CPU"``."""
+        return clock_of(self.column)
+
+    @property
+    def name(self) -> str:
+        """What `column` measures, as :data:`MEASURES` names it (``"search"``); else `column`."""
+        return next((m.name for m in MEASURES if m.column == self.column), self.column)
+
+    @property
     def winner(self) -> str | None:
         """The solver faster on more of the instances (None: as many each, or none)."""
         if self.own_faster == self.reference_faster:
             return None
         return self.own if self.own_faster > self.reference_faster else self.reference
 
+    @property
+    def wins(self) -> tuple[int, int]:
+        """(instances the :attr:`winner` was faster on, those the other was): the winner's
+        first; (`own_faster`, `reference_faster`) when neither won."""
+        if self.winner == self.reference:
+            return self.reference_faster, self.own_faster
+        return self.own_faster, self.reference_faster
 
-def scatter_facts(
-    results: pd.DataFrame, own: str, reference: str, column: str = "total_ms"
-) -> ScatterFacts:
+
+def scatter_facts(results: pd.DataFrame, own: str, reference: str, column: str) -> ScatterFacts:
     """The :class:`ScatterFacts` of `column` for `own` against `reference`.
 
     The times are compared as recorded (the scatter plot draws times below 0.01 ms
@@ -124,66 +152,80 @@ def scatter_facts(
 
 @dataclass(frozen=True)
 class ComparisonFacts:
-    """The three comparisons of a run: end to end, search alone, overhead.
+    """The comparisons of a run (:data:`MEASURES`): search on CPU, end to end and overhead on
+    both clocks.
 
     Attributes
     ----------
     own : str
     reference : str or None
         None when only one solver ran (then nothing else is set).
-    end_to_end : ScatterFacts or None
-        ``total_ms``: what a user waits for per instance.
-    search : ScatterFacts or None
-        ``search_ms``, each solver's own; None when `no_search_time` names a solver.
-    overhead : ScatterFacts or None
-        ``overhead_ms``, the rest of the total; None as `search`.
-    no_search_time : tuple of str
-        The solvers of the two that report no search time of their own on some answer.
-    reported : tuple of str
-        The solvers of the two whose search time is one they report themselves (CPU
-        seconds, see :func:`reports_its_own_time`) rather than a clock around their search.
+    compared : tuple of ScatterFacts
+        The comparisons made, in the order of :data:`MEASURES`.
+    not_compared : tuple of (Measure, tuple of str)
+        The comparisons not made, each with the solvers of the two that lack its time on
+        some answer (a program that reports no search time; a program's search on the wall
+        clock, which is not known).
     """
 
     own: str
     reference: str | None
-    end_to_end: ScatterFacts | None = None
-    search: ScatterFacts | None = None
-    overhead: ScatterFacts | None = None
-    no_search_time: tuple[str, ...] = ()
-    reported: tuple[str, ...] = ()
+    compared: tuple[ScatterFacts, ...] = ()
+    not_compared: tuple[tuple[Measure, tuple[str, ...]], ...] = ()
+
+    def get(self, name: str, clock: str) -> ScatterFacts | None:
+        """The comparison of `name` on `clock` (None: not made)."""
+        column = _column(name, clock)
+        return next((facts for facts in self.compared if facts.column == column), None)
+
+    @property
+    def search(self) -> ScatterFacts | None:
+        """Search alone, on CPU time."""
+        return self.get("search", CPU)
+
+    @property
+    def end_to_end(self) -> ScatterFacts | None:
+        """End to end on the wall clock: what a user waits for per instance."""
+        return self.get("end to end", WALL)
+
+    @property
+    def both(self) -> int:
+        """Instances both solvers decided (0 with one solver)."""
+        facts = self.get("end to end", WALL) or self.get("end to end", CPU)
+        return facts.both if facts else 0
+
+
+def _column(name: str, clock: str) -> str:
+    found = [m.column for m in MEASURES if (m.name, m.clock) == (name, clock)]
+    if not found:
+        raise ValueError(f"no comparison of {name!r} on the {clock} clock")
+    return found[0]
 
 
 def comparison_facts(results: pd.DataFrame, own: str, reference: str | None) -> ComparisonFacts:
     """The :class:`ComparisonFacts` of `own` against `reference` in a results table."""
     if reference is None:
         return ComparisonFacts(own, None)
-    pair = (own, reference)
     answered = results[results["status"].isin(DECIDED)]
-    missing = tuple(
-        solver for solver in pair
-        if answered[answered["solver"] == solver]["search_ms"].isna().any()
-    )
-    split = {
-        name: None if missing else scatter_facts(results, own, reference, COMPARED[name])
-        for name in ("search", "overhead")
-    }
-    return ComparisonFacts(
-        own,
-        reference,
-        end_to_end=scatter_facts(results, own, reference, COMPARED["end to end"]),
-        search=split["search"],
-        overhead=split["overhead"],
-        no_search_time=missing,
-        reported=tuple(solver for solver in pair if reports_its_own_time(solver)),
-    )
+    compared, missing = [], []
+    for measure in MEASURES:
+        lacking = tuple(
+            solver for solver in (own, reference)
+            if answered[answered["solver"] == solver][measure.column].isna().any()
+        )
+        if lacking:
+            missing.append((measure, lacking))
+        else:
+            compared.append(scatter_facts(results, own, reference, measure.column))
+    return ComparisonFacts(own, reference, tuple(compared), tuple(missing))
 
 
 def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFrame:
     """Per solver, medians over its decided instances of what each comparison compares.
 
-    Columns: instances decided, median total, search and overhead ms, the
-    median solve call in wall and CPU ms, and the median wall/CPU ratio of the
-    solve calls (see :func:`wall_cpu_facts`).
+    Columns: instances decided, then the median of every time of
+    :data:`MEASURES` (each header names its clock), and the median wall/CPU
+    ratio of the solver calls (see :func:`wall_cpu_facts`).
     """
     rows = []
     for solver in solvers:
@@ -191,20 +233,16 @@ def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFr
         rows.append({
             "solver": solver,
             "decided": len(mine),
-            "median total ms": mine["total_ms"].median(),
-            "median search ms": mine["search_ms"].median(),
-            "median overhead ms": mine["overhead_ms"].median(),
-            "median solve ms": mine["solve_ms"].median(),
-            "median solve CPU ms": mine["solve_cpu_ms"].median(),
+            **{f"median {m.name} {m.clock} ms": mine[m.column].median() for m in MEASURES},
             "wall / CPU": _wall_cpu_ratio(mine),
         })
     return pd.DataFrame(rows).set_index("solver")
 
 
 def _wall_cpu_ratio(rows: pd.DataFrame) -> float:
-    """The median of ``solve_ms / solve_cpu_ms`` over rows with some CPU time (NaN: none)."""
-    timed = rows[(rows["solve_cpu_ms"] > 0) & rows["solve_ms"].notna()]
-    return float((timed["solve_ms"] / timed["solve_cpu_ms"]).median()) if len(timed) else math.nan
+    """The median of ``solve_wall_ms / solve_cpu_ms`` over rows with some CPU time (NaN: none)."""
+    ratio = clock_facts(zip(rows["solve_wall_ms"], rows["solve_cpu_ms"], strict=True)).ratio
+    return math.nan if ratio is None else ratio
 
 
 @dataclass(frozen=True)
@@ -214,25 +252,42 @@ class WallCpuFacts:
     An in-process search uses the CPU the whole time it runs, so on an idle
     machine its solve call's wall time is about its CPU time; far above it,
     other programs had the CPU. A separate program may also wait (for its
-    start, its files), so its ratio is shown, not judged.
+    start, its files), so its ratio is shown, not judged. A busy machine
+    inflates the wall-clock comparisons (:attr:`affected`), not those on CPU
+    time.
 
     Attributes
     ----------
     ratios : tuple of (solver, float)
-        Each solver's median ``solve_ms / solve_cpu_ms`` over its decided instances
+        Each solver's median ``solve_wall_ms / solve_cpu_ms`` over its decided instances
         (solvers without CPU times, as in a table written before the column, left out).
     judged : tuple of str
         The solvers whose ratio decides `busy` (those that search in process).
     busy : bool or None
         Whether a judged solver's median ratio exceeds `threshold` (None: none judged).
     threshold : float
-        :data:`BUSY_RATIO`.
+        :data:`~sudosat.report.clocks.BUSY_RATIO`.
     """
 
     ratios: tuple[tuple[str, float], ...]
     judged: tuple[str, ...]
     busy: bool | None
     threshold: float = BUSY_RATIO
+
+    @property
+    def over(self) -> tuple[str, ...]:
+        """The judged solvers whose ratio exceeds the threshold (empty: a quiet machine)."""
+        return tuple(s for s, ratio in self.ratios if s in self.judged and ratio > self.threshold)
+
+    @property
+    def affected(self) -> tuple[Measure, ...]:
+        """The comparisons a busy machine inflates: those on the wall clock."""
+        return tuple(m for m in MEASURES if m.clock == WALL)
+
+    @property
+    def unaffected(self) -> tuple[Measure, ...]:
+        """The comparisons it leaves alone: those on CPU time."""
+        return tuple(m for m in MEASURES if m.clock == CPU)
 
 
 def wall_cpu_facts(results: pd.DataFrame, solvers: Sequence[str]) -> WallCpuFacts:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sudosat.errors import InstanceError, open_error_reason
 from sudosat.lines import read_text, split_lines
@@ -21,11 +19,14 @@ from sudosat.run.results import COLUMNS as PIPELINE_COLUMNS
 from sudosat.run.results import Verdict, parse_output, read_table, typed_frame
 from sudosat.sudoku.board import Board
 
+if TYPE_CHECKING:  # only in annotations: reading instances needs no pandas
+    import pandas as pd
+
 RESULT_COLUMNS = tuple(column for column in PIPELINE_COLUMNS if column != "output")
 """The results table's columns (:data:`sudosat.run.results.COLUMNS` but the output line), in
 order."""
 
-STAGES = ("encode_ms", "solve_ms", "decode_ms")
+STAGES = ("encode_wall_ms", "solve_wall_ms", "decode_wall_ms")
 """The timed stages of one instance, in the order they run."""
 
 DECIDED = ("SAT", "UNSAT")

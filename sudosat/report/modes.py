@@ -9,10 +9,19 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sudosat.report.clocks import ClockFacts, clock_facts
 from sudosat.report.io import DECIDED, read_instances
 
 MODES = ("fresh CNF", "rules loaded once")
 """The two ways the experiment page runs our solver on the same instances."""
+
+TIMES = ("encode_cpu_ms", "solve_cpu_ms", "total_cpu_ms", "total_wall_ms")
+"""The results row's times that :func:`mode_comparison` keeps: the modes are compared on CPU
+time, which a busy machine does not inflate; the wall-clock total shows whether it was busy."""
+
+AS_FAST = 1.1
+"""Two medians within this factor of each other count as equally fast (:attr:`ModeFacts.even`):
+closer than that, a rerun may well order them the other way."""
 
 
 def mode_comparison(
@@ -35,8 +44,9 @@ def mode_comparison(
     Returns
     -------
     DataFrame
-        Columns ``line``, ``mode``, ``encoding``, ``status``, ``output``,
-        ``encode_ms``, ``solve_ms`` and ``total_ms``.
+        Columns ``line``, ``mode``, ``encoding``, ``status``, ``output``, then
+        the row's :data:`TIMES` (CPU times of encoding, the solver call and the
+        whole instance, and its wall-clock total).
     """
     from sudosat.errors import EncodingError
     from sudosat.run.runner import run_instance
@@ -54,25 +64,28 @@ def mode_comparison(
             done = run_instance(board, solver, encoding, time_limit_ms, incremental=incremental)
             row = done.row
             rows.append({"line": line, "mode": mode, "encoding": encoding,
-                         "status": str(row.status),
-                         "output": done.output_line, "encode_ms": row.encode_ms,
-                         "solve_ms": row.solve_ms, "total_ms": row.total_ms})
+                         "status": str(row.status), "output": done.output_line,
+                         **{column: row[column] for column in TIMES}})
     forget_loaded()
     return pd.DataFrame(rows)
 
 
 def mode_table(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Per mode: instances, answers, and the median and 90th-percentile milliseconds."""
+    """Per mode: instances, answers, and the median CPU milliseconds of each part, the
+    90th-percentile CPU total and the median wall-clock total."""
     table = comparison.groupby("mode", sort=False).agg(
         instances=("line", "size"),
         decided=("status", lambda status: int(status.isin(DECIDED).sum())),
-        encode=("encode_ms", "median"),
-        solve=("solve_ms", "median"),
-        total=("total_ms", "median"),
-        p90=("total_ms", lambda total: total.quantile(0.9)),
+        encode=("encode_cpu_ms", "median"),
+        solve=("solve_cpu_ms", "median"),
+        total=("total_cpu_ms", "median"),
+        p90=("total_cpu_ms", lambda total: total.quantile(0.9)),
+        wall=("total_wall_ms", "median"),
     )
-    table = table.rename(columns={"encode": "median encode ms", "solve": "median solve ms",
-                                  "total": "median total ms", "p90": "p90 total ms"})
+    table = table.rename(columns={"encode": "median encode CPU ms",
+                                  "solve": "median solve CPU ms",
+                                  "total": "median total CPU ms", "p90": "p90 total CPU ms",
+                                  "wall": "median total wall ms"})
     return table.reindex([mode for mode in MODES if mode in table.index])
 
 
@@ -96,7 +109,11 @@ class ModeFacts:
     sat_and_unsat : int
         Differing instances that were SAT in one mode and UNSAT in the other.
     fresh_ms, loaded_ms : float
-        The median total time per instance of each mode.
+        The median total CPU time per instance of each mode.
+    fresh_wall_ms, loaded_wall_ms : float
+        The same on the wall clock.
+    clocks : ClockFacts
+        Wall-clock against CPU time of the runs' totals.
     """
 
     encoding: str
@@ -107,25 +124,33 @@ class ModeFacts:
     sat_and_unsat: int
     fresh_ms: float
     loaded_ms: float
+    fresh_wall_ms: float
+    loaded_wall_ms: float
+    clocks: ClockFacts
 
     @property
     def loaded_faster(self) -> bool:
-        """Loading the rules once was at least as fast (``0 < loaded_ms <= fresh_ms``)."""
+        """Loading the rules once was at least as fast on CPU (``0 < loaded_ms <= fresh_ms``)."""
         return self.loaded_ms > 0 and self.fresh_ms >= self.loaded_ms
 
     @property
     def factor(self) -> float:
         """How many times faster (``fresh_ms / loaded_ms``) or, when not
-        :attr:`loaded_faster`, slower (``loaded_ms / fresh_ms``)."""
+        :attr:`loaded_faster`, slower (``loaded_ms / fresh_ms``): at least 1."""
         if self.loaded_faster:
             return self.fresh_ms / self.loaded_ms
-        return self.loaded_ms / self.fresh_ms
+        return self.loaded_ms / self.fresh_ms if self.fresh_ms > 0 else float("inf")
+
+    @property
+    def even(self) -> bool:
+        """Whether the two modes were about as fast: :attr:`factor` below :data:`AS_FAST`."""
+        return self.factor < AS_FAST
 
 
 def mode_facts(comparison: pd.DataFrame) -> ModeFacts:
     """The :class:`ModeFacts` of a :func:`mode_comparison` table."""
-    medians = comparison.groupby("mode")["total_ms"].median()
-    fresh, loaded = float(medians[MODES[0]]), float(medians[MODES[1]])
+    cpu = comparison.groupby("mode")["total_cpu_ms"].median()
+    wall = comparison.groupby("mode")["total_wall_ms"].median()
     wide = comparison.pivot(index="line", columns="mode", values=["output", "status"])
     output, status = wide["output"], wide["status"]
     differ = output[MODES[0]] != output[MODES[1]]
@@ -138,6 +163,10 @@ def mode_facts(comparison: pd.DataFrame) -> ModeFacts:
         no_answer=int((differ & ~both_decided).sum()),
         several_solutions=int((differ & both_decided & same_status).sum()),
         sat_and_unsat=int((differ & both_decided & ~same_status).sum()),
-        fresh_ms=fresh,
-        loaded_ms=loaded,
+        fresh_ms=float(cpu[MODES[0]]),
+        loaded_ms=float(cpu[MODES[1]]),
+        fresh_wall_ms=float(wall[MODES[0]]),
+        loaded_wall_ms=float(wall[MODES[1]]),
+        clocks=clock_facts(zip(comparison["total_wall_ms"], comparison["total_cpu_ms"],
+                               strict=True)),
     )

@@ -49,8 +49,9 @@ PAGES = (
     Page(
         "report",
         "The results",
-        "Summary per solver, time of every instance in ms, comparative plots, and every solved "
-        "board beside its input.",
+        "Summary per solver, time of every instance in ms on the wall clock and on CPU time, our "
+        "solver against the reference (search alone on CPU time, end to end and overhead on both "
+        "clocks), and every solved board beside its input.",
     ),
     Page(
         "explore",

@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.io import DECIDED, resolve, solver_order
-from sudosat.report.tables import stage_name
+from sudosat.report.tables import time_name
 
 MATPLOTLIBRC = Path(__file__).resolve().parent.parent / "templates" / "sudosat" / "matplotlibrc"
 """The project's one figure style, read by :func:`styled` and by every kernel of the build."""
@@ -59,17 +59,67 @@ def use_style() -> None:
     matplotlib.rcParams.update(STYLE)
 
 
+PAGE_DPI = 100
+"""Pixels per inch of the figure a notebook shows (:class:`ReportFigure`), hence of the PNG in
+an exported page: a browser lays it out at one pixel per CSS pixel (96 to the inch)."""
+
+PRINTED_WIDTH_IN = 7.2
+"""The widest a figure is printed on the report's A4 pages: 186 mm between the margins of the
+print style sheet, less the cell's padding (measured: ``tests/test_pdf_layout.py``). A wider
+figure is scaled down to it, and its text with it."""
+
+PAGE_WIDTH_IN = round(PRINTED_WIDTH_IN * 96 / PAGE_DPI, 2)
+"""The widest figure, in inches, that is printed at its own size (6.91): its 8-point text
+stays at least 8 points on paper."""
+
+SMALLEST_PRINTED_PT = 8.0
+"""The smallest text a printed figure may hold, in points."""
+
+
 class ReportFigure(Figure):
     """A matplotlib Figure that shows itself as a PNG in a notebook, without pyplot."""
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
         with matplotlib.rc_context(STYLE):  # ticks and their grid lines are made while drawing
-            self.savefig(buffer, format="png", dpi=100, metadata=FIGURE_METADATA["png"])
+            self.savefig(buffer, format="png", dpi=PAGE_DPI, metadata=FIGURE_METADATA["png"])
         return buffer.getvalue()
 
 
-def new_figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
+def printed_scale(figure: Figure) -> float:
+    """Printed inches per inch of `figure` on the report's A4 pages.
+
+    The page shows the figure at :data:`PAGE_DPI` pixels per inch, which a
+    browser prints at 96 to the inch, unless that is wider than
+    :data:`PRINTED_WIDTH_IN`: then it is scaled down to that width.
+    """
+    width = float(figure.get_figwidth())
+    return min(PAGE_DPI / 96, PRINTED_WIDTH_IN / width)
+
+
+def smallest_printed_text_pt(figure: Figure) -> float:
+    """The size in points of the smallest text of `figure` once printed (inf: no text).
+
+    Every visible text counts (tick labels, axis labels, titles, legends,
+    annotations), at its font size times :func:`printed_scale`; the figure is
+    drawn first, in the project's style, since ticks are made while drawing.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    if not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
+    with matplotlib.rc_context(STYLE):
+        figure.canvas.draw()
+    sizes = [
+        float(text.get_fontsize())
+        for text in figure.findobj(Text)
+        if text.get_visible() and text.get_text().strip()
+    ]
+    return min(sizes, default=float("inf")) * printed_scale(figure)
+
+
+def new_figure(width: float = PAGE_WIDTH_IN, height: float = 4.2) -> tuple[Figure, Any]:
     """A :class:`ReportFigure` of `width` × `height` inches with one set of axes."""
     figure = ReportFigure(figsize=(width, height), layout="constrained")
     return figure, figure.add_subplot()
@@ -195,10 +245,14 @@ def save_and_show(figure: Figure, name: str, folder: str | os.PathLike[str] = "f
 
 # -- the results page ------------------------------------------------------------------
 
+LINE_LABELS = 16
+"""At most this many line numbers label the axis of :func:`plot_per_instance` (every k-th
+line), so that they stay apart at the width of a printed page."""
+
 
 @styled
 def plot_per_instance(
-    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_ms"
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
 ) -> Figure:
     """Time per instance for every solver, on a log scale, in the file's line order.
 
@@ -209,7 +263,7 @@ def plot_per_instance(
     style = solver_style(solvers)
     lines = sorted(results["line"].dropna().unique())
     position = {line: k for k, line in enumerate(lines)}
-    figure, ax = new_figure(max(7.5, min(14.0, 0.16 * len(lines) + 3)), 4.2)
+    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
     for solver in solvers:
         mine = results[results["solver"] == solver]
         colour, marker = style[solver]
@@ -236,9 +290,9 @@ def plot_per_instance(
     draw_time_limit(ax, time_limit_ms)
     ax.set_yscale("log")
     ax.set_xlabel("instance (line of the instance file)")
-    ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
+    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
     ax.set_title("Time per instance")
-    step = max(1, len(lines) // 25)
+    step = max(1, -(-len(lines) // LINE_LABELS))
     ax.set_xticks(
         range(0, len(lines), step),
         [str(int(lines[k])) for k in range(0, len(lines), step)],
@@ -256,7 +310,7 @@ def plot_scatter(
     own: str,
     reference: str | None,
     time_limit_ms: float | None = None,
-    time_column: str = "total_ms",
+    time_column: str = "total_wall_ms",
 ) -> Figure:
     """Our solver's time against the reference solver's, one point per instance, log-log.
 
@@ -265,12 +319,12 @@ def plot_scatter(
     time) and drawn as crosses. Colour says the order.
     """
     if reference is None:  # one solver ran: say so instead of drawing an empty plot
-        figure, ax = new_figure(5.8, 1.2)
+        figure, ax = new_figure(5.4, 1.2)
         ax.axis("off")
         ax.text(0.5, 0.5, f"only {own} ran: no reference to compare with", ha="center")
         return figure
     pair = paired(results, own, reference, time_column)
-    figure, ax = new_figure(5.8, 5.2)
+    figure, ax = new_figure(5.4, 3.9)
     orders = sorted(pair["order"].dropna().unique())
     for k, order in enumerate(orders):
         group = pair[pair["order"] == order]
@@ -305,9 +359,9 @@ def plot_scatter(
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{reference}: {stage_name(time_column)} (ms, log scale)")
-    ax.set_ylabel(f"{own}: {stage_name(time_column)} (ms, log scale)")
-    ax.set_title(f"{own} against {reference}: {stage_name(time_column)} per instance")
+    ax.set_xlabel(f"{reference}: {time_name(time_column)} (ms, log scale)")
+    ax.set_ylabel(f"{own}: {time_name(time_column)} (ms, log scale)")
+    ax.set_title(f"{own} against {reference}: {time_name(time_column)} per instance")
     ax.grid(True)
     tidy_log_ticks(ax)
     legend_outside(ax)
@@ -336,7 +390,7 @@ def paired(results: pd.DataFrame, own: str, reference: str, time_column: str) ->
 
 @styled
 def plot_cactus(
-    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_ms"
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
 ) -> Figure:
     """The cactus plot: for each solver, how many instances it decides within a given time.
 
@@ -346,7 +400,7 @@ def plot_cactus(
     """
     solvers = solver_order(results)
     style = solver_style(solvers)
-    figure, ax = new_figure(7.0, 4.2)
+    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
     for solver in solvers:
         mine = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
         times = sorted(mine[time_column].dropna().clip(lower=0.01))
@@ -363,7 +417,7 @@ def plot_cactus(
     draw_time_limit(ax, time_limit_ms)
     ax.set_yscale("log")
     ax.set_xlabel("number of instances decided")
-    ax.set_ylabel(f"{stage_name(time_column)} (ms, log scale)")
+    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
     ax.set_title("Cactus plot")
     ax.grid(True)
     tidy_log_ticks(ax)

@@ -3,12 +3,12 @@
 :func:`instance_facts` reads the conflicts of the order-3 instances (the
 figures of :func:`~sudosat.report.tables.difficulty_table`) and, for the
 report's own instance file, which lines were chosen as graded puzzles;
-:func:`stage_facts` and :func:`plot_time_split` split the time into its parts.
+:func:`stage_facts` and :func:`plot_time_split` split the CPU time of each solver's
+median instance into its parts.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +17,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.io import DECIDED
-from sudosat.report.plots import COLOURS, panels, styled
-from sudosat.report.tables import HARD_CONFLICTS, difficulty_table, time_split_table
+from sudosat.report.plots import COLOURS, PAGE_WIDTH_IN, ReportFigure, styled
+from sudosat.report.tables import HARD_CONFLICTS, difficulty_table
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
 GRADED_INSTANCES = "data/instances.txt"
@@ -131,14 +131,14 @@ def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
 
 
 TIME_PARTS = ("encode", "load", "handover", "search", "solve", "decode")
-"""The parts of an instance's time that :func:`stage_facts` and :func:`plot_time_split` name.
+"""The parts of an instance's CPU time that :func:`instance_parts` names, in run order.
 
 Where the solver's own search time is known, the time between encoding and
-decoding is its search and the hand-over (``overhead_ms``): for a solver in
-this process, loading the clauses (``load``) and the rest of the hand-over
-(``handover``: the median overhead less the median load), for a program the
-whole hand-over (writing its input, starting it, reading its answer back).
-Elsewhere that time is one part, ``solve``.
+decoding is its search and the hand-over (``overhead_cpu_ms``): for a solver
+in this process, loading the clauses (``load``) and the rest of the hand-over
+(``handover``), for a program the whole hand-over (writing its input,
+starting it, reading its answer back). Elsewhere that time is one part,
+``solve``. The parts of an instance add up to its ``total_cpu_ms``.
 """
 
 _PART_LABELS = {
@@ -151,105 +151,158 @@ _PART_LABELS = {
 }
 
 
-def _known_parts(row: pd.Series) -> dict[str, float]:
-    """The median parts (ms) of one :func:`time_split_table` row, in run order (see TIME_PARTS)."""
-    values = {part: row.get(f"{part} ms", math.nan) for part in TIME_PARTS}
-    overhead = row.get("overhead ms", math.nan)
-    values["handover"] = math.nan
-    if not pd.isna(values["search"]) and not pd.isna(overhead):
-        load = 0.0 if pd.isna(values["load"]) else values["load"]
-        values["handover"] = max(overhead - load, 0.0)
-        values["solve"] = math.nan
+def _ms(row: pd.Series, column: str) -> float | None:
+    value = row.get(column)
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def instance_parts(row: pd.Series) -> dict[str, float]:
+    """The CPU milliseconds of each part (:data:`TIME_PARTS`) of one results row, in run order.
+
+    The parts add up to the row's ``total_cpu_ms``: the hand-over (or, without
+    a search time, the solve part) is what the total leaves after the others.
+    Parts of 0 ms are left out; an empty dict when the row has no CPU total.
+    """
+    total = _ms(row, "total_cpu_ms")
+    if total is None:
+        return {}
+    encode = _ms(row, "encode_cpu_ms") or 0.0
+    decode = _ms(row, "decode_cpu_ms") or 0.0
+    search = _ms(row, "search_cpu_ms")
+    if search is None:
+        parts = {"encode": encode, "solve": total - encode - decode, "decode": decode}
     else:
-        values["load"] = values["search"] = math.nan
-    return {part: float(value) for part, value in values.items() if not pd.isna(value)}
+        load = _ms(row, "load_cpu_ms") or 0.0
+        rest = total - encode - decode - search - load
+        parts = {"encode": encode, "load": load, "handover": rest, "search": search,
+                 "decode": decode}
+    return {part: value for part, value in parts.items() if value > 0}
+
+
+def median_instances(results: pd.DataFrame) -> pd.DataFrame:
+    """Per solver and order, the decided instance of median total CPU time (the faster of the
+    two middle ones for an even count), with ``instances``, how many were decided.
+
+    Its parts (:func:`instance_parts`) add up to its total, which medians of
+    each part taken apart do not: that is what :func:`plot_time_split` draws.
+    """
+    decided = results[results["status"].isin(DECIDED) & results["total_cpu_ms"].notna()]
+    rows = []
+    for _, group in decided.groupby(["solver", "order"], sort=False):
+        ranked = group.sort_values(["total_cpu_ms", "line"]).reset_index(drop=True)
+        middle = ranked.iloc[(len(ranked) - 1) // 2].copy()
+        middle["instances"] = len(ranked)
+        rows.append(middle)
+    frame = pd.DataFrame(rows).reset_index(drop=True)
+    if frame.empty:
+        return pd.DataFrame(columns=[*results.columns, "instances"])
+    frame["order"] = frame["order"].astype(int)
+    return frame.sort_values("order", kind="stable").reset_index(drop=True)
 
 
 @dataclass(frozen=True)
 class StageFacts:
-    """The largest part of the time of one solver at one order.
+    """The largest part of the time of one solver's median instance at one order.
 
     Attributes
     ----------
     solver : str
     order : int
+    line : int
+        The median instance (:func:`median_instances`).
     part : str
         One of :data:`TIME_PARTS`.
     share : float
-        The part's median as a share (0..1) of the median total.
-    total_ms : float
-        The median total.
+        The part's share (0..1) of the instance's total CPU time.
+    total_cpu_ms : float
+        That total.
     """
 
     solver: str
     order: int
+    line: int
     part: str
     share: float
-    total_ms: float
+    total_cpu_ms: float
 
 
 def stage_facts(results: pd.DataFrame) -> list[StageFacts]:
-    """Per solver and order, the largest part of the time (empty when nothing was decided).
-
-    The parts are those :func:`plot_time_split` draws, from :func:`time_split_table`,
-    each a median over the decided instances, as a share of the median total.
-    """
+    """Per solver and order, the largest part of its median instance's CPU time (empty when
+    nothing was decided): what :func:`plot_time_split` draws."""
     facts = []
-    for _, row in time_split_table(results).iterrows():
-        known = _known_parts(row)
-        total = row["total ms"]
-        if not known or not total or pd.isna(total):
+    for _, row in median_instances(results).iterrows():
+        parts = instance_parts(row)
+        total = float(row["total_cpu_ms"])
+        if not parts or total <= 0:
             continue
-        top = max(known, key=lambda part: known[part])
-        facts.append(StageFacts(str(row["solver"]), int(row["order"]), top,
-                                known[top] / float(total), float(total)))
+        top = max(parts, key=lambda part: parts[part])
+        facts.append(StageFacts(str(row["solver"]), int(row["order"]), int(row["line"]), top,
+                                parts[top] / total, total))
     return facts
+
+
+TIME_SPLIT_COLUMNS = 3
+"""Panels per row of :func:`plot_time_split`: more orders go on further rows."""
 
 
 @styled
 def plot_time_split(results: pd.DataFrame) -> Figure:
-    """Where the time goes: the median parts of :func:`time_split_table`, one panel per order.
+    """Where the CPU time goes: per order, each solver's median instance with its parts stacked.
 
-    Each panel has its own millisecond scale, so small orders stay readable
-    beside large ones. A bar stacks, for one solver, the medians of the parts
-    of :data:`TIME_PARTS`; a black tick marks the median total, of which
-    :func:`stage_facts` takes shares.
+    Each bar is one real instance, the decided one of median total CPU time
+    (:func:`median_instances`), so its parts (:data:`TIME_PARTS`) add up to
+    the total written above it. Each panel has its own millisecond scale, so
+    small orders stay readable beside large ones.
 
     Returns
     -------
     Figure
         One panel per order, in increasing order (one empty panel when nothing was decided).
     """
-    table = time_split_table(results)
+    table = median_instances(results)
     orders = sorted(table["order"].unique())
-    figure, axes = panels(len(orders), width=max(3.6, 7.2 / max(len(orders), 1)), height=4.4)
+    columns = max(1, min(TIME_SPLIT_COLUMNS, len(orders)))
+    rows = max(1, -(-len(orders) // columns))
+    figure = ReportFigure(figsize=(PAGE_WIDTH_IN, 0.6 + 3.0 * rows), layout="constrained")
+    axes = list(figure.subplots(rows, columns, squeeze=False).flat)
+    for ax in axes[max(len(orders), 1):]:
+        ax.set_visible(False)
     colours = {part: COLOURS[(k + 2) % len(COLOURS)] for k, part in enumerate(TIME_PARTS)}
     colours["handover"] = "#b0b0b0"  # a remainder, not a step of its own
     drawn: set[str] = set()
     for ax, order in zip(axes, orders, strict=False):
-        rows = table[table["order"] == order].reset_index(drop=True)
-        for x, row in rows.iterrows():
+        mine = table[table["order"] == order].reset_index(drop=True)
+        for x, row in mine.iterrows():
             bottom = 0.0
-            for part, value in _known_parts(row).items():
+            for part, value in instance_parts(row).items():
                 label = None if part in drawn else _PART_LABELS[part]
                 drawn.add(part)
                 ax.bar(x, value, bottom=bottom, color=colours[part], width=0.6, label=label)
                 bottom += value
-            label = None if "total" in drawn else "median total"
-            drawn.add("total")
-            ax.plot([x - 0.38, x + 0.38], [row["total ms"]] * 2, color="black", lw=1.5, label=label)
-        names = [f"{r.solver}\n{_instances(int(r.instances))}" for r in rows.itertuples()]
-        ax.set_xticks(range(len(rows)), names, fontsize=8)
+            ax.annotate(f"{_ms_label(bottom)} ms", (x, bottom), textcoords="offset points",
+                        xytext=(0, 2), ha="center", va="bottom", fontsize=8)
+        ax.margins(y=0.15)
+        names = [f"{_wrapped(str(r.solver))}\nline {int(r.line)}\n({int(r.instances)} decided)"
+                 for r in mine.itertuples()]
+        ax.set_xticks(range(len(mine)), names, fontsize=8)
+        ax.set_xlim(-0.6, max(len(mine), 2) - 0.4)
         ax.set_title(f"order {order}")
-        ax.set_xlabel("solver and instances decided")
+        ax.set_xlabel("solver: its median instance")
         ax.grid(True, axis="y")
-    axes[0].set_ylabel("median time per instance (ms)")
-    figure.suptitle("Where the time goes, per order (own scale per panel)")
+    for ax in axes[::columns]:
+        ax.set_ylabel("CPU time (ms)")
+    figure.suptitle("Where the CPU time goes: each solver's median instance, per order")
     if drawn:
-        figure.legend(loc="outside lower center", ncols=min(len(drawn), 4))
+        figure.legend(loc="outside lower center", ncols=min(len(drawn), 3))
     return figure
 
 
-def _instances(count: int) -> str:
-    return f"{count} instance" if count == 1 else f"{count} instances"
+def _ms_label(value: float) -> str:
+    """Milliseconds as a bar's label: three figures at most, never in scientific notation."""
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}" if value >= 10 else f"{value:.2f}"
 
+
+def _wrapped(solver: str) -> str:
+    """A solver's name on two lines after its kind (``pysat:`` / ``minisat22``): bars stay apart."""
+    kind, colon, name = solver.partition(":")
+    return f"{kind}{colon}\n{name}" if colon else solver

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import inspect
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,9 +19,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sudosat.report.clocks import ClockFacts, Stopwatch, clock_facts
 from sudosat.report.plots import (
     COLOURS,
     MARKERS,
+    PAGE_WIDTH_IN,
     legend_outside,
     new_figure,
     note_zeros,
@@ -46,7 +47,8 @@ ENGINE_METHODS = ("propagate", "analyze")
 def solver_comparison(
     puzzles: Mapping[str, str], solvers: Sequence[str], time_limit_ms: float = 30_000
 ) -> pd.DataFrame:
-    """Each solver's answer, time and counters on each puzzle (course encoding, T on the solver)."""
+    """Each solver's answer, CPU time and counters on each puzzle (course encoding, T on the
+    solver); ``solver wall ms`` beside it gives the run's wall-clock time."""
     from sudosat.run.runner import prepare, run_instance
 
     rows = []
@@ -61,7 +63,8 @@ def solver_comparison(
                     "puzzle": label,
                     "solver": solver,
                     "answer": str(done.status),
-                    "solver ms": round(done.solve_ms or 0.0, 1),
+                    "solver CPU ms": round(done.solve_cpu_ms or 0.0, 1),
+                    "solver wall ms": round(done.solve_wall_ms or 0.0, 1),
                     **{
                         k: pd.NA if done[k] is None else int(done[k])
                         for k in ("decisions", "propagations", "conflicts")
@@ -71,64 +74,93 @@ def solver_comparison(
     return pd.DataFrame(rows).set_index(["puzzle", "solver"])
 
 
+COMPONENTS = ("encoder", "DIMACS writer", "parser", "solver", "decoder", "check")
+"""The components :func:`component_costs` times, in the order the pipeline runs them."""
+
+COST_SUFFIX = " CPU ms"
+"""The suffix of a component's column in :func:`component_costs`'s table: its CPU time."""
+
+
+@dataclass(frozen=True)
+class ComponentCosts:
+    """The components' CPU times per order, the clocks' agreement, the first encode's cost.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Index ``order``; givens, variables, clauses, literals, then one
+        ``<component> CPU ms`` column each (:data:`COMPONENTS`).
+    clocks : ClockFacts
+        Wall-clock against CPU time over every call timed.
+    first_encode : tuple of (order, CPU ms)
+        The first encode of each order, which also builds the rule clauses that every
+        later board of the order copies; the table's encoder time is a later one.
+    """
+
+    table: pd.DataFrame
+    clocks: ClockFacts
+    first_encode: tuple[tuple[int, float], ...]
+
+    def first_encode_ms(self, order: int) -> float | None:
+        """The CPU ms of the first encode of `order` (None: not measured)."""
+        return dict(self.first_encode).get(order)
+
+
 def component_costs(
     orders: Iterable[int] = (1, 2, 3, 4), alpha: float = 0.5, solver: str = "cdcl", seed: int = 0
-) -> pd.DataFrame:
-    """Time each component of the pipeline on one generated board per order.
+) -> ComponentCosts:
+    """Time each component of the pipeline on one generated board per order, on CPU time.
 
-    Components: encoder (board -> CNF), DIMACS writer, parser (DIMACS ->
-    CNF), solver, decoder (model -> board) and the rules check. The sizes
-    (variables, clauses, literals) let a reader set each time against the
-    input it is linear in.
-
-    Returns
-    -------
-    DataFrame
-        Index ``order``; sizes, then one ``<component> ms`` column each.
+    Components (:data:`COMPONENTS`): encoder (board -> CNF), DIMACS writer,
+    parser (DIMACS -> CNF), solver, decoder (model -> board) and the rules
+    check. The sizes (variables, clauses, literals) let a reader set each
+    time against the input it is linear in. The encoder's time is that of a
+    board whose order was encoded before: the first encode of an order
+    builds the rule clauses, which every later one copies (its time is kept
+    apart, in ``first_encode``). CPU time does not depend on what else runs on
+    the machine; the wall-clock time of the same calls is kept to compare.
     """
     from sudosat.run.generate import generate
-    from sudosat.run.runner import run_instance
     from sudosat.sat.cnf import parse_dimacs
+    from sudosat.sat.solvers import solve
+    from sudosat.sudoku.board import check_solution
+    from sudosat.sudoku.encoding import clear_rules_cache, encode
 
-    rows = []
-    for order in orders:
-        board = generate(order, alpha, seed=seed)
-        outcome = run_instance(board, solver, "course", limit_covers="solver")
-        done, cnf = outcome.row, outcome.formula.cnf
-        timer = _Stopwatch()
-        text = timer.run("DIMACS writer", cnf.to_dimacs)
-        timer.run("parser", parse_dimacs, text, "<memory>")
-        times = {
-            "encoder": done.encode_ms,
-            **timer.times,
-            "solver": done.solve_ms,
-            "decoder": outcome.stage_ms.get("decode", 0.0),
-            "check": outcome.stage_ms.get("check", 0.0),
-        }
+    rows, first, watches = [], [], []
+    boards = {order: generate(order, alpha, seed=seed) for order in orders}
+    clear_rules_cache()  # generating encodes too: the first encode of each order is timed here
+    for order, board in boards.items():
+        building = Stopwatch()
+        building.run("first encode", encode, board, "course")
+        first.append((order, building.cpu_ms["first encode"]))
+        watch = Stopwatch()
+        encoded = watch.run("encoder", encode, board, "course")
+        cnf = encoded.cnf
+        text = watch.run("DIMACS writer", cnf.to_dimacs)
+        watch.run("parser", parse_dimacs, text, "<memory>")
+        result = watch.run("solver", solve, cnf, solver)
+        decoded = watch.run("decoder", encoded.decode, result.model) if result.model else None
+        if decoded is not None:
+            watch.run("check", check_solution, board, decoded)
+        watches += [building, watch]
         rows.append(
             {
                 "order": order,
                 "givens": board.num_givens,
-                "variables": done.variables,
-                "clauses": done.clauses,
+                "variables": cnf.num_vars,
+                "clauses": len(cnf),
                 "literals": cnf.num_literals,
-                **{f"{name} ms": round(ms or 0.0, 4) for name, ms in times.items()},
+                **{f"{name}{COST_SUFFIX}": round(watch.cpu_ms.get(name, 0.0), 4)
+                   for name in COMPONENTS},
             }
         )
-    return pd.DataFrame(rows).set_index("order")
+    clocks = clock_facts((w.wall_ms[name], w.cpu_ms[name]) for w in watches for name in w.wall_ms)
+    return ComponentCosts(pd.DataFrame(rows).set_index("order"), clocks, tuple(first))
 
 
-class _Stopwatch:
-    """Runs calls and keeps each one's wall time in milliseconds, by name."""
-
-    def __init__(self) -> None:
-        self.times: dict[str, float] = {}
-
-    def run(self, name: str, function: Any, *args: Any) -> Any:
-        started = time.perf_counter()
-        value = function(*args)
-        self.times[name] = (time.perf_counter() - started) * 1000.0
-        return value
+def cost_columns(costs: pd.DataFrame) -> list[str]:
+    """The component columns of a :func:`component_costs` table, in its order."""
+    return [c for c in costs.columns if c.endswith(COST_SUFFIX)]
 
 
 def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
@@ -144,7 +176,7 @@ def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
     ----------
     costs : DataFrame
         :func:`component_costs` output: index ``order``, a
-        ``literals`` column and one ``<component> ms`` column each.
+        ``literals`` column and one ``<component> CPU ms`` column each.
     largest : int
         How many of the largest orders the fit uses (at least 2).
 
@@ -161,7 +193,7 @@ def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
     top = costs.sort_values("literals").iloc[-largest:]
     literals = top["literals"].astype(float)
     rows = []
-    for column in (c for c in costs.columns if c.endswith(" ms")):
+    for column in cost_columns(costs):
         times = top[column].astype(float)
         usable = (times > 0) & (literals > 0)
         if usable.sum() < 2 or literals[usable].nunique() < 2:
@@ -170,7 +202,7 @@ def growth_exponents(costs: pd.DataFrame, largest: int = 2) -> pd.DataFrame:
         orders = times[usable].index
         rows.append(
             {
-                "component": column.removesuffix(" ms"),
+                "component": column.removesuffix(COST_SUFFIX),
                 "first order": int(orders[0]),
                 "last order": int(orders[-1]),
                 "orders": int(usable.sum()),
@@ -231,7 +263,7 @@ def component_growth(costs: pd.DataFrame, largest: int = 2) -> ComponentGrowth:
     """The :class:`ComponentGrowth` of a :func:`component_costs` table over its `largest` orders."""
     top = costs.sort_values("literals").iloc[-largest:]
     orders = tuple(int(order) for order in top.index)
-    components = [c.removesuffix(" ms") for c in costs.columns if c.endswith(" ms")]
+    components = [c.removesuffix(COST_SUFFIX) for c in cost_columns(costs)]
     fits: tuple[ComponentFit, ...] = ()
     if len(orders) >= 2:
         table = growth_exponents(costs, largest)
@@ -316,15 +348,15 @@ def harder_facts(
 class RerunFacts:
     """A separate run of a solver on a puzzle of :func:`solver_comparison`'s table.
 
-    The counters repeat when the search is deterministic; the wall-clock time does not.
+    The counters repeat when the search is deterministic; the times do not quite.
 
     Attributes
     ----------
     puzzle, solver : str
-    elapsed_ms : float
-        This run's time.
-    table_ms : float
-        The table's solver time for the same solver and puzzle.
+    cpu_ms, wall_ms : float
+        This run's CPU and wall-clock time.
+    table_cpu_ms : float
+        The table's solver CPU time for the same solver and puzzle.
     table_counters : tuple of (measure, count)
         The table's counters compared.
     same_counters : bool
@@ -335,51 +367,66 @@ class RerunFacts:
 
     puzzle: str
     solver: str
-    elapsed_ms: float
-    table_ms: float
+    cpu_ms: float
+    wall_ms: float
+    table_cpu_ms: float
     table_counters: tuple[tuple[str, int], ...]
     same_counters: bool
     stats: dict[str, Any]
 
 
+def rerun(cnf: CNF, solver: str = "cdcl") -> tuple[Any, float, float]:
+    """Solve `cnf` with `solver` again; the result, its CPU and its wall-clock milliseconds."""
+    from sudosat.sat.solvers import solve
+
+    watch = Stopwatch()
+    result = watch.run("solve", solve, cnf, solver)
+    return result, watch.cpu_ms["solve"], watch.wall_ms["solve"]
+
+
 def rerun_facts(
     result: Any,
+    cpu_ms: float,
+    wall_ms: float,
     comparison: pd.DataFrame,
     puzzle: str,
     solver: str = "cdcl",
     measures: Sequence[str] = ("decisions", "conflicts"),
 ) -> RerunFacts:
-    """The :class:`RerunFacts` of `result`, a separate run of `solver` on `puzzle`."""
+    """The :class:`RerunFacts` of `result` (:func:`rerun`), a run of `solver` on `puzzle`."""
     row = comparison.loc[(puzzle, solver)]
     same = all(
         m in result.stats and not pd.isna(row[m]) and int(result.stats[m]) == int(row[m])
         for m in measures
     )
-    return RerunFacts(puzzle, solver, float(result.elapsed_ms), float(row["solver ms"]),
-                      tuple((m, int(row[m])) for m in measures), same, dict(result.stats))
+    return RerunFacts(puzzle, solver, float(cpu_ms), float(wall_ms),
+                      float(row["solver CPU ms"]), tuple((m, int(row[m])) for m in measures),
+                      same, dict(result.stats))
 
 
 @styled
 def plot_component_costs(costs: pd.DataFrame) -> Figure:
-    """Time of each component against the number of literals, log-log, with a linear guide."""
-    figure, ax = new_figure(7.0, 4.4)
+    """CPU time of each component (a :func:`component_costs` table) against the number of
+    literals, log-log, with a linear guide."""
+    figure, ax = new_figure(PAGE_WIDTH_IN, 4.0)
     literals = costs["literals"].astype(float)
-    columns = [c for c in costs.columns if c.endswith(" ms")]
     unmeasured = []
-    for k, column in enumerate(columns):
+    for k, column in enumerate(cost_columns(costs)):
         times = costs[column].astype(float)
+        name = column.removesuffix(COST_SUFFIX)
         # a log scale has no 0: a time below the clock's resolution is left out, and said so
         zero = times <= 0
-        unmeasured += [f"{column.removesuffix(' ms')} (N={n})" for n in costs.index[zero]]
+        unmeasured += [f"{name} (N={n})" for n in costs.index[zero]]
         ax.plot(
             literals,
             times.where(~zero),
             marker=MARKERS[k % len(MARKERS)],
             color=COLOURS[k % len(COLOURS)],
-            label=column.removesuffix(" ms"),
+            label=name,
         )
     note_zeros(ax, "0 ms", unmeasured)
-    top = costs["encoder ms"].iloc[-1] if "encoder ms" in costs else 1.0
+    encoder = f"encoder{COST_SUFFIX}"
+    top = costs[encoder].iloc[-1] if encoder in costs else 1.0
     ax.plot(
         literals,
         top * literals / literals.iloc[-1],
@@ -400,7 +447,7 @@ def plot_component_costs(costs: pd.DataFrame) -> Figure:
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("literals in the CNF (log scale)")
-    ax.set_ylabel("time (ms, log scale)")
+    ax.set_ylabel("CPU time (ms, log scale)")
     ax.set_title("Cost of each component, one generated board per order")
     ax.grid(True)
     tidy_log_ticks(ax)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from sudosat.report.clocks import CPU, WALL, clock_of
 from sudosat.report.io import DECIDED, solver_order
 from sudosat.run.results import Verdict
 
@@ -127,27 +128,27 @@ def html_table(frame: pd.DataFrame, decimals: int = 1) -> str:
 # -- summaries of the results table ----------------------------------------------------
 
 
-def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.DataFrame:
+def summary_table(results: pd.DataFrame) -> pd.DataFrame:
     """One row per solver: how many instances it solved, refuted, ran out of time on.
 
     Parameters
     ----------
     results : DataFrame
         The results table.
-    time_column : str
-        Which time to summarise (``total_ms`` = encode + solve + decode).
 
     Returns
     -------
     DataFrame
         Index ``solver``; columns instances, solved (SAT, solution checked),
-        unsat, timeouts, errors, then median, p90 and max milliseconds over the
-        instances the solver decided (SAT or UNSAT).
+        unsat, timeouts, errors, then over the instances the solver decided
+        (SAT or UNSAT) the median total time on the wall clock and on CPU time,
+        and the 90th percentile and maximum wall-clock total, in milliseconds.
     """
     rows = []
     for solver in solver_order(results):
         mine = results[results["solver"] == solver]
-        decided = mine[mine["status"].isin(DECIDED)][time_column].dropna()
+        decided = mine[mine["status"].isin(DECIDED)]
+        wall = decided["total_wall_ms"].dropna()
         rows.append(
             {
                 "solver": solver,
@@ -156,9 +157,10 @@ def summary_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.Da
                 "unsat": int((mine["status"] == "UNSAT").sum()),
                 "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
                 "errors": int((mine["status"] == Verdict.ERROR).sum()),
-                "median ms": _quantile(decided, 0.5),
-                "p90 ms": _quantile(decided, 0.9),
-                "max ms": float(decided.max()) if len(decided) else math.nan,
+                "median wall ms": _quantile(wall, 0.5),
+                "median CPU ms": _quantile(decided["total_cpu_ms"].dropna(), 0.5),
+                "p90 wall ms": _quantile(wall, 0.9),
+                "max wall ms": float(wall.max()) if len(wall) else math.nan,
             }
         )
     return pd.DataFrame(rows).set_index("solver")
@@ -168,8 +170,12 @@ def _quantile(values: pd.Series, q: float) -> float:
     return float(values.quantile(q)) if len(values) else math.nan
 
 
-def times_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.DataFrame:
-    """Per-instance times: one row per input line, one time column per solver.
+TOTALS = ("total_wall_ms", "total_cpu_ms")
+"""The total times of an instance, one per clock, as :func:`times_table` shows them."""
+
+
+def times_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Per-instance times: one row per input line, the total on both clocks for every solver.
 
     A time is shown for every status; the ``<solver> status`` column says
     whether it is an answer (SAT, UNSAT) or a time-out/error.
@@ -177,15 +183,16 @@ def times_table(results: pd.DataFrame, time_column: str = "total_ms") -> pd.Data
     Returns
     -------
     DataFrame
-        Index ``line``; columns order, givens, then ``<solver> ms`` and
-        ``<solver> status`` for every solver.
+        Index ``line``; columns order, givens, then ``<solver> wall ms``,
+        ``<solver> CPU ms`` and ``<solver> status`` for every solver.
     """
     solvers = solver_order(results)
     base = results.drop_duplicates("line").set_index("line")[["order", "givens"]]
     table = base.copy()
     for solver in solvers:
         mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
-        table[f"{solver} ms"] = mine[time_column].round(1)
+        for column in TOTALS:
+            table[f"{solver} {clock_of(column)} ms"] = mine[column].round(1)
         table[f"{solver} status"] = mine["status"]
     table = table.sort_index()
     table["order"] = table["order"].astype("Int64")
@@ -209,27 +216,44 @@ def style_times(table: pd.DataFrame) -> Any:
     return styler.map(colour, subset=status_columns)
 
 
+SPLIT_COLUMNS = (
+    "encode_cpu_ms",
+    "load_cpu_ms",
+    "search_cpu_ms",
+    "overhead_cpu_ms",
+    "solve_cpu_ms",
+    "decode_cpu_ms",
+    "total_cpu_ms",
+    "total_wall_ms",
+)
+"""The times :func:`time_split_table` takes medians of: the parts on CPU time, and the total
+on both clocks."""
+
+
 def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
     """Median ms of each part of the time, per solver and order, over decided instances.
 
-    Columns: instances, then the medians ``encode ms``, ``load ms`` (into a
-    solver in this process), ``search ms`` (the solver's own), ``overhead ms``
-    (the rest of the total: the hand-over), ``solve ms`` (the solver call, wall
-    clock) and ``solve cpu ms`` (its CPU time), ``decode ms`` and ``total ms``.
-    Load is empty for solvers that run as a separate program, search and
-    overhead for a program that reports no time of its own.
+    Columns: instances, then the medians of :data:`SPLIT_COLUMNS`, each named
+    with its clock: encode, load (into a solver in this process), search (the
+    solver's own), overhead (the rest of the total: the hand-over), solve (the
+    solver call), decode and total on CPU time, and the total on the wall
+    clock. Load is empty for solvers that run as a separate program, search and
+    overhead for a program that reports no time of its own. Medians taken
+    apart do not add up to the median total.
     """
     answered = results[results["status"].isin(DECIDED)]
-    columns = ["encode_ms", "load_ms", "search_ms", "overhead_ms", "solve_ms", "solve_cpu_ms",
-               "decode_ms", "total_ms"]
     grouped = answered.groupby(["solver", "order"], sort=False)
-    table = grouped[columns].median()
+    table = grouped[list(SPLIT_COLUMNS)].median()
     table.insert(0, "instances", grouped.size())
-    table.columns = ["instances", *(f"{c.removesuffix('_ms').replace('_', ' ')} ms"
-                                    for c in columns)]
+    table.columns = ["instances", *(column_words(c) for c in SPLIT_COLUMNS)]
     table = table.reset_index()
     table["order"] = table["order"].astype(int)
     return table
+
+
+def column_words(column: str) -> str:
+    """A time column as a table header names it: ``search_cpu_ms`` is ``search CPU ms``."""
+    return f"{column.split('_')[0]} {clock_of(column)} ms"
 
 
 HARD_CONFLICTS = 30
@@ -263,15 +287,25 @@ def _above_hard(conflicts: pd.Series) -> float:
     return float((conflicts > HARD_CONFLICTS).sum()) if conflicts.notna().any() else math.nan
 
 
-def stage_name(column: str) -> str:
-    """A time column in words: ``solve_ms`` is "solve time"."""
-    return {
-        "total_ms": "total time",
-        "solve_ms": "solve time",
-        "encode_ms": "encode time",
-        "decode_ms": "decode time",
-        "load_ms": "load time",
-        "search_ms": "own search time",
-        "overhead_ms": "overhead (hand-over) time",
-        "solve_cpu_ms": "solve CPU time",
-    }.get(column, column)
+_TIME_WORDS = {
+    "total": "total time",
+    "solve": "solve time",
+    "encode": "encode time",
+    "decode": "decode time",
+    "load": "load time",
+    "search": "own search time",
+    "overhead": "overhead (hand-over) time",
+}
+
+
+def time_name(column: str) -> str:
+    """A time column in words, with its clock: ``search_cpu_ms`` is "own search CPU time".
+
+    Examples
+    --------
+    >>> time_name("total_wall_ms"), time_name("overhead_cpu_ms")
+    ('total wall-clock time', 'overhead (hand-over) CPU time')
+    """
+    words = _TIME_WORDS.get(column.split("_")[0], column)
+    clock = "wall-clock" if clock_of(column) == WALL else CPU
+    return words.replace(" time", f" {clock} time")
