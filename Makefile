@@ -26,7 +26,8 @@ PYTEST_ARGS ?=
 # the committed ones (then update the figures the READMEs quote: test_readme_figures checks).
 BENCH_OUT ?= build/bench
 
-.PHONY: help venv install report test test-fast lint typecheck bench clean solve-own solve-zchaff
+.PHONY: help venv install report test test-fast lint typecheck bench clean solve-own solve-zchaff \
+	live serve
 
 help:
 	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
@@ -37,13 +38,18 @@ help:
 	@echo "make bench       run every benchmark script in benchmarks/ (output in build/bench/)"
 	@echo "make solve-own   solve INSTANCES with our cdcl under T ms -> results/ (output + table)"
 	@echo "make solve-zchaff  the same with zChaff (ZCHAFF=path/to/zchaff), the same T"
+	@echo "make live        build the live workbench (Python in the browser) into build/live/"
+	@echo "make serve       serve reports/ and build/live/ on 127.0.0.1 (PORT=8000)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+# Every extra of pyproject.toml: make install keeps installing everything.
+EXTRAS := pysat,proofs,progress,widgets,notebooks,test,cluster,profile
+
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[notebooks,test,cluster,profile]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 venv install: $(STAMP)
@@ -61,7 +67,7 @@ test-fast: lint typecheck
 	$(PY) -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check sudosat tests benchmarks scripts
+	$(VENV)/bin/ruff check sudosat tests benchmarks scripts live
 
 typecheck: $(STAMP)
 	$(PY) -m mypy
@@ -80,6 +86,15 @@ solve-own: $(STAMP)
 
 solve-zchaff: $(STAMP)
 	scripts/solve-zchaff $(call quote,$(INSTANCES)) $(call quote,$(T)) results
+
+# The live workbench: a static site from pinned registry packages (versions in pyproject.toml);
+# downloads are cached in build/live-cache/. It must be served over http: make serve.
+live: $(STAMP)
+	$(PY) -m live.build
+
+PORT ?= 8000
+serve: $(STAMP)
+	$(PY) -m live.serve --port $(call quote,$(PORT))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

@@ -12,6 +12,9 @@ Unsatisfiability and time-outs are *results*, never exceptions.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 
 class SudosatError(Exception):
     """Base class of every error sudosat raises for a user to read.
@@ -90,6 +93,41 @@ class OutputError(SudosatError, OSError):
 
 class WorkerCrashed(SudosatError, RuntimeError):
     """The process (or Dask worker) running an item died before it answered."""
+
+
+class MissingExtraError(SudosatError, ImportError):
+    """A feature needs an optional part of sudosat (an extra) that is not installed.
+
+    Its message names the feature, the extra and the command that installs it;
+    ``module`` is the top-level module found missing.
+
+    Examples
+    --------
+    >>> print(MissingExtraError("a progress bar (--progress)", "progress", "tqdm"))
+    a progress bar (--progress) needs the extra 'progress': pip install 'sudosat[progress]'
+    """
+
+    def __init__(self, feature: str, extra: str, module: str) -> None:
+        self.feature, self.extra, self.module = feature, extra, module
+        super().__init__(f"{feature} needs the extra '{extra}': pip install 'sudosat[{extra}]'")
+
+
+def import_extra(module: str, extra: str, feature: str) -> ModuleType:
+    """`module`, imported; when it is missing, :class:`MissingExtraError` names `extra`.
+
+    Parameters
+    ----------
+    module : str
+        What to import (``"tqdm.auto"``).
+    extra : str
+        The extra of ``pyproject.toml`` that installs it (``"progress"``).
+    feature : str
+        What needs it, as the user asked for it (``"a progress bar (--progress)"``).
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(feature, extra, module.partition(".")[0]) from None
 
 
 def open_error_reason(exc: OSError, action: str = "read", expected: str | None = None) -> str:

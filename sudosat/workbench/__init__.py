@@ -4,5 +4,8 @@
 (no widgets, no solvers); :mod:`.compute` solves one setting through the
 runner; :mod:`.views` turns a computed setting into HTML (and the static
 snapshot of the exported page); :mod:`.grid` is the editable board and
-:mod:`.widgets` the live JupyterLab widget that ties them together.
+:mod:`.widgets` the live JupyterLab widget that ties them together;
+:mod:`.page` ties them together without widgets, for the page that runs the
+workbench in a browser (``make live``). Only :mod:`.grid` and :mod:`.widgets`
+need ipywidgets (the extra ``widgets``).
 """

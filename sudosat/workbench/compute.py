@@ -12,6 +12,7 @@ re-solves without writing the formula again. Nothing here needs ipywidgets.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +20,6 @@ from sudosat.errors import SudosatError
 from sudosat.run.generate import generate
 from sudosat.run.results import Verdict
 from sudosat.run.runner import Prepared, run_instance
-from sudosat.sat.result import Status
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, ENCODINGS
 from sudosat.workbench.formula import (
@@ -36,16 +36,24 @@ from sudosat.workbench.formula import (
 __all__ = [
     "COURSE_EXAMPLE",
     "CUSTOM",
+    "ORDERS",
     "Outcome",
     "RulesCache",
     "available_solvers",
     "compute",
     "encoding_choices",
+    "order_of",
+    "parse_cell",
+    "puzzle_choices",
     "sample_puzzles",
+    "unavailable_solvers",
 ]
 
 CUSTOM = "custom"
 """The encoding choice that means: the formula the switches describe."""
+
+ORDERS = (1, 2, 3, 4, 5, 6)
+"""The orders the workbench offers (each formula is checked against the memory guard)."""
 
 # fraction of cells given in the generated sample of each order: enough that
 # our pure-Python solvers answer within the default time limit
@@ -69,11 +77,69 @@ def sample_puzzles(order: int, seed: int = 0) -> dict[str, str]:
     return puzzles
 
 
+def puzzle_choices(order: int, extra: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """The puzzles offered at `order`: the samples, then the `extra` lines of that order.
+
+    Returns
+    -------
+    list of (label, line)
+        One entry per distinct line, under the first label that names it.
+    """
+    offered = sample_puzzles(order)
+    offered.update({k: v for k, v in (extra or {}).items() if order_of(v) == order})
+    first_label: dict[str, str] = {}
+    for label, line in offered.items():
+        first_label.setdefault(line, label)
+    return [(label, line) for line, label in first_label.items()]
+
+
+def order_of(line: str) -> int | None:
+    """The order of the board `line` describes, or None when it does not parse."""
+    try:
+        return Board.parse(line).order
+    except SudosatError:
+        return None
+
+
+def parse_cell(text: str, size: int) -> int:
+    """The value a grid cell's text stands for: a number 1..N² or a course letter; blank is 0.
+
+    Raises
+    ------
+    ValueError
+        For anything else; the message names the text.
+
+    Examples
+    --------
+    >>> parse_cell("B", 16), parse_cell(" ", 9)
+    (11, 0)
+    """
+    token = text.strip().upper()
+    if token in ("", "0", "."):
+        return 0
+    if token.isdigit():
+        value = int(token)
+    elif len(token) == 1 and "A" <= token <= "Z":
+        value = ord(token) - ord("A") + 10
+    else:
+        raise ValueError(f"{text!r} is not a symbol")
+    if not 1 <= value <= size:
+        raise ValueError(f"{text!r} is outside 1..{size}")
+    return value
+
+
 def available_solvers() -> list[str]:
     """Every solver that runs here: ours, zChaff when found, PySAT's, Debian's binaries."""
     from sudosat.sat.solvers import list_solvers
 
     return [info.name for info in list_solvers(list(_EXTERNAL)) if info.available]
+
+
+def unavailable_solvers() -> list[str]:
+    """The solvers the workbench knows that cannot run here (``pysat:NAME`` without PySAT)."""
+    from sudosat.sat.solvers import list_solvers
+
+    return [info.name for info in list_solvers(list(_EXTERNAL)) if not info.available]
 
 
 def encoding_choices() -> list[str]:
@@ -186,7 +252,7 @@ def compute(
     done = run_instance(
         outcome.board,
         solver,
-        replace(prepared, encode_ms=outcome.encode_ms),
+        replace(prepared, encode_wall_ms=outcome.encode_ms),
         time_limit_ms,
         limit_covers="solver",
     )
@@ -195,9 +261,8 @@ def compute(
         outcome.error = done.row.error or "the solver gave no answer"
         return outcome
     # The solver's own answer (SAT even where switched-off families let its board break
-    # the rules); without a decision, the runner's word for why: TIMEOUT or UNKNOWN.
-    no_decision = result.status is Status.UNKNOWN and done.row.status is not None
-    outcome.status = str(done.row.status if no_decision else Verdict.from_status(result.status))
+    # the rules); without a decision, the word for why it stopped: TIMEOUT or UNKNOWN.
+    outcome.status = str(Verdict.of(result.status, result.stop))
     outcome.stats = {"time (ms)": round(result.elapsed_ms, 2), **result.stats}
     if result.is_sat and result.model is not None:  # the model was checked against the CNF
         outcome.reading = read_model(outcome.built, result.model)

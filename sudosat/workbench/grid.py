@@ -14,10 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import TextStyle
-
+from sudosat.errors import MissingExtraError
 from sudosat.sudoku.board import Board, units
+from sudosat.workbench.compute import parse_cell
+
+try:
+    import ipywidgets as widgets
+    from ipywidgets.widgets.widget_string import TextStyle
+except ImportError:
+    raise MissingExtraError("the workbench's widgets", "widgets", "ipywidgets") from None
+
+__all__ = ["GRID_CSS", "Grid", "parse_cell"]
 
 GRID_CSS = (
     "<style>"
@@ -137,25 +144,3 @@ class Grid:
 
 def _symbol(value: int) -> str:
     return str(value) if value else ""
-
-
-def parse_cell(text: str, size: int) -> int:
-    """The value a grid cell's text stands for: a number 1..N² or a course letter; blank is 0.
-
-    Raises
-    ------
-    ValueError
-        For anything else; the message names the text.
-    """
-    token = text.strip().upper()
-    if token in ("", "0", "."):
-        return 0
-    if token.isdigit():
-        value = int(token)
-    elif len(token) == 1 and "A" <= token <= "Z":
-        value = ord(token) - ord("A") + 10
-    else:
-        raise ValueError(f"{text!r} is not a symbol")
-    if not 1 <= value <= size:
-        raise ValueError(f"{text!r} is outside 1..{size}")
-    return value

@@ -37,7 +37,7 @@ EAGER_DOWNLOAD = 1_000_000
 
 # -- views (plain HTML, so that tests and the static page read the same) ----------------
 
-_BOARD_STYLE = (
+BOARD_STYLE = (
     "<style>"
     "table.sudosat-wb{border-collapse:collapse;border:2px solid #000;font-family:monospace;"
     "margin:0.4em 0}"
@@ -55,6 +55,10 @@ _BOARD_STYLE = (
     "table.sudosat-counts td:first-child,table.sudosat-counts th:first-child{text-align:left}"
     "</style>"
 )
+"""The style sheet of the board and the counts tables (one ``<style>`` element).
+
+The views carry it with each board; a page shows it once for its other tables.
+"""
 
 
 def board_html(
@@ -100,7 +104,7 @@ def board_html(
         rows.append("<tr>" + "".join(tds) + "</tr>")
     sizes = f"table.sudosat-wb.o{n} td{{width:{px}px;height:{px}px;font-size:{font}px}}"
     return (
-        _BOARD_STYLE.replace("</style>", sizes + "</style>")
+        BOARD_STYLE.replace("</style>", sizes + "</style>")
         + f'<div class="sudosat-wb-scroll" style="overflow-x:auto;max-width:100%">'
         f'<table class="sudosat-wb o{n}">{"".join(rows)}</table></div>'
     )
@@ -218,10 +222,12 @@ CORRECT_RULE = (
 
 STAT_LABELS = {
     "time (ms)": "solve time (ms, wall clock)",
-    "solver_cpu_s": "solver CPU time (s)",
-    "load_ms": "loading the clauses (ms)",
-    "search_ms": "searching (ms)",
-    "process_ms": "solver process (ms)",
+    "load_cpu_ms": "loading the clauses (ms, CPU time)",
+    "load_wall_ms": "loading the clauses (ms, wall clock)",
+    "search_cpu_ms": "searching (ms, CPU time)",
+    "search_wall_ms": "searching (ms, wall clock)",
+    "cpu_ms": "solver CPU time, every call (ms)",
+    "process_wall_ms": "solver process (ms, wall clock)",
     "decisions": "decisions (branching choices)",
     "propagations": "propagated literals",
     "conflicts": "conflicts",
@@ -323,6 +329,20 @@ def _no_model_html(outcome: Outcome, board: Board) -> str:
     return f"<p{css}>{html.escape(said)}</p>" + board_html(board, clashing=clashing)
 
 
+def status_html(outcome: Outcome) -> str:
+    """The status line: the solver's answer and the times to solve and to build, or the error."""
+    if outcome.error:
+        return f"<span class='sudosat-no'>{html.escape(outcome.error)}</span>"
+    ms = outcome.stats.get("time (ms)", 0.0)
+    why = clash_words(outcome.board) if outcome.status == "UNSAT" and outcome.board else ""
+    return (
+        f"<span>{html.escape(outcome.solver)}: {html.escape(outcome.status)} "
+        f"({ms:,.1f} ms to solve, {outcome.encode_ms:.1f} ms to build)"
+        + (f": {html.escape(why)}" if why else "")
+        + "</span>"
+    )
+
+
 def verdict_html(switches: Switches, encoding: str, explain: bool = True) -> str:
     """Whether the current switches still make a correct encoding, and why.
 
@@ -402,4 +422,4 @@ def snapshot_html(settings: Iterable[Mapping[str, Any]], time_limit_ms: float = 
             "</div><details><summary>the CNF, clause by clause</summary>"
             f"{excerpt_html(outcome)}</details></div>"
         )
-    return _BOARD_STYLE + "".join(parts)
+    return BOARD_STYLE + "".join(parts)

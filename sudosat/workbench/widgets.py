@@ -30,38 +30,43 @@ import asyncio
 import html
 from collections.abc import Callable, Mapping, Sequence
 
-import ipywidgets as widgets
+from sudosat.errors import MissingExtraError, SudosatError
 
-from sudosat.errors import SudosatError
+try:
+    import ipywidgets as widgets
+except ImportError:  # the computation and the views need no widgets: sudosat.workbench.page
+    raise MissingExtraError("the workbench's widgets", "widgets", "ipywidgets") from None
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
 from sudosat.workbench.compute import (
     COURSE_EXAMPLE,
     CUSTOM,
+    ORDERS,
     Outcome,
     RulesCache,
     available_solvers,
     compute,
     encoding_choices,
-    sample_puzzles,
+    order_of,
+    puzzle_choices,
 )
 from sudosat.workbench.formula import GIVENS_MODES, NUMBERINGS, Switches, matching_encoding, preset
 from sudosat.workbench.grid import GRID_CSS, Grid, parse_cell
 from sudosat.workbench.views import (
-    _BOARD_STYLE,
+    BOARD_STYLE,
     DOWNLOAD_LIMIT,
     EAGER_DOWNLOAD,
     FAMILY_SWITCHES,
     SWITCH_LABELS,
     answer_html,
     board_html,
-    clash_words,
     clashing_givens,
     counts_html,
     dimacs_at_least,
     download_html,
     excerpt_html,
     snapshot_html,
+    status_html,
     verdict_html,
 )
 
@@ -83,7 +88,6 @@ __all__ = [  # the views and the grid are read from here too (tests, notebooks)
     "verdict_html",
 ]
 
-ORDERS = (1, 2, 3, 4, 5, 6)
 
 
 # ipywidgets boxes scroll (overflow auto), and a flex parent may shrink a scrolling box
@@ -228,12 +232,7 @@ class Workbench:
         return self._grids[order]
 
     def _offer_puzzles(self, order: int) -> None:
-        offered = sample_puzzles(order)
-        offered.update({k: v for k, v in self.extra.items() if _order_of(v) == order})
-        first_label: dict[str, str] = {}
-        for label, line in offered.items():
-            first_label.setdefault(line, label)
-        items = [(label, line) for line, label in first_label.items()]
+        items = puzzle_choices(order, self.extra)
         self._quietly(lambda: setattr(self.puzzle, "options", items))
 
     def _quietly(self, change: Callable[[], None]) -> None:
@@ -367,7 +366,7 @@ class Workbench:
         line still being typed (the debounce fires between two keys when the
         kernel lags) gets its reason at once, without a solve announced.
         """
-        if _order_of(self.text.value.strip()) is not None:
+        if order_of(self.text.value.strip()) is not None:
             self.status.value = "<span style='color:#a60'>⏳ solving…</span>"
         self.outcome = compute(
             self.text.value,
@@ -392,7 +391,7 @@ class Workbench:
             if outcome.status == "UNSAT":  # givens that clash are the reason: mark them
                 for cell in clashing_givens(board):
                     self.grid.mark(cell, "sudosat-badcell", True)
-        self.status.value = _status(outcome)
+        self.status.value = status_html(outcome)
         return outcome
 
     def _offer_download(self, outcome: Outcome) -> None:
@@ -439,7 +438,7 @@ class Workbench:
         )
         return widgets.VBox(
             [
-                widgets.HTML(GRID_CSS + _BOARD_STYLE),
+                widgets.HTML(GRID_CSS + BOARD_STYLE),
                 puzzle,
                 solving,
                 self.status,
@@ -457,23 +456,3 @@ class Workbench:
         from IPython.display import display
 
         display(self.widget)
-
-
-def _status(outcome: Outcome) -> str:
-    if outcome.error:
-        return f"<span class='sudosat-no'>{html.escape(outcome.error)}</span>"
-    ms = outcome.stats.get("time (ms)", 0.0)
-    why = clash_words(outcome.board) if outcome.status == "UNSAT" and outcome.board else ""
-    return (
-        f"<span>{html.escape(outcome.solver)}: {html.escape(outcome.status)} "
-        f"({ms:,.1f} ms to solve, {outcome.encode_ms:.1f} ms to build)"
-        + (f": {html.escape(why)}" if why else "")
-        + "</span>"
-    )
-
-
-def _order_of(line: str) -> int | None:
-    try:
-        return Board.parse(line).order
-    except SudosatError:
-        return None
