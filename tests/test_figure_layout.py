@@ -24,13 +24,14 @@ from sudosat.report import (
     heuristics_page,
     plots,
     reduction,
+    results_page,
     scaling_page,
     solvers_page,
     study_plots,
 )
 from sudosat.report.io import load_results
 from sudosat.studies import grid as gridstudy
-from tests.test_gridstudy import T, known_table  # noqa: F401 (a fixture used below)
+from tests.test_gridstudy import BUDGET, known_table  # noqa: F401 (a fixture used below)
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +158,7 @@ def results() -> pd.DataFrame:
 def narrow(results: pd.DataFrame) -> pd.DataFrame:
     """The results with every time between 30 and 45 ms: log axes under one decade."""
     out = results.copy()
-    out["total_ms"] = 30 + (out["total_ms"].rank(pct=True) * 15)
+    out["total_wall_ms"] = 30 + (out["total_wall_ms"].rank(pct=True) * 15)
     return out
 
 
@@ -182,8 +183,8 @@ def study_table() -> pd.DataFrame:
         rows.append({
             "solver": solver, "encoding": encoding, "order": order, "alpha": alpha,
             "board": board, "status": "SAT", "clauses": 100 * 4**order,
-            "variables": 10 * 4**order, "total_ms": 30.0 + 3 * order + board,
-            "solve_ms": 5.0 * order**3,
+            "variables": 10 * 4**order, "total_cpu_ms": 30.0 + 3 * order + board,
+            "solve_cpu_ms": 5.0 * order**3,
         })  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -192,29 +193,32 @@ def study_table() -> pd.DataFrame:
 def test_study_figures(x):
     table = study_table()
     assert_clean(study_plots.plot_time(table, x))
-    assert_clean(study_plots.plot_time(table, x, time="solve_ms"))
+    assert_clean(study_plots.plot_time(table, x, time="solve_cpu_ms"))
     assert_clean(study_plots.plot_size(table, x))
 
 
-@pytest.mark.parametrize("measure", ["median_ms", "median_conflicts"])
+@pytest.mark.parametrize("measure", ["median_cpu_ms", "median_conflicts"])
 def test_scaling_cells_figure(known_table, measure):  # noqa: F811 (the imported fixture)
-    summary = gridstudy.summarise(known_table, T)
-    figure = scaling_page.plot_grid_cells(summary, "s", T, measure)
+    summary = gridstudy.summarise(known_table)
+    figure = scaling_page.plot_grid_cells(summary, "s", BUDGET, measure)
     title = figure._suptitle.get_text()
-    if measure == "median_ms":  # no median time is 0: the title promises no 0
+    labels = [t.get_text() for t in figure.legends[0].get_texts()]
+    # the lower bounds are named in the legend, not written on the data
+    assert any(label.startswith("half or more undecided") for label in labels)
+    assert not figure.axes[0].texts
+    if measure == "median_cpu_ms":  # no median time is 0: the title promises no 0
         assert "zero" not in title
-        labels = [t.get_text() for t in figure.legends[0].get_texts()]
-        assert any(label.startswith("T = ") for label in labels)
-        assert not figure.axes[0].texts  # T is named in the legend, not written on the data
+        assert not any(label.startswith("budget") for label in labels)  # no budget in ms
     else:
         assert "zero is drawn at 0" in title
+        assert f"budget: {BUDGET:,} conflicts" in labels
     assert_clean(figure)
 
 
 def test_scaling_growth_figure(known_table):  # noqa: F811 (the imported fixture)
-    summary = gridstudy.summarise(known_table, T)
-    fits = gridstudy.fit_growth(summary, "s", "median_ms", T) + gridstudy.fit_growth(
-        summary, "s", "clauses", T
+    summary = gridstudy.summarise(known_table)
+    fits = gridstudy.fit_growth(summary, "s", "median_cpu_ms") + gridstudy.fit_growth(
+        summary, "s", "clauses"
     )
     assert_clean(scaling_page.plot_grid_growth(summary, fits, "s"))
 
@@ -227,7 +231,66 @@ def test_reduction_figures():
 
 
 def test_solvers_figure():
-    assert_clean(solvers_page.plot_component_costs(solvers_page.component_costs((1, 2, 3))))
+    costs = solvers_page.component_costs((1, 2, 3)).table
+    assert_clean(solvers_page.plot_component_costs(costs))
+
+
+# -- printed, every text of the report's own figures is at least 8 points -----------------
+
+
+def with_cpu(results: pd.DataFrame) -> pd.DataFrame:
+    """The results with CPU times made up from the wall-clock ones (a table older than them
+    has none), for the figures drawn on CPU time."""
+    total = results["total_wall_ms"] * 0.9
+    return results.assign(total_cpu_ms=total, encode_cpu_ms=0.05 * total,
+                          load_cpu_ms=0.3 * total, search_cpu_ms=0.4 * total,
+                          decode_cpu_ms=0.02 * total)
+
+
+def test_time_split_figure(results):
+    assert_clean(results_page.plot_time_split(with_cpu(results)))
+
+
+def own_figures(results: pd.DataFrame) -> dict:
+    """The figures of the reduction, solvers, experiment and results pages, drawn from data."""
+    solvers = list(dict.fromkeys(results["solver"]))
+    many = pd.concat([results.assign(line=results["line"] + 100 * k) for k in range(4)])
+    costs = pd.DataFrame(
+        {"literals": [2, 840, 24_098], "encoder CPU ms": [0.07, 0.3, 2.8],
+         "solver CPU ms": [0.1, 0.4, 5.4]}, index=pd.Index([1, 2, 3], name="order"))
+    boards = reduction.order3_sample(str(ROOT / "data" / "instances.txt"), 4)
+    encodings = reduction.encodings_table(boards, ["course", "minimal", "extended", "optimised"])
+    return {
+        "per instance": lambda: plots.plot_per_instance(results, 10_000),
+        "per instance, 228 lines": lambda: plots.plot_per_instance(many, 10_000),
+        "scatter": lambda: plots.plot_scatter(results, solvers[0], solvers[-1], 10_000),
+        "cactus": lambda: plots.plot_cactus(results, 10_000),
+        "time split": lambda: results_page.plot_time_split(with_cpu(results)),
+        "families": lambda: reduction.plot_family_counts(reduction.family_table(range(1, 7), 3)),
+        "encodings": lambda: reduction.plot_encodings(encodings),
+        "components": lambda: solvers_page.plot_component_costs(costs),
+    }
+
+
+def test_every_text_of_the_pages_figures_prints_at_eight_points_or_more(results):
+    small = {}
+    for name, draw in own_figures(results).items():
+        figure = draw()
+        assert figure.get_figwidth() <= plots.PAGE_WIDTH_IN, name
+        size = plots.smallest_printed_text_pt(figure)
+        if size < plots.SMALLEST_PRINTED_PT:
+            small[name] = round(size, 1)
+        matplotlib.pyplot.close(figure)
+    assert small == {}
+
+
+def test_a_figure_wider_than_the_page_prints_its_text_smaller():
+    """The control: the per-instance figure was once 12 inches wide, its text 5 points printed."""
+    figure, ax = plots.new_figure(12.1, 4.2)
+    ax.set_xticks([1, 2], ["1", "2"], fontsize=8)
+    assert plots.smallest_printed_text_pt(figure) == pytest.approx(8 * plots.PRINTED_WIDTH_IN
+                                                                   / 12.1)
+    matplotlib.pyplot.close(figure)
 
 
 def heuristics_results() -> pd.DataFrame:
@@ -237,11 +300,12 @@ def heuristics_results() -> pd.DataFrame:
         grade = ("easy", "unique", "hard")[puzzle % 3]
         for solver in ("moms", "dlis", "dp"):
             decisions = int(rng.integers(0, 3000))
-            timed_out = solver == "dlis" and puzzle % 7 == 0
+            stopped = solver == "dlis" and puzzle % 7 == 0  # by the budget
             rows.append({
                 "puzzle": puzzle, "grade": grade, "solver": solver, "decisions": decisions,
-                "status": "TIMEOUT" if timed_out else "SAT",
-                "ms": 2000.0 if timed_out else float(rng.uniform(1, 1500)),
+                "status": "UNKNOWN" if stopped else "SAT",
+                "stop": "propagations" if stopped else "answered",
+                "solve_cpu_ms": 2000.0 if stopped else float(rng.uniform(1, 1500)),
             })  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -249,4 +313,4 @@ def heuristics_results() -> pd.DataFrame:
 def test_heuristics_figures():
     results = heuristics_results()
     assert_clean(heuristics_page.plot_pairs(results))
-    assert_clean(heuristics_page.plot_distributions(results, 2000.0))
+    assert_clean(heuristics_page.plot_distributions(results))

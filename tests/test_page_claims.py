@@ -29,17 +29,17 @@ from sudosat.studies import heuristics
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# a component table of the solvers page (ms)
+# a component table of the solvers page (CPU ms)
 COSTS = pd.DataFrame(
     {
         "order": [1, 2, 3, 4],
         "literals": [2, 840, 24_098, 249_984],
-        "encoder ms": [0.072, 0.284, 2.819, 24.733],
-        "DIMACS writer ms": [0.011, 0.131, 4.361, 54.780],
-        "parser ms": [0.075, 0.192, 4.467, 49.819],
-        "solver ms": [0.110, 0.379, 5.397, 52.527],
-        "decoder ms": [0.006, 0.010, 0.041, 0.165],
-        "check ms": [0.002, 0.009, 0.029, 0.0],
+        "encoder CPU ms": [0.072, 0.284, 2.819, 24.733],
+        "DIMACS writer CPU ms": [0.011, 0.131, 4.361, 54.780],
+        "parser CPU ms": [0.075, 0.192, 4.467, 49.819],
+        "solver CPU ms": [0.110, 0.379, 5.397, 52.527],
+        "decoder CPU ms": [0.006, 0.010, 0.041, 0.165],
+        "check CPU ms": [0.002, 0.009, 0.029, 0.0],
     }
 ).set_index("order")
 
@@ -49,7 +49,7 @@ COMPARISON = pd.DataFrame(
         "puzzle": ["course example"] * 3 + ["traced puzzle"] * 3,
         "solver": ["dp", "dpll", "cdcl"] * 2,
         "answer": ["SAT"] * 6,
-        "solver ms": [61.0, 19.9, 5.8, 104.2, 27.3, 6.3],
+        "solver CPU ms": [61.0, 19.9, 5.8, 104.2, 27.3, 6.3],
         "decisions": [209, 5, 20, 69, 20, 24],
         "propagations": [6938, 729, 1796, 3709, 1489, 1491],
         "conflicts": [200, 0, 19, 66, 15, 16],
@@ -124,28 +124,35 @@ def test_harder_facts_read_which_solvers_needed_more_from_the_table():
 
 def test_rerun_facts_give_both_times_and_whether_the_counters_agree():
     stats = {"decisions": 24, "propagations": 1491, "conflicts": 16}
-    result = SimpleNamespace(elapsed_ms=4.04, stats=stats)
-    facts = rerun_facts(result, COMPARISON, "traced puzzle", "cdcl")
-    assert (facts.elapsed_ms, facts.table_ms) == (4.04, 6.3)
+    result = SimpleNamespace(stats=stats)
+    facts = rerun_facts(result, 4.04, 4.5, COMPARISON, "traced puzzle", "cdcl")
+    assert (facts.cpu_ms, facts.wall_ms, facts.table_cpu_ms) == (4.04, 4.5, 6.3)
     assert facts.table_counters == (("decisions", 24), ("conflicts", 16)) and facts.same_counters
     assert facts.stats == stats
-    other = SimpleNamespace(elapsed_ms=9.0, stats={**stats, "conflicts": 3})
-    assert not rerun_facts(other, COMPARISON, "traced puzzle").same_counters
-    silent = SimpleNamespace(elapsed_ms=9.0, stats={"decisions": 24})
-    assert not rerun_facts(silent, COMPARISON, "traced puzzle").same_counters
+    other = SimpleNamespace(stats={**stats, "conflicts": 3})
+    assert not rerun_facts(other, 9.0, 9.0, COMPARISON, "traced puzzle").same_counters
+    silent = SimpleNamespace(stats={"decisions": 24})
+    assert not rerun_facts(silent, 9.0, 9.0, COMPARISON, "traced puzzle").same_counters
 
 
-# -- the heuristics page's verdicts and time-outs ---------------------------
+# -- the heuristics page's verdicts and unfinished runs ------------------------------------
 
 
-def _runs(counts: dict[str, list[int]], grades: list[str], timeouts: dict[str, set[int]]):
+def _runs(counts: dict[str, list[int]], grades: list[str], unfinished: dict[str, set[int]],
+          capped: dict[str, set[int]] | None = None):
+    """Rows of the experiment: the runs `unfinished` names were stopped by the budget, those
+    `capped` names by the CPU cap."""
     rows = []
     for solver, values in counts.items():
         for index, value in enumerate(values):
-            out = index in timeouts.get(solver, set())
+            out = index in unfinished.get(solver, set())
+            cap = index in (capped or {}).get(solver, set())
+            status, stop = (("TIMEOUT", "time") if cap else ("UNKNOWN", "propagations") if out
+                            else ("SAT", "answered"))
             rows.append({"puzzle": f"p{index}", "grade": grades[index], "givens": 24,
-                         "solver": solver, "status": "TIMEOUT" if out else "SAT",
-                         "valid": not out, "decisions": value, "conflicts": 0, "ms": 1.0})
+                         "solver": solver, "status": status, "stop": stop,
+                         "valid": status == "SAT", "decisions": value, "conflicts": 0,
+                         "solve_cpu_ms": 1.0})
     return pd.DataFrame(rows)
 
 
@@ -168,17 +175,17 @@ def test_verdict_against_dp_is_mixed_when_counts_and_ratio_disagree():
     assert not verdict.holds and verdict.failed == ("dp",)
 
 
-def test_timeout_facts_count_the_cut_runs_and_where_they_are():
+def test_unfinished_facts_count_the_stopped_runs_what_stopped_them_and_where_they_are():
     grades = ["g1", "g1", "g2", "g2"]
     counts = {"moms": [5, 5, 5, 5], "dlis": [90, 90, 40, 40], "dp": [7, 7, 7, 7]}
-    results = _runs(counts, grades, {"dlis": {0, 1, 2}, "moms": {3}})
-    facts = heuristics_page.timeout_facts(results, 300.0)
-    assert (facts.timeouts, facts.runs, facts.time_limit_ms) == (4, 12, 300.0)
+    results = _runs(counts, grades, {"dlis": {0, 1}, "moms": {3}}, capped={"dlis": {2}})
+    facts = heuristics_page.unfinished_facts(results)
+    assert (facts.unfinished, facts.runs, facts.budget_stops, facts.capped) == (4, 12, 3, 1)
     assert facts.majority == (("g1", (("dlis", 2),), 2),)
     assert facts.subject == "moms" and facts.pairs == (("dlis", 3, 1), ("dp", 0, 1))
-    none = heuristics_page.timeout_facts(_runs(counts, grades, {}), 200.0)
-    assert none.timeouts == 0 and none.majority == () and none.pairs == (("dlis", 0, 0),
-                                                                        ("dp", 0, 0))
+    none = heuristics_page.unfinished_facts(_runs(counts, grades, {}))
+    assert none.unfinished == 0 and none.majority == () and none.pairs == (("dlis", 0, 0),
+                                                                          ("dp", 0, 0))
 
 
 def test_hypothesis_holds_only_when_every_named_rival_is_beaten_significantly():
@@ -212,7 +219,7 @@ def test_grade_table_splits_into_narrow_tables_of_one_column_per_solver():
     results = _runs({"moms": [1, 2], "dlis": [3, 4], "dp": [5, 6]}, ["a", "b"], {"dlis": {1}})
     grades = heuristics.grade_table(results)
     assert list(grades["median decisions"].columns) == ["moms", "dlis", "dp"]
-    assert grades["time-outs"].loc["b", "dlis"] == 1
+    assert grades["not finished"].loc["b", "dlis"] == 1
 
 
 # -- the pages themselves, executed on tiny parameters ----------------------------------------
@@ -255,18 +262,20 @@ def test_solvers_page_states_the_facts_of_its_tables(tmp_path):
 
 
 @pytest.mark.slow
-def test_heuristics_page_states_time_outs_and_keeps_its_tables_narrow(tmp_path):
+def test_heuristics_page_states_unfinished_runs_and_keeps_its_tables_narrow(tmp_path):
     cache = tmp_path / "cache"
     executed = _execute(
-        "heuristics", tmp_path, {"per_grade": 1, "time_limit_ms": 200.0, "cache_dir": str(cache)}
+        "heuristics", tmp_path,
+        {"per_grade": 1, "max_propagations": 20_000, "cache_dir": str(cache)}
     )
     prose, tables = _outputs(executed)
     results = heuristics.run_heuristics_experiment(
-        heuristics.ExperimentSpec(time_limit_ms=200.0).shrunk(1), cache_dir=str(cache)
+        heuristics.ExperimentSpec(max_propagations=20_000).shrunk(1), cache_dir=str(cache)
     )
-    cut = heuristics_page.timeout_facts(results, 200.0)
-    said = (f"{cut.timeouts} of the {cut.runs} runs reached T = 200 ms" if cut.timeouts else
-            f"None of the {cut.runs} runs reached T = 200 ms")
+    cut = heuristics_page.unfinished_facts(results)
+    said = (f"{cut.unfinished} of the {cut.runs} runs did not finish: {cut.budget_stops} used "
+            "up a budget of 20,000 propagations" if cut.unfinished else
+            f"All {cut.runs} runs finished within a budget of 20,000 propagations")
     assert said in prose
     assert "whatever the speed of the machine or\nthe language. Time" not in executed.read_text()
     widest = max(table.split("</tr>")[0].count("<th>") for table in tables)

@@ -13,6 +13,7 @@ from sudosat.report.study_plots import (
     plot_time,
     save_study_figures,
 )
+from sudosat.run.runner import prepare
 from sudosat.studies.scaling import (
     COLUMNS,
     StudySettings,
@@ -52,15 +53,20 @@ def test_encoding_sizes_are_recorded_and_shared_between_solvers(small_table):
     assert course[course["alpha"] == 0.0]["clauses"].eq(11745).all()
     per_board = small_table.groupby(["order", "alpha", "board", "encoding"])
     assert (per_board["clauses"].nunique() == 1).all()
-    assert (per_board["encode_ms"].nunique() == 1).all()
+    assert (per_board["encode_cpu_ms"].nunique() == 1).all()
     optimised = small_table[small_table["encoding"] == "optimised"]
     half = optimised[optimised["alpha"] == 0.5]["clauses"]
     assert (half < 11745).all()
 
 
-def test_total_time_adds_up_its_steps(small_table):
-    steps = small_table[["encode_ms", "solve_ms", "decode_ms"]].fillna(0).sum(axis=1)
-    assert (small_table["total_ms"] - steps).abs().max() < 1e-6
+def test_total_time_adds_up_its_steps_on_each_clock(small_table):
+    for clock in ("wall", "cpu"):
+        stages = [f"{stage}_{clock}_ms" for stage in ("encode", "solve", "decode")]
+        steps = small_table[stages].fillna(0).sum(axis=1)
+        assert (small_table[f"total_{clock}_ms"] - steps).abs().max() < 1e-6
+    assert (small_table["solve_cpu_ms"] > 0).all() and (small_table["stop"] == "answered").all()
+    searched = small_table["load_cpu_ms"] + small_table["search_cpu_ms"]
+    assert (searched <= small_table["solve_cpu_ms"] + 1e-3).all()
 
 
 def test_same_seed_same_boards_and_cells_differ():
@@ -79,7 +85,8 @@ def test_summaries(small_table):
     assert cells.loc[("course", 3, 0.0, "cdcl"), "clauses"] == 11745
     assert (cells["solved"] == 2).all()
     ratios = ratio_table(small_table, "cdcl", REFERENCE)
-    assert list(ratios.columns[:3]) == ["cdcl ms", f"{REFERENCE} ms", "ratio"]
+    assert list(ratios.columns[:3]) == ["cdcl cpu ms", f"{REFERENCE} cpu ms", "ratio"]
+    assert "median_wall_ms" in cell_table(small_table, "total_wall_ms")
     assert len(ratios) == 2 * 2 * 2
     assert (ratios["ratio"] > 0).all()
     hardest = hardest_alpha(small_table, "cdcl")
@@ -94,6 +101,7 @@ def test_timeout_and_refused_encoding_become_rows(monkeypatch):
     board = Board.empty(3)
     timed_out = measure(board, "dp", "course", time_limit_ms=1)
     assert timed_out["status"] == "TIMEOUT" and not timed_out["valid"]
+    assert timed_out["stop"] == "time"  # T ran out, on the CPU clock of the study
 
     real_guard = runner.check_resources
 
@@ -105,7 +113,7 @@ def test_timeout_and_refused_encoding_become_rows(monkeypatch):
     monkeypatch.setattr(runner, "check_resources", refuse)
     refused = measure(board, "cdcl", "course")
     assert refused["status"] == "ERROR" and "too big" in refused["error"]
-    assert refused["encode_ms"] is None  # refused before anything was built
+    assert refused["clauses"] is None and refused["literals"] is None  # nothing was built
     table = run_study(orders=[2], alphas=[0.0], boards=1, solvers=["cdcl"],
                       encodings=["course"])
     assert table["status"].tolist() == ["ERROR"]
@@ -118,15 +126,15 @@ def test_the_study_limit_is_the_solvers_alone_and_the_guard_applies():
     assert row["status"] == "ERROR" and "limit" in row["error"]
     solved = measure(board, "cdcl", "course", time_limit_ms=60_000)
     assert solved["status"] == "SAT" and solved["valid"] and solved["literals"] > 0
-    assert solved["total_ms"] == pytest.approx(
-        solved["encode_ms"] + solved["solve_ms"] + solved["decode_ms"]
+    assert solved["total_cpu_ms"] == pytest.approx(
+        solved["encode_cpu_ms"] + solved["solve_cpu_ms"] + solved["decode_cpu_ms"]
     )
 
 
 def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_path):
     figures = {
         "time-vs-order": plot_time(small_table),
-        "time-vs-alpha": plot_time(small_table, "alpha", time="solve_ms", encoding="course"),
+        "time-vs-alpha": plot_time(small_table, "alpha", time="solve_wall_ms", encoding="course"),
         "clauses-vs-order": plot_size(small_table),
         "clauses-vs-alpha": plot_size(small_table, "alpha", "variables"),
     }
@@ -138,6 +146,8 @@ def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_p
         "time against the order N", "time against the fill fraction alpha",
         "encoding size (clauses) against N", "encoding size (variables) against alpha"]
     assert figures["time-vs-alpha"].axes[0].get_xlabel() == "alpha (fraction of cells given)"
+    assert figures["time-vs-order"].axes[0].get_ylabel() == "median total CPU time (ms)"
+    assert figures["time-vs-alpha"].axes[0].get_ylabel() == "median solve wall time (ms)"
     paths = save_study_figures(small_table, tmp_path / "figures")
     assert [path.name for path in paths[2:4]] == ["scaling-time-vs-alpha.png",
                                                   "scaling-time-vs-alpha.svg"]
@@ -154,7 +164,7 @@ def test_command_line_writes_csv_and_figures(tmp_path, capsys):
     rows = pd.read_csv(csv)
     assert len(rows) == 4 and set(rows["status"]) == {"SAT"}
     out = capsys.readouterr().out
-    assert "ratio" in out and "median_ms" in out
+    assert "ratio" in out and "median_cpu_ms" in out
     assert (tmp_path / "scaling-time-vs-order.svg").exists()
 
 
@@ -165,6 +175,9 @@ def test_reference_search_is_timed_apart_from_loading():
     cnf = encode(generate(3, 0.3, seed=1), "optimised").cnf
     status, load_ms, search_ms = reference_search_ms(cnf, "minisat22", 10_000)
     assert status == "SAT" and load_ms >= 0 and search_ms >= 0
+    empty = encode(Board.empty(3), "course").cnf
+    assert reference_search_ms(empty, "minisat22", max_conflicts=0)[0] == "UNKNOWN"
+    assert reference_search_ms(empty, "minisat22", max_conflicts=10_000)[0] == "SAT"
     unsat = encode(Board.parse("2 1100000000000000"), "course").cnf
     assert reference_search_ms(unsat, "minisat22")[0] == "UNSAT"
 
@@ -181,3 +194,69 @@ def test_study_settings_are_one_object_and_refuse_unknown_names():
     assert hash(settings) == hash(StudySettings(orders=(2,), alphas=(0.5,), solvers=("cdcl",)))
     with pytest.raises(TypeError):
         run_study(settings, boards_per_cell=1)
+
+
+def test_every_study_run_is_limited_by_cpu_time(monkeypatch):
+    """A wall-clock T would end more runs the busier the machine: the studies' T is CPU time."""
+    import sudosat.studies.scaling as scaling
+
+    seen = []
+    real = scaling.run_instance
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["clock"], kwargs["limit_covers"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scaling, "run_instance", spy)
+    measure(Board.empty(2), "cdcl", "course", time_limit_ms=10_000)
+    run_study(orders=[2], alphas=[0.5], boards=1, solvers=["cdcl"], encodings=["course"])
+    assert seen == [("cpu", "solver")] * 2
+    limits = scaling.study_limits(5000.0, max_conflicts=300)
+    assert [limit.as_json() for limit in limits] == [{"kind": "conflicts", "value": 300.0},
+                                                     {"kind": "cpu", "value": 5000.0}]
+    assert scaling.study_limits(None)[0].as_json() == {"kind": "cpu", "value": None}
+    with pytest.raises(TypeError):
+        scaling.study_limits(5000.0, max_decisions=3)
+
+
+FIELDS = ("status", "stop", "valid", "decisions", "conflicts", "propagations", "variables",
+          "clauses")
+"""The columns of a study row that do not measure time: what a work budget fixes."""
+
+
+@pytest.mark.parametrize("solver", ["cdcl", "pysat:cadical195"])
+def test_a_budget_limited_row_does_not_depend_on_a_generous_cpu_cap(solver):
+    """Under a work budget the row is the budget's: two generous caps give the same row."""
+    board = Board.parse("3 " + "0" * 81)  # the empty 9x9 board: a few conflicts of search
+    prepared = prepare(board, "course")
+    rows = [measure(board, solver, "course", prepared=prepared, time_limit_ms=cap,
+                    max_conflicts=budget)
+            for budget in (1, 10_000) for cap in (60_000, 600_000, None)]
+    stopped, answered = rows[:3], rows[3:]
+    assert stopped[0]["status"] == "UNKNOWN" and stopped[0]["stop"] == "conflicts"
+    assert answered[0]["status"] == "SAT" and answered[0]["stop"] == "answered"
+    for same in (stopped, answered):
+        assert [[row[key] for key in FIELDS] for row in same] == [
+            [same[0][key] for key in FIELDS]] * 3
+
+
+def test_a_pysat_solver_under_a_budget_runs_without_a_clock(monkeypatch):
+    """A clock stops PySAT's solvers by slicing their search, which changes it: under a work
+    budget they get none, our solvers keep the cap."""
+    import sudosat.studies.scaling as scaling
+
+    seen = []
+    real = scaling.run_instance
+
+    def spy(board, solver, encoding, time_limit_ms, **kwargs):
+        seen.append((solver, time_limit_ms, kwargs.get("max_conflicts")))
+        return real(board, solver, encoding, time_limit_ms, **kwargs)
+
+    monkeypatch.setattr(scaling, "run_instance", spy)
+    board = Board.empty(2)
+    for solver in ("cdcl", REFERENCE):
+        measure(board, solver, "course", time_limit_ms=9000, max_conflicts=50)
+        measure(board, solver, "course", time_limit_ms=9000)
+    assert seen == [("cdcl", 9000, 50), ("cdcl", 9000, None), (REFERENCE, None, 50),
+                    (REFERENCE, 9000, None)]
+    assert scaling.clock_changes_search(REFERENCE) and not scaling.clock_changes_search("cdcl")

@@ -4,12 +4,16 @@ figures and the facts its sentences state.
 The hypothesis is that MOMS branching needs fewer decisions than DLIS and
 than dp. The statistics are :mod:`sudosat.studies.heuristics`' own
 (:class:`~sudosat.studies.heuristics.Comparison`, Friedman's test); here are
-the rest of the facts the notebook words: how the runs ended, where the
-time-outs are and what they do to the statistics, and the verdict.
+the rest of the facts the notebook words: how the runs ended and what
+stopped those that did not finish (the work budget, the same on every
+machine, or the CPU cap behind it, which is not), how busy the machine was,
+where the unfinished runs are and what they do to the statistics, and the
+verdict, or why there is none.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,23 +22,30 @@ from matplotlib.figure import Figure
 
 from sudosat.report.formats import p_value, ratio
 from sudosat.report.plots import legend_outside, panels, styled, tidy_log_ticks
-from sudosat.report.scaling_page import invalid_solved_rows
+from sudosat.report.scaling_page import invalid_solved_rows, solve_clock_facts
 from sudosat.run.results import Verdict
 from sudosat.studies.heuristics import (
+    FINISHED,
+    MIN_BOTH_FINISHED,
     RIVALS,
     SUBJECT,
     Comparison,
     ExperimentSpec,
+    finished,
+    grade_medians,
     wide,
 )
+from sudosat.studies.scaling import BUDGET_STOP_WORDS
 
 __all__ = [
+    "MIN_BOTH_FINISHED",
     "DataFacts",
     "FriedmanFacts",
     "HypothesisFacts",
-    "TimeoutFacts",
+    "UnfinishedFacts",
     "comparison_table",
     "data_facts",
+    "decisions_words",
     "friedman_facts",
     "givens_table",
     "grade_medians",
@@ -43,14 +54,18 @@ __all__ = [
     "invalid_solved_rows",
     "plot_distributions",
     "plot_pairs",
-    "timeout_facts",
+    "solve_clock_facts",
+    "unfinished_facts",
 ]
 
 
-def heuristics_spec(seed: int, time_limit_ms: float, encoding: str, per_grade: int = 0,
-                    quick: bool = False) -> ExperimentSpec:
+def heuristics_spec(seed: int, max_propagations: int | None, time_limit_ms: float | None,
+                    encoding: str, per_grade: int = 0, quick: bool = False) -> ExperimentSpec:
     """The heuristics experiment of the page's parameters (``per_grade``, ``quick`` shrink it)."""
-    spec = ExperimentSpec(seed=seed, time_limit_ms=float(time_limit_ms), encoding=encoding)
+    spec = ExperimentSpec(
+        seed=seed, encoding=encoding,
+        max_propagations=None if max_propagations is None else int(max_propagations),
+        time_limit_ms=None if time_limit_ms is None else float(time_limit_ms))
     if per_grade:
         spec = spec.shrunk(per_grade)
     if quick:
@@ -63,25 +78,46 @@ class DataFacts:
     """How many puzzles and runs, how they ended, and when cached ones were measured.
 
     ``solved`` counts SAT answers (each checked valid by the page);
-    ``measured_at`` is empty when every run was measured now.
+    ``budget_stops`` the runs the work budget stopped (the same on every
+    machine), ``capped`` those the CPU cap stopped (which depend on the
+    machine), ``other`` the runs that did not finish for another reason
+    (errors), with their reasons; ``measured_at`` is empty when every run was
+    measured now.
     """
 
     puzzles: int
     runs: int
     solved: int
-    timeouts: int
+    budget_stops: int
+    capped: int
     measured_at: tuple[str, ...]
+    other: tuple[str, ...] = ()
+
+
+def _stops(results: pd.DataFrame) -> pd.Series:
+    """Each run's ``stop`` as a string (empty where the rows have none)."""
+    if "stop" not in results:
+        return pd.Series("", index=results.index)
+    return results["stop"].astype("string").fillna("")
 
 
 def data_facts(results: pd.DataFrame) -> DataFacts:
     """The :class:`DataFacts` of :func:`~sudosat.studies.heuristics.run_heuristics_experiment`."""
     cached = results.loc[results["computed_at"] != "", "computed_at"]
+    status, stop = results["status"], _stops(results)
+    budget = stop.isin(BUDGET_STOP_WORDS) & ~status.isin(FINISHED)
+    capped = status == Verdict.TIMEOUT
+    other = results[~status.isin(FINISHED) & ~budget & ~capped]
     return DataFacts(
         puzzles=int(results["puzzle"].nunique()),
         runs=len(results),
-        solved=int((results["status"] == "SAT").sum()),
-        timeouts=int((results["status"] == Verdict.TIMEOUT).sum()),
+        solved=int((status == "SAT").sum()),
+        budget_stops=int(budget.sum()),
+        capped=int(capped.sum()),
         measured_at=tuple(sorted(set(cached))),
+        other=tuple(f"{row.solver} on puzzle {row.puzzle}: {row.status} "
+                    f"(stopped: {getattr(row, 'stop', None) or 'not recorded'})"
+                    for row in other.itertuples()),
     )
 
 
@@ -99,20 +135,21 @@ def plot_pairs(
     """Per-puzzle decisions of each rival against `subject` (log-log, +1), one panel each.
 
     Points above the diagonal are puzzles on which the rival needed more
-    decisions; crosses mark the rival's time-outs (a lower bound). By default
-    the subject and rivals are those the heuristics hypothesis names.
+    decisions. Crosses mark the puzzles on which either did not finish, at the
+    counts they had reached when stopped (not what they needed). By default the
+    subject and rivals are those the heuristics hypothesis names.
     """
     subject = subject or SUBJECT
     rivals = tuple(rivals or RIVALS)
     decisions = wide(results, "decisions") + 1
-    status = wide(results, "status")
+    done = finished(results)
     grades = results.drop_duplicates("puzzle").set_index("puzzle")["grade"]
     names = list(dict.fromkeys(grades))
     figure, axes = panels(len(rivals), 4.8, 4.4)
     for axis, rival in zip(axes, rivals, strict=True):
         for name in names:
             chosen = grades[grades == name].index
-            out = status.loc[chosen, rival] == Verdict.TIMEOUT
+            out = ~(done.loc[chosen, rival] & done.loc[chosen, subject])
             axis.scatter(decisions.loc[chosen, subject][~out], decisions.loc[chosen, rival][~out],
                          s=14, alpha=0.7, label=name)
             axis.scatter(decisions.loc[chosen, subject][out], decisions.loc[chosen, rival][out],
@@ -123,7 +160,7 @@ def plot_pairs(
         axis.set_yscale("log")
         axis.set_xlabel(f"{subject} decisions + 1")
         axis.set_ylabel(f"{rival} decisions + 1")
-        axis.set_title(f"{rival} against {subject} (x: {rival} timed out)")
+        axis.set_title(f"{rival} against {subject} (x: one did not finish)")
         axis.grid(True, which="both")
         tidy_log_ticks(axis)
     legend_outside(axes[-1], fontsize="x-small")
@@ -131,19 +168,20 @@ def plot_pairs(
 
 
 @styled
-def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
-    """Decisions (symlog) and time (log, time-outs at T) per solver, as box plots."""
+def plot_distributions(results: pd.DataFrame) -> Figure:
+    """Decisions of the finished runs (symlog) and CPU time of every run (log) per solver, as
+    box plots; a run that did not finish is drawn at the CPU time it had used when stopped."""
     decisions = wide(results, "decisions")
-    times = wide(results, "ms").clip(upper=time_limit_ms)
+    done = finished(results)
+    times = wide(results, "solve_cpu_ms")
     labels = list(decisions.columns)
     figure, (left, right) = panels(2, 5.5, 4.0)
-    left.boxplot([decisions[c] for c in labels], tick_labels=labels, showfliers=True)
+    left.boxplot([decisions[c][done[c]] for c in labels], tick_labels=labels, showfliers=True)
     left.set_yscale("symlog", linthresh=1.0)
-    left.set_ylabel("decisions (symlog: 0 shown)")
-    right.boxplot([times[c] for c in labels], tick_labels=labels, showfliers=True)
-    right.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
+    left.set_ylabel("decisions of finished runs (symlog)")
+    right.boxplot([times[c].dropna() for c in labels], tick_labels=labels, showfliers=True)
     right.set_yscale("log")
-    right.set_ylabel("time (ms; time-outs at T, dashed)")
+    right.set_ylabel("CPU time of every run (ms;\nunfinished: when stopped)")
     for axis in (left, right):
         axis.grid(True, axis="y", which="both")
         tidy_log_ticks(axis)
@@ -152,71 +190,77 @@ def plot_distributions(results: pd.DataFrame, time_limit_ms: float) -> Figure:
 
 
 def comparison_table(comparisons: Sequence[Comparison]) -> pd.DataFrame:
-    """The comparisons as a table for the page (p-values in scientific notation)."""
+    """The comparisons as a table for the page (p-values in scientific notation; a dash for
+    what a comparison with too few puzzles finished by both does not compute)."""
     rows = []
     for c in comparisons:
+        tested = {
+            "W": f"{c.statistic:,.0f}",
+            "p (one-sided)": p_value(c.p_value),
+            "p (Holm)": p_value(c.p_holm),
+            "rank-biserial r": f"{c.rank_biserial:+.2f}",
+            "ratio (geo. mean)": ratio(c.ratio),
+            "95 % CI": f"{ratio(c.ratio_low)} to {ratio(c.ratio_high)}",
+        }
         rows.append(
             {
                 "MOMS vs": c.rival,
-                "puzzles": c.puzzles,
+                "both finished": f"{c.both_finished} of {c.puzzles}",
                 "MOMS fewer": c.fewer,
                 "MOMS more": c.more,
                 "ties": c.ties,
-                "W": f"{c.statistic:,.0f}",
-                "p (one-sided)": p_value(c.p_value),
-                "p (Holm)": p_value(c.p_holm),
-                "rank-biserial r": f"{c.rank_biserial:+.2f}",
-                "ratio (geo. mean)": ratio(c.ratio),
-                "95 % CI": f"{ratio(c.ratio_low)} to {ratio(c.ratio_high)}",
-                "rival time-outs": c.rival_timeouts,
+                **{key: value if c.tested else "–" for key, value in tested.items()},
+                "rival not finished": c.rival_unfinished,
             }
         )
     return pd.DataFrame(rows).set_index("MOMS vs")
 
 
-def grade_medians(results: pd.DataFrame, subject: str = SUBJECT,
-                  rivals: Sequence[str] = RIVALS) -> list[tuple[str, dict[str, float]]]:
-    """Per grade (in the results' order), the median decisions of `subject`, then each rival."""
-    medians = results.groupby(["grade", "solver"], sort=False)["decisions"].median()
-    return [
-        (str(grade), {name: float(medians[(grade, name)]) for name in (subject, *rivals)})
-        for grade in dict.fromkeys(results["grade"])
-    ]
+def decisions_words(median: float) -> str:
+    """A median count of decisions for a sentence; "not finished" where the median run did
+    not finish (an infinite censored median)."""
+    return "not finished" if math.isinf(median) else f"{median:g}"
 
 
 @dataclass(frozen=True)
-class TimeoutFacts:
-    """How many runs reached T, where they are, and what that does to the comparisons.
+class UnfinishedFacts:
+    """How many runs did not finish, what stopped them, where they are, and what that does to
+    the comparisons.
 
-    A run cut at the wall-clock limit T stops at a number of decisions that
-    depends on the machine's speed; the statistics do not treat it as
-    censored: it enters with the decisions made by T, a lower bound.
+    A run that did not finish is censored
+    (:func:`~sudosat.studies.heuristics.censored_decisions`): it ranks above
+    every finished run, whatever count it had reached.
 
     Attributes
     ----------
-    timeouts, runs : int
-    time_limit_ms : float
-    majority : tuple of (grade, ((solver, time-outs), ...), runs per solver)
-        The grades where time-outs are most of some solver's runs, with those solvers.
+    unfinished, runs : int
+    budget_stops : int
+        Of the unfinished runs, those the work budget stopped (the same on every machine).
+    capped : int
+        Those the CPU cap stopped (machine-dependent; none in a run as intended).
+    majority : tuple of (grade, ((solver, unfinished), ...), runs per solver)
+        The grades where unfinished runs are most of some solver's runs, with those solvers.
     subject : str
-    pairs : tuple of (rival, only the rival timed out, the subject timed out)
-        Per rival the hypothesis names: puzzles on which the bound can only
-        understate the rival, and puzzles on which the direction is unknown.
+    pairs : tuple of (rival, only the rival did not finish, the subject did not finish)
+        Per rival the hypothesis names: puzzles counted in the subject's favour
+        for the rival's unfinished run alone, and puzzles counted against the
+        subject (or a tie, where the rival did not finish either).
     """
 
-    timeouts: int
+    unfinished: int
     runs: int
-    time_limit_ms: float
+    budget_stops: int
+    capped: int
     majority: tuple[tuple[str, tuple[tuple[str, int], ...], int], ...]
     subject: str
     pairs: tuple[tuple[str, int, int], ...]
 
 
-def timeout_facts(results: pd.DataFrame, time_limit_ms: float, subject: str = SUBJECT,
-                  rivals: Sequence[str] = RIVALS) -> TimeoutFacts:
-    """The :class:`TimeoutFacts` of the experiment's rows under the limit `time_limit_ms`."""
-    timeout = results["status"] == Verdict.TIMEOUT
-    grouped = results.assign(timeout=timeout).groupby(["grade", "solver"], sort=False)["timeout"]
+def unfinished_facts(results: pd.DataFrame, subject: str = SUBJECT,
+                     rivals: Sequence[str] = RIVALS) -> UnfinishedFacts:
+    """The :class:`UnfinishedFacts` of the experiment's rows."""
+    out = ~results["status"].isin(FINISHED)
+    grouped = results.assign(out=out).groupby(["grade", "solver"], sort=False)["out"]
     share = pd.DataFrame({"out": grouped.sum(), "runs": grouped.size()})
     majority = share[share["out"] * 2 > share["runs"]]
     where = tuple(
@@ -224,41 +268,50 @@ def timeout_facts(results: pd.DataFrame, time_limit_ms: float, subject: str = SU
          int(part["runs"].iloc[0]))
         for grade, part in majority.groupby(level="grade", sort=False)
     )
-    status = wide(results, "status")
-    mine = status[subject] == Verdict.TIMEOUT
-    pairs = tuple(
-        (rival, int(((status[rival] == Verdict.TIMEOUT) & ~mine).sum()), int(mine.sum()))
-        for rival in rivals
-    )
-    return TimeoutFacts(int(timeout.sum()), len(results), float(time_limit_ms), where, subject,
-                        pairs)
+    done = finished(results)
+    mine = ~done[subject]
+    pairs = tuple((rival, int((~done[rival] & ~mine).sum()), int(mine.sum())) for rival in rivals)
+    facts = data_facts(results.assign(computed_at=""))
+    return UnfinishedFacts(int(out.sum()), len(results), facts.budget_stops, facts.capped, where,
+                           subject, pairs)
 
 
 @dataclass(frozen=True)
 class FriedmanFacts:
-    """Friedman's test over every solver on the same puzzles, and whether p < `level`."""
+    """Friedman's test over every solver on the same puzzles, and whether p < `level`.
+
+    ``finished`` counts the puzzles every solver finished; the test counts
+    (:attr:`tested`) only with at least :data:`MIN_BOTH_FINISHED` of them.
+    """
 
     statistic: float
     p: float
     solvers: int
     puzzles: int
     level: float = 0.05
+    finished: int = 0
+
+    @property
+    def tested(self) -> bool:
+        """Enough puzzles finished by every solver, and something to rank."""
+        return self.finished >= MIN_BOTH_FINISHED and not math.isnan(self.p)
 
     @property
     def differ(self) -> bool:
-        """The solvers differ in decisions beyond chance at `level`."""
-        return self.p < self.level
+        """The solvers differ in decisions beyond chance at `level` (tested only)."""
+        return self.tested and self.p < self.level
 
 
-def friedman_facts(omnibus: tuple[float, float, int, int], level: float = 0.05) -> FriedmanFacts:
+def friedman_facts(omnibus: tuple[float, float, int, int, int],
+                   level: float = 0.05) -> FriedmanFacts:
     """:func:`~sudosat.studies.heuristics.friedman`'s result as :class:`FriedmanFacts`."""
-    statistic, p, solvers, puzzles = omnibus
-    return FriedmanFacts(statistic, p, solvers, puzzles, level)
+    statistic, p, solvers, puzzles, done = omnibus
+    return FriedmanFacts(statistic, p, solvers, puzzles, level, done)
 
 
 @dataclass(frozen=True)
 class HypothesisFacts:
-    """The verdict on the hypothesis over the rivals it names.
+    """The verdict on the hypothesis over the rivals it names, or why there is none.
 
     Attributes
     ----------
@@ -266,22 +319,32 @@ class HypothesisFacts:
         The named rivals' comparisons, in the order compared.
     level : float
     failed : tuple of str
-        The rivals whose part does not hold (:meth:`Comparison.significant`).
+        The tested rivals whose part does not hold (:meth:`Comparison.significant`).
+    untested : tuple of str
+        The rivals with too few puzzles finished by both MOMS and them
+        (:attr:`Comparison.tested`): with any, no verdict is stated.
     """
 
     comparisons: tuple[Comparison, ...]
     level: float
     failed: tuple[str, ...]
+    untested: tuple[str, ...] = ()
+
+    @property
+    def decided(self) -> bool:
+        """A verdict can be stated: every named rival was tested, and there is one."""
+        return bool(self.comparisons) and not self.untested
 
     @property
     def holds(self) -> bool:
-        """Every named rival's part holds, and there is one."""
-        return bool(self.comparisons) and not self.failed
+        """A verdict is stated and every named rival's part holds."""
+        return self.decided and not self.failed
 
 
 def hypothesis_facts(comparisons: Sequence[Comparison], rivals: Sequence[str] = RIVALS,
                      level: float = 0.05) -> HypothesisFacts:
     """The :class:`HypothesisFacts` of :func:`~sudosat.studies.heuristics.compare`'s output."""
     named = tuple(c for c in comparisons if c.rival in rivals)
-    failed = tuple(c.rival for c in named if not c.significant(level))
-    return HypothesisFacts(named, level, failed)
+    untested = tuple(c.rival for c in named if not c.tested)
+    failed = tuple(c.rival for c in named if c.tested and not c.significant(level))
+    return HypothesisFacts(named, level, failed, untested)

@@ -2,8 +2,12 @@
 and the facts its sentences state.
 
 Every fact is a small frozen record computed from the grid's rows or summary;
-the scaling notebook words them. A time-out counts as T in every median (the
-true time is larger), so a median that reaches T is a lower bound.
+the scaling notebook words them. Every run is bounded by a conflict budget,
+the limit every conclusion rests on (the same on every machine), with a
+CPU-time cap behind it as a safety net (:class:`LimitFacts` says whether it
+ever stopped a run). Every time is the solver call's CPU time, a measurement;
+an undecided run enters a median with the time it took to be stopped, so a
+median of a cell where half or more were undecided is a lower bound.
 """
 
 from __future__ import annotations
@@ -15,15 +19,17 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sudosat.report.clocks import ClockFacts, clock_facts
 from sudosat.report.tables import HTML, table
 from sudosat.run.results import Verdict
 from sudosat.studies import grid as gridstudy
-from sudosat.studies.grid import SOLVED, Fit, GridSpec, milliseconds, percent
+from sudosat.studies.grid import SOLVED, UNDECIDED, Fit, GridSpec, milliseconds, percent
+from sudosat.studies.scaling import BUDGET_STOP_WORDS
 from sudosat.sudoku.board import Board
 
 MEASURE_WORDS = {
     "clauses": "the clauses",
-    "median_ms": "the median solve time",
+    "median_cpu_ms": "the median solve CPU time",
     "median_conflicts": "the median conflicts",
 }
 """What the figures call each measure of the summary."""
@@ -35,7 +41,8 @@ def scaling_spec(
     alphas: Sequence[float],
     boards: int,
     seed: int,
-    time_limit_ms: float,
+    max_conflicts: int,
+    time_limit_ms: float | None,
     solver: str,
     encodings: Sequence[str],
     reference: str,
@@ -48,7 +55,8 @@ def scaling_spec(
         alphas=tuple(alphas),
         boards=boards,
         seed=seed,
-        time_limit_ms=float(time_limit_ms),
+        max_conflicts=int(max_conflicts),
+        time_limit_ms=None if time_limit_ms is None else float(time_limit_ms),
         solver=solver,
         encodings=tuple(encodings),
         reference=reference,
@@ -111,26 +119,26 @@ def naive_table(
     """The original experiment's naive boards (order 3): how many are infeasible or undecided.
 
     For each fill, `count` boards of the naive method are solved on the
-    optimised encoding by the grid's solver under its T.
+    optimised encoding by the grid's solver under its limits (its conflict
+    budget, and its CPU cap behind it).
     """
     from sudosat.run.generate import generate_many
-    from sudosat.sat.solvers.registry import solve
-    from sudosat.sudoku.encoding import encode
+    from sudosat.studies.scaling import measure
 
     rows = []
     for alpha in alphas:
         puzzles = generate_many(3, alpha, count, seed=spec.seed, method="naive")
         answers = [
-            solve(encode(p, "optimised").cnf, spec.solver, time_limit_ms=spec.time_limit_ms)
-            .status.value
+            measure(p, spec.solver, "optimised", time_limit_ms=spec.time_limit_ms,
+                    max_conflicts=spec.max_conflicts)["status"]
             for p in puzzles
         ]
         rows.append(
             {
                 "given": percent(alpha),
                 "boards": len(puzzles),
-                "infeasible (UNSAT)": answers.count("UNSAT"),
-                "undecided within T": answers.count("UNKNOWN"),
+                "infeasible (UNSAT)": answers.count(Verdict.UNSAT),
+                "undecided": sum(answer in UNDECIDED for answer in answers),
                 "mean givens": round(sum(p.num_givens for p in puzzles) / len(puzzles), 1),
             }
         )
@@ -149,8 +157,9 @@ class GridRunFacts:
 
     Attributes
     ----------
-    runs, solved, timeouts, refused : int
-        Every run; SAT answers (each checked valid); time-outs; encodings refused.
+    runs, solved, undecided, refused : int
+        Every run; SAT answers (each checked valid); runs a limit stopped
+        before an answer; encodings refused.
     cells, cells_from_cache : int
     measured_at : tuple of str
         When the cached cells were measured (distinct times, sorted).
@@ -158,7 +167,7 @@ class GridRunFacts:
 
     runs: int
     solved: int
-    timeouts: int
+    undecided: int
     refused: int
     cells: int
     cells_from_cache: int
@@ -171,12 +180,56 @@ def grid_run_facts(rows: pd.DataFrame) -> GridRunFacts:
     return GridRunFacts(
         runs=len(rows),
         solved=int((rows["status"] == "SAT").sum()),
-        timeouts=int((rows["status"] == Verdict.TIMEOUT).sum()),
+        undecided=int(rows["status"].isin(UNDECIDED).sum()),
         refused=int((rows["status"] == Verdict.ERROR).sum()),
         cells=rows.groupby(["order", "alpha"]).ngroups,
         cells_from_cache=rows.loc[reused.index].groupby(["order", "alpha"]).ngroups,
         measured_at=tuple(sorted(set(reused))),
     )
+
+
+@dataclass(frozen=True)
+class LimitFacts:
+    """What stopped a study's undecided runs: the work budget, or the CPU cap behind it.
+
+    Attributes
+    ----------
+    budget_stops : int
+        Runs the work budget stopped (``stop`` ``conflicts`` or ``propagations``): the same
+        on every machine.
+    cap_stops : tuple of str
+        The runs the CPU cap stopped (``stop`` ``time``), one description each: those
+        depend on the machine and its load.
+    """
+
+    budget_stops: int
+    cap_stops: tuple[str, ...]
+
+    @property
+    def machine_dependent(self) -> bool:
+        """Whether any run was stopped by the CPU cap, so that part depends on the machine."""
+        return bool(self.cap_stops)
+
+
+def limit_facts(rows: pd.DataFrame, what: tuple[str, ...] = ("order", "alpha", "seed")
+                ) -> LimitFacts:
+    """The :class:`LimitFacts` of a study's rows; `what` names a run for the cap's list
+    (with its solver and, when the rows have one, its encoding)."""
+    stop = (rows["stop"] if "stop" in rows else pd.Series("", index=rows.index))
+    stop = stop.astype("string").fillna("")
+    capped = rows[stop == "time"]
+    described = []
+    for _, row in capped.iterrows():
+        name = ", ".join(f"{key} {row[key]}" for key in what if key in row)
+        where = f"{row['encoding']} / " if "encoding" in row else ""
+        described.append(f"{where}{row['solver']} ({name})")
+    return LimitFacts(int(stop.isin(BUDGET_STOP_WORDS).sum()), tuple(described))
+
+
+def solve_clock_facts(rows: pd.DataFrame) -> ClockFacts:
+    """How busy the machine was while a study's solvers ran: the wall-clock against the CPU
+    time of every solver call in its rows (``solve_wall_ms``, ``solve_cpu_ms``)."""
+    return clock_facts(zip(rows["solve_wall_ms"], rows["solve_cpu_ms"], strict=True))
 
 
 @dataclass(frozen=True)
@@ -189,11 +242,11 @@ class Peak:
     alphas : tuple of float
         The fills tied hardest, ascending (more than one: a tie).
     by : str
-        ``"timeouts"`` (medians at T: ranked by time-outs), ``"conflicts"`` or
-        ``"time"`` (no conflict counts).
-    median_conflicts, median_ms : tuple of float
-        One per tied fill.
-    timeouts, boards : int
+        ``"unfinished"`` (median runs undecided: ranked by undecided runs),
+        ``"conflicts"`` or ``"time"`` (no conflict counts).
+    median_conflicts, median_cpu_ms : tuple of float
+        One per tied fill (the CPU time in ms).
+    unfinished, boards : int
         Of the first tied fill.
     """
 
@@ -201,8 +254,8 @@ class Peak:
     alphas: tuple[float, ...]
     by: str
     median_conflicts: tuple[float, ...]
-    median_ms: tuple[float, ...]
-    timeouts: int
+    median_cpu_ms: tuple[float, ...]
+    unfinished: int
     boards: int
 
     @property
@@ -220,18 +273,18 @@ def peak_facts(summary: pd.DataFrame, solver: str) -> dict[str, tuple[Peak, ...]
             continue
         out[str(encoding)] = tuple(
             Peak(int(order), tuple(row["alphas"]), str(row["by"]), tuple(row["median_conflicts"]),
-                 tuple(row["median_ms"]), int(row["timeouts"]), int(row["boards"]))
+                 tuple(row["median_cpu_ms"]), int(row["unfinished"]), int(row["boards"]))
             for order, row in table.loc[encoding].iterrows()
         )
     return out
 
 
-def growth_fits(summary: pd.DataFrame, solver: str, time_limit_ms: float) -> list[Fit]:
+def growth_fits(summary: pd.DataFrame, solver: str) -> list[Fit]:
     """The growth fits of clauses, median time and median conflicts against N."""
     return [
         fit
-        for measure in ("clauses", "median_ms", "median_conflicts")
-        for fit in gridstudy.fit_growth(summary, solver, measure, time_limit_ms)
+        for measure in ("clauses", "median_cpu_ms", "median_conflicts")
+        for fit in gridstudy.fit_growth(summary, solver, measure)
     ]
 
 
@@ -257,7 +310,7 @@ def closed_form_facts(orders: Sequence[int], fits: Sequence[Fit]) -> ClosedFormF
 
 @dataclass(frozen=True)
 class UsabilityFacts:
-    """Where one encoding with one solver stops being usable within T.
+    """Where one encoding with one solver stops being usable within the conflict budget.
 
     Attributes
     ----------
@@ -265,13 +318,13 @@ class UsabilityFacts:
     largest_order : int
         The largest order of the grid.
     order : int or None
-        The smallest order with a cell where half or more of the boards timed
-        out (None: no such cell).
+        The smallest order with a cell where half or more of the boards were
+        undecided (None: no such cell).
     fills : tuple of float
-        That order's cells that mostly timed out.
-    timeouts, runs : int
-        Time-outs and runs of that whole order.
-    beyond : tuple of (order, timeouts, runs)
+        That order's cells where half or more were undecided.
+    unfinished, runs : int
+        Undecided runs and runs of that whole order.
+    beyond : tuple of (order, unfinished, runs)
         The same for every larger order.
     """
 
@@ -280,7 +333,7 @@ class UsabilityFacts:
     largest_order: int
     order: int | None
     fills: tuple[float, ...] = ()
-    timeouts: int = 0
+    unfinished: int = 0
     runs: int = 0
     beyond: tuple[tuple[int, int, int], ...] = ()
 
@@ -296,11 +349,11 @@ def usability_facts(summary: pd.DataFrame, spec: GridSpec) -> list[UsabilityFact
             facts.append(UsabilityFacts(encoding, solver, largest, None))
             continue
         at = rows[rows["order"] == order]
-        beyond = tuple((int(n), int(part["timeouts"].sum()), int(part["boards"].sum()))
+        beyond = tuple((int(n), int(part["unfinished"].sum()), int(part["boards"].sum()))
                        for n, part in rows[rows["order"] > order].groupby("order"))
         facts.append(UsabilityFacts(encoding, solver, largest, order,
                                     tuple(float(a) for a in cells["alpha"]),
-                                    int(at["timeouts"].sum()), int(at["boards"].sum()), beyond))
+                                    int(at["unfinished"].sum()), int(at["boards"].sum()), beyond))
     return facts
 
 
@@ -314,8 +367,8 @@ class SavingsFacts:
     removed : tuple of (order, share 0..1)
         Per order (the median over its cells of each cell's median clause
         count), the share of `base`'s clauses `better` removes.
-    base_timeouts, better_timeouts : int
-        Time-outs of each over the whole grid.
+    base_unfinished, better_unfinished : int
+        Undecided runs of each over the whole grid.
     runs : int
         Runs of each encoding over the grid (the same boards).
     """
@@ -324,8 +377,8 @@ class SavingsFacts:
     better: str
     solver: str
     removed: tuple[tuple[int, float], ...]
-    base_timeouts: int
-    better_timeouts: int
+    base_unfinished: int
+    better_unfinished: int
     runs: int
 
 
@@ -336,7 +389,7 @@ def savings_facts(summary: pd.DataFrame, solver: str, base: str = "course",
     return SavingsFacts(
         base, better, solver,
         tuple((int(order), float(row["removed"])) for order, row in table.iterrows()),
-        int(table[f"{base} timeouts"].sum()), int(table[f"{better} timeouts"].sum()),
+        int(table[f"{base} unfinished"].sum()), int(table[f"{better} unfinished"].sum()),
         int(table["runs"].sum()),
     )
 
@@ -353,8 +406,8 @@ class ReferenceFacts:
     solver_decided, reference_decided, runs : int
         Runs each decided of the same `runs`.
     solver_lower, cells : int
-        Cells where our solver's median time was the lower, of the cells both ran
-        (the reference's time includes loading the formula).
+        Cells where our solver's median CPU time was the lower, of the cells both
+        ran (the reference's time includes loading the formula).
     """
 
     encoding: str
@@ -381,21 +434,67 @@ def reference_facts(summary: pd.DataFrame, solver: str, reference: str,
     return ReferenceFacts(
         encoding, solver, reference, True,
         int(ours["solved"].sum()), int(theirs["solved"].sum()), int(ours["boards"].sum()),
-        int((ours["median_ms"] < theirs["median_ms"]).sum()), len(common),
+        int((ours["median_cpu_ms"] < theirs["median_cpu_ms"]).sum()), len(common),
     )
 
 
 @dataclass(frozen=True)
+class MissedBoard:
+    """One board our solver decided and the reference did not, on the same formula and budget.
+
+    Times are CPU milliseconds of the solver call; the reference's `load_cpu_ms`
+    (handing it the clauses) is part of its `cpu_ms` (None when not recorded).
+    `stop` says what stopped the reference (``conflicts``: the budget).
+    """
+
+    order: int
+    alpha: float
+    seed: int
+    status: str
+    stop: str
+    cpu_ms: float
+    load_cpu_ms: float | None
+    conflicts: int | None
+    solver_cpu_ms: float
+    solver_conflicts: int | None
+
+
+def reference_misses(rows: pd.DataFrame, solver: str, reference: str,
+                     encoding: str = "optimised") -> tuple[MissedBoard, ...]:
+    """The boards `solver` decided and `reference` did not, with `encoding` (grid rows)."""
+    keys = ["order", "alpha", "seed"]
+    mine = rows[(rows["encoding"] == encoding) & (rows["solver"] == solver)].set_index(keys)
+    theirs = rows[(rows["encoding"] == encoding) & (rows["solver"] == reference)]
+    theirs = theirs.set_index(keys)
+    common = mine.index.intersection(theirs.index)
+    missed = []
+    for key in common:
+        ours, ref = mine.loc[key], theirs.loc[key]
+        if ours["status"] in SOLVED and ref["status"] not in SOLVED:
+            missed.append(MissedBoard(
+                int(key[0]), float(key[1]), int(key[2]), str(ref["status"]), str(ref.get("stop")),
+                float(ref["solve_cpu_ms"]), _optional(ref.get("load_cpu_ms"), float),
+                _optional(ref["conflicts"], int), float(ours["solve_cpu_ms"]),
+                _optional(ours["conflicts"], int)))
+    return tuple(sorted(missed, key=lambda m: (m.order, m.alpha, m.seed)))
+
+
+def _optional(value: Any, kind: type) -> Any:
+    """`value` as `kind`, or None when missing."""
+    return None if value is None or pd.isna(value) else kind(value)
+
+
+@dataclass(frozen=True)
 class CellRun:
-    """One run of a grid cell: its encoding and solver, boards solved and timed out, and the
-    median time of the solved ones (None when none was solved)."""
+    """One run of a grid cell: its encoding and solver, boards solved and undecided, and the
+    median CPU time of the solved ones (None when none was solved)."""
 
     encoding: str
     solver: str
     boards: int
     solved: int
-    timeouts: int
-    median_solved_ms: float | None
+    unfinished: int
+    median_solved_cpu_ms: float | None
 
 
 @dataclass(frozen=True)
@@ -439,8 +538,8 @@ def cell_facts(summary: pd.DataFrame, order: int, alpha: float, solver: str = "c
         return CellFacts(order, alpha, False)
     runs = tuple(
         CellRun(str(row["encoding"]), str(row["solver"]), int(row["boards"]), int(row["solved"]),
-                int(row["timeouts"]),
-                float(row["median_solved_ms"]) if row["solved"] else None)
+                int(row["unfinished"]),
+                float(row["median_solved_cpu_ms"]) if row["solved"] else None)
         for _, row in cell.iterrows()
     )
     mine = cell[cell["solver"] == solver]
@@ -454,7 +553,8 @@ def cell_facts(summary: pd.DataFrame, order: int, alpha: float, solver: str = "c
 
 
 def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> tuple[HTML, HTML] | None:
-    """The boards of one grid cell, one line each: every run's status, and its solve time (ms).
+    """The boards of one grid cell, one line each: every run's status, and its solve CPU time
+    (ms).
 
     None when the grid has no such cell.
     """
@@ -463,7 +563,7 @@ def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> tuple[HTML, HT
         return None
     shapes = {"index": ["seed", "givens"], "columns": ["encoding", "solver"], "aggfunc": "first"}
     status = cell.pivot_table(values="status", **shapes)
-    times = cell.pivot_table(values="solve_ms", **shapes)
+    times = cell.pivot_table(values="solve_cpu_ms", **shapes)
     return table(status), table(times, 0)
 
 
@@ -493,7 +593,8 @@ def large_intro_facts(orders: Sequence[int], grid_orders: Sequence[int],
 
 @dataclass(frozen=True)
 class LargeFacts:
-    """One larger order: the lowest fill decided within T, and where the descent stopped.
+    """One larger order: the lowest fill decided within the limits, and where the descent
+    stopped.
 
     Attributes
     ----------
@@ -502,18 +603,19 @@ class LargeFacts:
         The lowest fill decided (None: no board decided).
     clauses : int or None
         The clauses of that board's formula.
-    solve_ms : float or None
-        Its solve time.
+    solve_cpu_ms : float or None
+        Its solve CPU time.
     stopped_at : float or None
         The fill of the first board not decided (None: every fill tried was decided).
     stop_status : str or None
-        How that board ended (``TIMEOUT``, ``ERROR``, ...).
+        How that board ended (``UNKNOWN``: the budget ran out; ``TIMEOUT``: the CPU cap;
+        ``ERROR``, ...).
     """
 
     order: int
     lowest: float | None
     clauses: int | None = None
-    solve_ms: float | None = None
+    solve_cpu_ms: float | None = None
     stopped_at: float | None = None
     stop_status: str | None = None
 
@@ -530,15 +632,16 @@ def large_facts(large: pd.DataFrame) -> list[LargeFacts]:
         low = solved.loc[solved["alpha"].idxmin()]
         stop = failed.iloc[0] if not failed.empty else None
         facts.append(LargeFacts(
-            int(order), float(low["alpha"]), int(low["clauses"]), float(low["solve_ms"]),
+            int(order), float(low["alpha"]), int(low["clauses"]), float(low["solve_cpu_ms"]),
             None if stop is None else float(stop["alpha"]),
             None if stop is None else str(stop["status"]),
         ))
     return facts
 
 
-def large_table(large: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
-    """The second table: one line per (N, alpha) tried, its size, time and status."""
+def large_table(large: pd.DataFrame) -> pd.DataFrame:
+    """The second table: one line per (N, alpha) tried, its size, status, why it stopped,
+    conflicts and CPU times."""
     out = pd.DataFrame(
         {
             "N": large["order"],
@@ -548,9 +651,10 @@ def large_table(large: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
             "variables": large["variables"],
             "clauses": large["clauses"],
             "status": large["status"],
-            "encode ms": large["encode_ms"].map(milliseconds),
-            "solve ms": large["solve_ms"].map(lambda v: milliseconds(v, time_limit_ms)),
+            "stopped by": large["stop"],
             "conflicts": large["conflicts"],
+            "encode CPU ms": large["encode_cpu_ms"].map(milliseconds),
+            "solve CPU ms": large["solve_cpu_ms"].map(milliseconds),
         }
     )
     return out.set_index(["N", "given"])
@@ -575,14 +679,16 @@ def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float]
     return pd.DataFrame(rows).set_index(["N", "given"])
 
 
-def plot_grid_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
-                    measure: str = "median_ms") -> Figure:
+def plot_grid_cells(summary: pd.DataFrame, solver: str, max_conflicts: int,
+                    measure: str = "median_cpu_ms") -> Figure:
     """Median `measure` against alpha, one panel per encoding, one line per order.
 
     The y axis is symmetric-log, so zero counts stay on the plot (at 0) instead
-    of vanishing; the title says so only when a zero is drawn. Medians censored
-    at T are open markers on the dashed T line; the legend, beside the panels,
-    names both, so no label sits on the data.
+    of vanishing; the title says so only when a zero is drawn. A median that is
+    a lower bound (half or more of the cell's runs undecided) is an open
+    circle; for conflicts the budget `max_conflicts` is the dashed line, where
+    those medians sit. The legend, beside the panels, names both, so no label
+    sits on the data.
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -593,19 +699,20 @@ def plot_grid_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
     encodings = list(dict.fromkeys(rows["encoding"]))
     figure, axes = plt.subplots(1, len(encodings), figsize=(4.2 * len(encodings) + 1.6, 3.8),
                                 sharey=True, squeeze=False, layout="constrained")
-    timed = measure == "median_ms"
+    timed = measure == "median_cpu_ms"
+    counted = measure == "median_conflicts"
+    bounded = bool(rows["censored"].any())
     for axis, encoding in zip(axes[0], encodings, strict=True):
         part = rows[rows["encoding"] == encoding]
         for order, line in part.groupby("order"):
             line = line.sort_values("alpha")
             drawn = axis.plot(line["alpha"] * 100, line[measure], marker="o",
                               label=f"N = {order}")[0]
-            if timed:
-                out = line[line["censored"]]
-                axis.plot(out["alpha"] * 100, out[measure], linestyle="none", marker="o",
-                          markersize=11, markerfacecolor="none", color=drawn.get_color())
-        if timed:
-            axis.axhline(time_limit_ms, color="grey", linestyle="--", linewidth=1)
+            out = line[line["censored"]]
+            axis.plot(out["alpha"] * 100, out[measure], linestyle="none", marker="o",
+                      markersize=11, markerfacecolor="none", color=drawn.get_color())
+        if counted:
+            axis.axhline(max_conflicts, color="grey", linestyle="--", linewidth=1)
         axis.set_yscale("symlog", linthresh=1.0)
         axis.set_xlabel("cells given (%)")
         axis.set_title(encoding)
@@ -614,11 +721,13 @@ def plot_grid_cells(summary: pd.DataFrame, solver: str, time_limit_ms: float,
     words = MEASURE_WORDS.get(measure, measure)
     axes[0][0].set_ylabel(words.replace("the ", "") + (" (ms)" if timed else ""))
     handles, labels = axes[0][-1].get_legend_handles_labels()
-    if timed:
-        handles += [Line2D([], [], color="grey", linestyle="--", linewidth=1),
-                    Line2D([], [], color="grey", linestyle="none", marker="o", markersize=9,
-                           markerfacecolor="none")]
-        labels += [f"T = {time_limit_ms / 1000:g} s", "median at T (time-outs\ncounted as T)"]
+    if counted:
+        handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1))
+        labels.append(f"budget: {max_conflicts:,} conflicts")
+    if bounded:
+        handles.append(Line2D([], [], color="grey", linestyle="none", marker="o", markersize=9,
+                              markerfacecolor="none"))
+        labels.append("half or more undecided:\nthe median is a lower bound")
     figure.legend(handles, labels, loc="outside right upper", fontsize="small")
     zero_drawn = bool((rows[measure] == 0).any())
     figure.suptitle(f"{solver}: {words} per cell"
@@ -645,7 +754,7 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
         for fit in (f for f in fits if f.measure == quantity):
             part = rows[rows["encoding"] == fit.encoding]
             per_order = part.groupby("order")[quantity].median()
-            shift = 0.0 if quantity == "median_ms" else 1.0
+            shift = 0.0 if quantity == "median_cpu_ms" else 1.0
             points = axis.plot(per_order.index, per_order.to_numpy(dtype=float) + shift,
                                marker="o", linestyle="none", label=fit.encoding)[0]
             span = [min(per_order.index), max(per_order.index)]
@@ -658,7 +767,7 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
         axis.minorticks_off()
         axis.set_xlabel("order N (log)")
         label = MEASURE_WORDS.get(quantity, quantity).replace("the ", "")
-        axis.set_ylabel(label + (" (ms)" if quantity == "median_ms" else
+        axis.set_ylabel(label + (" (ms)" if quantity == "median_cpu_ms" else
                                  "" if quantity == "clauses" else " + 1"))
         axis.grid(True, which="both", alpha=0.3)
         tidy_log_ticks(axis)

@@ -22,7 +22,7 @@ _OTHER = {"order": "alpha", "alpha": "order"}
 
 
 def plot_time(
-    table: pd.DataFrame, x: str = "order", time: str = "total_ms", encoding: str | None = None
+    table: pd.DataFrame, x: str = "order", time: str = "total_cpu_ms", encoding: str | None = None
 ) -> Figure:
     """Median time against `x` (``order`` or ``alpha``; log scale), one panel per solver, one
     line per value of the other."""
@@ -70,6 +70,9 @@ def _select(table: pd.DataFrame, encoding: str | None) -> pd.DataFrame:
 
 
 def _label(column: str) -> str:
+    """A time column in words: ``solve_cpu_ms`` -> ``solve CPU time (ms)``."""
+    for clock, words in (("_cpu_ms", " CPU time (ms)"), ("_wall_ms", " wall time (ms)")):
+        column = column.replace(clock, words)
     return column.replace("_ms", " time (ms)").replace("_", " ")
 
 

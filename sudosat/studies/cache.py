@@ -9,7 +9,13 @@ set) is stored under a key that hashes
   measured row (the solvers, the encodings, the CNF container, the board, the
   generator, the study modules themselves), plus the versions of Python and
   PySAT (the reference solver is compiled code outside the package);
-* the *parameters* of that unit (order, alpha, seed, T, solver, ...).
+* the *parameters* of that unit (order, alpha, seed, solver, ...);
+* the *limits* its runs were stopped by (:class:`Limit`, one or several):
+  each one's kind, a counted work (``conflicts``, ``propagations``) or a clock
+  (``cpu``, ``wall``), and its value. A study's runs are bounded by a work
+  budget with a CPU-time cap behind it, and both are recorded: rows measured
+  under another budget, or another cap, or a clock instead of a count, are not
+  these rows, so a unit measured under other limits is measured again.
 
 An unchanged rebuild finds every key and recomputes nothing; an edit to a
 solver recomputes everything, as it must. Entries are small JSON files, written
@@ -30,6 +36,7 @@ import os
 import platform
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,7 +46,7 @@ DEFAULT_CACHE_DIR = ".cache/studies"
 # Every module of the package can change a study's rows, but for these: the report,
 # the command line, the workbench, the batch's file handling and this cache. Editing
 # them re-renders a page from the cached rows instead of re-running the solvers. The
-# studies' own modules (gridstudy, heuristics) hand their measuring functions to
+# studies' own modules (grid, heuristics) hand their measuring functions to
 # code_version instead, so that editing their tables and sentences keeps the cache.
 # Listing what is left out (not what is in) means a new module is measured at once.
 NOT_MEASURED = (
@@ -101,9 +108,65 @@ def _pysat_version() -> str:
         return "none"
 
 
-def cache_key(kind: str, version: str, parameters: Mapping[str, Any]) -> str:
-    """The file stem of one unit of work: `kind`, then a hash of version and parameters."""
-    text = json.dumps({"version": version, "parameters": parameters}, sort_keys=True, default=str)
+LIMIT_KINDS = ("cpu", "wall", "conflicts", "propagations")
+"""What can stop a study's runs: a clock (``cpu``: the process's CPU time, ``wall``: elapsed
+time), in milliseconds, or a counted work, in conflicts or propagations."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The limit every run of a unit of work was stopped by: its kind and its value.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`LIMIT_KINDS`.
+    value : float or None
+        Milliseconds for a clock, a count for a work; None for no limit.
+
+    Examples
+    --------
+    >>> Limit("cpu", 5000.0).as_json()
+    {'kind': 'cpu', 'value': 5000.0}
+    """
+
+    kind: str
+    value: float | None
+
+    def __post_init__(self) -> None:
+        if self.kind not in LIMIT_KINDS:
+            raise ValueError(f"a limit's kind is one of {LIMIT_KINDS}, got {self.kind!r}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The limit as the cache key and entry record it."""
+        return {"kind": self.kind, "value": None if self.value is None else float(self.value)}
+
+
+Limits = Limit | tuple[Limit, ...] | None
+"""What stopped a unit's runs: one :class:`Limit`, several (a work budget and the CPU cap
+behind it), or None for a unit that runs no solver."""
+
+
+def limits_json(limit: Limits) -> Any:
+    """`limit` as the cache key and entry record it: a dict, a list of them, or None.
+
+    Examples
+    --------
+    >>> limits_json((Limit("conflicts", 1000), Limit("cpu", None)))
+    [{'kind': 'conflicts', 'value': 1000.0}, {'kind': 'cpu', 'value': None}]
+    """
+    if limit is None or isinstance(limit, Limit):
+        return None if limit is None else limit.as_json()
+    return [one.as_json() for one in limit]
+
+
+def cache_key(kind: str, version: str, parameters: Mapping[str, Any], limit: Limits) -> str:
+    """The file stem of one unit of work: `kind`, then a hash of version, parameters and limits.
+
+    `limit` is None only for a unit that runs no solver (generating the puzzles).
+    """
+    key = {"version": version, "parameters": parameters, "limit": limits_json(limit)}
+    text = json.dumps(key, sort_keys=True, default=str)
     return f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
 
 
@@ -112,6 +175,7 @@ def load_or_compute(
     parameters: Mapping[str, Any],
     compute: Callable[[], list[dict]],
     *,
+    limit: Limits,
     cache_dir: str | Path | None = DEFAULT_CACHE_DIR,
     version: str | None = None,
 ) -> tuple[list[dict], str | None]:
@@ -125,6 +189,10 @@ def load_or_compute(
         Everything that determines the rows besides the code (JSON-able).
     compute : callable
         Makes the rows when they are not cached.
+    limit : Limit, tuple of Limit, or None
+        What stopped the unit's runs: every limit they ran under (a work budget
+        and the CPU cap behind it), or None for a unit that runs no solver. Part
+        of the key, and recorded in the entry.
     cache_dir : path or None
         None disables the cache (always compute, never write).
     version : str, optional
@@ -138,20 +206,23 @@ def load_or_compute(
     """
     if cache_dir is None:
         return compute(), None
-    key = cache_key(kind, version or code_version(), parameters)
+    key = cache_key(kind, version or code_version(), parameters, limit)
+    recorded = limits_json(limit)
     path = Path(cache_dir) / f"{key}.json"
     if path.is_file():
         try:
             stored = json.loads(path.read_text(encoding="utf-8"))
-            return stored["rows"], stored["computed_at"]
+            if stored["limit"] == recorded:
+                return stored["rows"], stored["computed_at"]
         except (OSError, ValueError, KeyError):
-            pass  # a damaged entry is recomputed and overwritten
+            pass  # a damaged entry (or one without its limit) is recomputed and overwritten
     rows = compute()
     _write_atomically(
         path,
         {
             "kind": kind,
             "parameters": parameters,
+            "limit": recorded,
             "computed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "rows": rows,
         },

@@ -4,11 +4,11 @@ The generalised-Sudoku assignment asks for boards of order N in {3, 4, 5, 6}
 with a fraction alpha in {0, 0.2, 0.4, 0.6} of the cells given, solved, and
 conclusions on computational complexity. This module runs that grid (every
 cell, several boards, several encodings, our solver and a reference, one
-time limit T), caches it (:mod:`sudosat.studies.cache`), summarises it and
-computes what the conclusions rest on (the hardest fills, growth fits, where
-an encoding stops being usable, what the optimised encoding saves). The page's
-facts and figures are :mod:`sudosat.report.scaling_page`'s; its sentences are
-the scaling notebook's.
+conflict budget for every solver call), caches it (:mod:`sudosat.studies.cache`),
+summarises it and computes what the conclusions rest on (the hardest fills,
+growth fits, where an encoding stops being usable, what the optimised encoding
+saves). The page's facts and figures are :mod:`sudosat.report.scaling_page`'s;
+its sentences are the scaling notebook's.
 
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
@@ -17,12 +17,28 @@ same order, with fewer or more of its cells shown. With no givens (alpha 0)
 every seed gives the same empty board: :func:`distinct_boards` counts the
 different boards of each cell, and the page says so.
 
-A time-out counts as T in every median (the true time is larger), so a median
-that reaches T is a lower bound; the tables print it as ``>= T``.
+**The limit is counted work**: a budget of conflicts (:attr:`GridSpec.max_conflicts`),
+which our cdcl and PySAT's CaDiCaL both honour, stops the same search after the
+same conflicts on every machine and at every load, so which boards are decided,
+and every conclusion drawn from that, is the same on a quiet and on a busy
+machine. A CPU-time limit stays behind it on our solver as a safety net against
+a runaway (:attr:`GridSpec.time_limit_ms`), far above what the budget takes:
+CPU time is not load-invariant (the same search took 1.7 s of CPU on a quiet
+machine and 5.1 to 5.5 s on a busy one), so a run it stopped would have been
+stopped by the machine, and the page says so when one was (``stop`` ``time``).
+The reference runs under the budget alone (:func:`~sudosat.studies.scaling.clock_changes_search`).
+
+**Undecided runs** (stopped by the budget, or by the cap) are counted per cell
+(``unfinished``). Times are measurements, CPU time of the solver call: an
+undecided run enters a median with the time it took to use up its budget, a
+lower bound of what deciding would take; a cell where half or more of the runs
+are undecided has a median that is a lower bound (``censored``), printed ``>=``.
+No conclusion rests on a time alone.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import time
@@ -33,11 +49,32 @@ import pandas as pd
 
 from sudosat.run.generate import generate_many
 from sudosat.run.results import Verdict
-from sudosat.studies.cache import code_version, load_or_compute
-from sudosat.studies.scaling import failed_row, measure, prepare_once
+from sudosat.studies.cache import Limit, code_version, load_or_compute
+from sudosat.studies.scaling import failed_row, measure, prepare_once, study_limits
 from sudosat.sudoku.board import Board
 
 SOLVED = ("SAT", "UNSAT")
+UNDECIDED = (str(Verdict.UNKNOWN), str(Verdict.TIMEOUT))
+"""The statuses of a run a limit stopped: UNKNOWN (the conflict budget) and TIMEOUT (the CPU
+cap)."""
+
+DEFAULT_MAX_CONFLICTS = 20_000
+"""The grid's conflict budget per solver call.
+
+Chosen by measurement on the default grid (conflicts, unlike times, are the same on every
+machine): every board that a 5 s limit decided on a quiet machine needs at most 16,207
+conflicts (the course encoding at N = 5, 40 % given); with the optimised encoding cdcl
+needs at most 8,430 and CaDiCaL 13,695 in one call, the extended encoding at most 7,038.
+20,000 decides all of those, and leaves undecided only the course encoding's hardest
+boards at N = 6 (23,638 conflicts at 20 % given, more than 70,000 on each board at 40 %),
+so the grid still shows where that encoding stops being usable."""
+
+DEFAULT_CPU_CAP_MS = 600_000.0
+"""The CPU-time safety net behind the budget, in ms. The costliest call of the scaling page
+(20,000 conflicts on an order-8 board at 60 % given, in its larger orders) took 53 s of CPU
+on a busy machine, where the grid's costliest (the course encoding at N = 6) took 21 s and
+the same searches took about a third of that on a quiet machine; ten minutes stops none of
+them however busy the machine, and still ends a runaway."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +89,11 @@ class GridSpec:
         Boards per cell, seeds ``seed .. seed + boards - 1``.
     seed : int
         The first board seed of every cell.
-    time_limit_ms : float
-        T, the same for every solver call.
+    max_conflicts : int
+        The conflict budget of every solver call: the limit the conclusions rest on.
+    time_limit_ms : float or None
+        The CPU-time cap of our solver's calls, in ms: a safety net set far above what
+        the budget takes, never the limit a conclusion rests on.
     solver : str
         Our solver, run with every encoding.
     encodings : sequence of str
@@ -66,7 +106,8 @@ class GridSpec:
     alphas: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6)
     boards: int = 3
     seed: int = 7
-    time_limit_ms: float = 5000.0
+    max_conflicts: int = DEFAULT_MAX_CONFLICTS
+    time_limit_ms: float | None = DEFAULT_CPU_CAP_MS
     solver: str = "cdcl"
     encodings: tuple[str, ...] = ("course", "extended", "optimised")
     reference: str | None = "pysat:cadical195"
@@ -80,25 +121,19 @@ class GridSpec:
         return pairs
 
     def quick(self) -> GridSpec:
-        """A shrunken grid for ``make report QUICK=1``: orders up to 4, T at most 2 s."""
-        return GridSpec(
-            orders=tuple(n for n in self.orders if n <= 4) or (3,),
-            alphas=self.alphas,
-            boards=self.boards,
-            seed=self.seed,
-            time_limit_ms=min(self.time_limit_ms, 2000.0),
-            solver=self.solver,
-            encodings=self.encodings,
-            reference=self.reference,
-            reference_encodings=self.reference_encodings,
-        )
+        """A shrunken grid for ``make report QUICK=1``: orders up to 4, the same limits."""
+        return dataclasses.replace(self, orders=tuple(n for n in self.orders if n <= 4) or (3,))
+
+    def limits(self) -> tuple[Limit, ...]:
+        """What bounds the grid's runs, as the cache records it: the budget, then the cap."""
+        return study_limits(self.time_limit_ms, max_conflicts=self.max_conflicts)
 
 
 def run_cell(spec: GridSpec, order: int, alpha: float) -> list[dict]:
     """Every row of one cell: each board, encoded once per encoding, solved by each solver."""
-    started = time.perf_counter()
+    started = time.process_time()
     puzzles = generate_many(order, alpha, spec.boards, seed=spec.seed)
-    generate_ms = (time.perf_counter() - started) * 1000.0 / max(spec.boards, 1)
+    generate_ms = (time.process_time() - started) * 1000.0 / max(spec.boards, 1)
     runs = spec.runs()
     rows = []
     for index, board in enumerate(puzzles):
@@ -106,18 +141,20 @@ def run_cell(spec: GridSpec, order: int, alpha: float) -> list[dict]:
             solvers = [s for e, s in runs if e == encoding]
             prepared, failure = prepare_once(board, encoding)
             for solver in solvers:
-                rows.append(_row(board, solver, encoding, spec.time_limit_ms, prepared, failure))
+                rows.append(_row(board, solver, encoding, spec, prepared, failure))
                 rows[-1].update(
-                    alpha=alpha, board=index, seed=spec.seed + index, generate_ms=generate_ms
+                    alpha=alpha, board=index, seed=spec.seed + index,
+                    generate_cpu_ms=generate_ms,
                 )
             del prepared  # the course encoding of order 6 holds 3 million clauses
     return rows
 
 
-def _row(board: Board, solver, encoding, time_limit_ms, prepared, failure) -> dict:
+def _row(board: Board, solver, encoding, spec: GridSpec, prepared, failure) -> dict:
     if failure is not None:
         return failed_row(board, solver, encoding, failure)
-    return measure(board, solver, encoding, time_limit_ms=time_limit_ms, prepared=prepared)
+    return measure(board, solver, encoding, time_limit_ms=spec.time_limit_ms,
+                   max_conflicts=spec.max_conflicts, prepared=prepared)
 
 
 def run_grid(
@@ -138,6 +175,7 @@ def run_grid(
             parameters = dict(asdict(spec), orders=None, alphas=None, order=order, alpha=alpha)
             rows, computed_at = load_or_compute(
                 "grid", parameters, functools.partial(run_cell, spec, order, alpha),
+                limit=spec.limits(),
                 cache_dir=cache_dir,
                 version=version,
             )
@@ -158,45 +196,51 @@ def _measuring():
 # the summary: one line per (order, alpha, encoding, solver)
 
 
-def summarise(table: pd.DataFrame, time_limit_ms: float) -> pd.DataFrame:
-    """Boards, decided, time-outs and medians per (order, alpha, encoding, solver).
+def summarise(table: pd.DataFrame) -> pd.DataFrame:
+    """Boards, decided, undecided and medians per (order, alpha, encoding, solver).
 
-    Time-outs enter the median solve time as T (``solve_ms`` capped at T);
-    ``censored`` marks a median that is T, i.e. a lower bound.
+    Every time is the solver call's CPU time (``solve_cpu_ms``), as measured:
+    an undecided run (:data:`UNDECIDED`) enters the median with the time it
+    took to be stopped, a lower bound of what deciding would take, and its
+    conflicts with those it had made, at most the budget. ``censored`` marks a
+    cell where half or more of the runs are undecided: its medians are lower
+    bounds.
 
     Returns
     -------
     pandas.DataFrame
-        Columns order, alpha, encoding, solver, boards, solved, timeouts,
-        errors, median_ms, max_ms, censored, median_conflicts,
-        median_decisions, clauses, variables, encode_ms.
+        Columns order, alpha, encoding, solver, boards, solved, unfinished (runs
+        a limit stopped), capped (of those, runs the CPU cap stopped), errors,
+        median_cpu_ms, median_solved_cpu_ms, max_cpu_ms, censored,
+        median_conflicts, median_decisions, clauses, variables, encode_cpu_ms.
     """
     frame = table.copy()
-    timed_out = frame["status"] == Verdict.TIMEOUT
-    frame["capped_ms"] = frame["solve_ms"].astype(float).clip(upper=time_limit_ms)
-    frame.loc[timed_out, "capped_ms"] = time_limit_ms
     frame["solved_flag"] = frame["status"].isin(SOLVED)
-    frame["timeout_flag"] = timed_out
+    frame["unfinished_flag"] = frame["status"].isin(UNDECIDED)
+    frame["capped_flag"] = frame["status"] == Verdict.TIMEOUT
     frame["error_flag"] = frame["status"] == Verdict.ERROR
+    frame["cpu_ms"] = frame["solve_cpu_ms"].astype(float).where(~frame["error_flag"])
     keys = ["order", "alpha", "encoding", "solver"]
     grouped = frame.groupby(keys, sort=False)
+    solved = frame[frame["solved_flag"]]
     summary = pd.DataFrame(
         {
             "boards": grouped.size(),
             "solved": grouped["solved_flag"].sum().astype(int),
-            "timeouts": grouped["timeout_flag"].sum().astype(int),
+            "unfinished": grouped["unfinished_flag"].sum().astype(int),
+            "capped": grouped["capped_flag"].sum().astype(int),
             "errors": grouped["error_flag"].sum().astype(int),
-            "median_ms": grouped["capped_ms"].median(),
-            "median_solved_ms": frame[frame["solved_flag"]].groupby(keys)["solve_ms"].median(),
-            "max_ms": grouped["capped_ms"].max(),
+            "median_cpu_ms": grouped["cpu_ms"].median(),
+            "median_solved_cpu_ms": solved.groupby(keys)["solve_cpu_ms"].median(),
+            "max_cpu_ms": grouped["cpu_ms"].max(),
             "median_conflicts": grouped["conflicts"].median(),
             "median_decisions": grouped["decisions"].median(),
             "clauses": grouped["clauses"].median(),
             "variables": grouped["variables"].median(),
-            "encode_ms": grouped["encode_ms"].median(),
+            "encode_cpu_ms": grouped["encode_cpu_ms"].median(),
         }
     ).reset_index()
-    summary["censored"] = summary["timeouts"] * 2 >= summary["boards"]
+    summary["censored"] = summary["unfinished"] * 2 >= summary["boards"]
     return summary
 
 
@@ -206,31 +250,30 @@ def percent(alpha: float) -> str:
     return f"{value:g} %"
 
 
-def milliseconds(value: float, time_limit_ms: float | None = None) -> str:
-    """A time for prose and tables: whole ms, three significant figures below 10."""
+def milliseconds(value: float, lower_bound: bool = False) -> str:
+    """A time for prose and tables: whole ms, two significant figures below 10; ``>=`` before a
+    lower bound."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    if time_limit_ms is not None and value >= time_limit_ms:
-        return f">= {time_limit_ms:,.0f}"
-    if value < 10:
-        return f"{value:.2g}"
-    return f"{value:,.0f}"
+    text = f"{value:.2g}" if value < 10 else f"{value:,.0f}"
+    return f">= {text}" if lower_bound else text
 
 
-def grid_table(
-    summary: pd.DataFrame, time_limit_ms: float, distinct: pd.DataFrame | None = None
-) -> pd.DataFrame:
-    """The page's main table: median solve ms and time-outs per cell, a column per run.
+def grid_table(summary: pd.DataFrame, distinct: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The page's main table: median solve CPU ms and undecided runs per cell, a column per run.
 
     Rows (N, alpha as a percentage); columns ``<encoding> / <solver>``, each a
-    string ``median ms`` followed by ``(k/B TO)`` when any timed out. With
-    `distinct` (from :func:`distinct_boards`), a first column ``distinct boards``
-    says how many different boards the cell's runs were made on.
+    string ``median ms`` (``>= median`` where half or more of the runs are
+    undecided: a lower bound) followed by ``(k/B undecided)`` when any was,
+    ``k by the CPU cap`` among them when the cap stopped some. With `distinct`
+    (from :func:`distinct_boards`), a first column ``distinct boards`` says how
+    many different boards the cell's runs were made on.
     """
     def cell(row) -> str:
-        text = milliseconds(row["median_ms"], time_limit_ms)
-        if row["timeouts"]:
-            text += f" ({row['timeouts']}/{row['boards']} TO)"
+        text = milliseconds(row["median_cpu_ms"], bool(row["censored"]))
+        if row["unfinished"]:
+            capped = f", {row['capped']} by the CPU cap" if row["capped"] else ""
+            text += f" ({row['unfinished']}/{row['boards']} undecided{capped})"
         if row["errors"]:
             text += f" ({row['errors']}/{row['boards']} refused)"
         return text
@@ -293,21 +336,21 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
     """The hardest fill per (encoding, order) for `solver`, by median conflicts.
 
     Conflicts measure the search whatever the machine's speed, so the hardest
-    fill is the cell with the most median conflicts. A cell whose median is a
-    time-out (``censored``) is harder than every decided cell, but its conflicts
-    stopped counting at T: when an order has such cells, the hardest are those
-    with the most time-outs, and conflicts do not rank them (``by`` is then
-    ``"timeouts"``). Cells equal on the deciding measure are tied, and all of
-    them are returned. Without conflict counts (all missing) the median time
-    decides (``by == "time"``).
+    fill is the cell with the most median conflicts. A cell whose median run
+    is undecided (``censored``) is harder than every decided cell, but its
+    conflicts stopped counting at the budget: when an order has such cells, the
+    hardest are those with the most undecided runs, and conflicts do not rank
+    them (``by`` is then ``"unfinished"``). Cells equal on the deciding measure
+    are tied, and all of them are returned. Without conflict counts (all
+    missing) the median time decides (``by == "time"``).
 
     Returns
     -------
     pandas.DataFrame
         Index (encoding, order); columns ``alphas`` (the tied fills, ascending),
-        ``by`` (``"timeouts"``, ``"conflicts"`` or ``"time"``),
-        ``median_conflicts`` and ``median_ms`` (one per tied fill),
-        ``timeouts`` and ``boards`` (of the first tied fill).
+        ``by`` (``"unfinished"``, ``"conflicts"`` or ``"time"``),
+        ``median_conflicts`` and ``median_cpu_ms`` (one per tied fill),
+        ``unfinished`` and ``boards`` (of the first tied fill).
     """
     rows = summary[summary["solver"] == solver]
     out = []
@@ -315,12 +358,13 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
         part = part.sort_values("alpha")
         censored = part[part["censored"]]
         if not censored.empty:
-            by, hardest = "timeouts", censored[censored["timeouts"] == censored["timeouts"].max()]
+            most = censored["unfinished"].max()
+            by, hardest = "unfinished", censored[censored["unfinished"] == most]
         elif part["median_conflicts"].notna().any():
             most = part["median_conflicts"].max()
             by, hardest = "conflicts", part[part["median_conflicts"] == most]
         else:
-            by, hardest = "time", part[part["median_ms"] == part["median_ms"].max()]
+            by, hardest = "time", part[part["median_cpu_ms"] == part["median_cpu_ms"].max()]
         out.append(
             {
                 "encoding": encoding,
@@ -328,13 +372,13 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
                 "alphas": tuple(float(a) for a in hardest["alpha"]),
                 "by": by,
                 "median_conflicts": tuple(float(c) for c in hardest["median_conflicts"]),
-                "median_ms": tuple(float(m) for m in hardest["median_ms"]),
-                "timeouts": int(hardest["timeouts"].iloc[0]),
+                "median_cpu_ms": tuple(float(m) for m in hardest["median_cpu_ms"]),
+                "unfinished": int(hardest["unfinished"].iloc[0]),
                 "boards": int(hardest["boards"].iloc[0]),
             }
         )
-    columns = ["encoding", "order", "alphas", "by", "median_conflicts", "median_ms", "timeouts",
-               "boards"]
+    columns = ["encoding", "order", "alphas", "by", "median_conflicts", "median_cpu_ms",
+               "unfinished", "boards"]
     return pd.DataFrame(out, columns=columns).set_index(["encoding", "order"])
 
 
@@ -342,7 +386,7 @@ def peaks(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
 class Fit:
     """A straight line through log10(y) against log10(N): y grows like N**exponent.
 
-    ``censored`` says some y are lower bounds because of time-outs, at the
+    ``censored`` says some y are lower bounds because of undecided runs, at the
     orders ``affected``; ``lower_bound`` says the exponent is then a lower bound
     too (every affected order lies at or above the mean log N of the fit, where
     raising y can only steepen the line).
@@ -365,22 +409,21 @@ class Fit:
         return 10 ** (self.intercept + self.exponent * math.log10(order))
 
 
-def fit_growth(
-    summary: pd.DataFrame, solver: str, measure: str, time_limit_ms: float
-) -> list[Fit]:
+def fit_growth(summary: pd.DataFrame, solver: str, measure: str) -> list[Fit]:
     """Fit ``log10(y) = a + k log10(N)`` per encoding with ``scipy.stats.linregress``.
 
     y is, per order, the median of `measure` over every cell of that order
-    (``median_ms``, ``median_conflicts`` or ``clauses``). Counts get +1 first so
+    (``median_cpu_ms``, ``median_conflicts`` or ``clauses``). Counts get +1 first so
     that a zero (a board decided by propagation alone) has a logarithm. The
     95 % interval of k uses Student's t with points - 2 degrees of freedom.
 
-    Time-outs make some y lower bounds: for ``median_ms`` the orders with a
-    cell whose median was T (a time-out below the median does not move it); for
-    ``median_conflicts`` the orders with any time-out (a time-out's conflicts
-    stop counting at T, and may move the median). Those orders are the fit's
-    ``affected``; the exponent is a lower bound when they all lie at or above
-    the mean log N (``lower_bound``). Clause counts have none.
+    Undecided runs make some y lower bounds: for ``median_cpu_ms`` the orders
+    with a cell whose median run was undecided (one below the median does not
+    move it); for ``median_conflicts`` the orders with any undecided run (its
+    conflicts stopped counting at the budget, and may move the median). Those
+    orders are the fit's ``affected``; the exponent is a lower bound when they
+    all lie at or above the mean log N (``lower_bound``). Clause counts have
+    none.
     """
     from scipy import stats
 
@@ -390,7 +433,8 @@ def fit_growth(
         per_order = part.groupby("order")[measure].median().dropna()
         if len(per_order) < 3:
             continue
-        values = per_order.to_numpy(dtype=float) + (0.0 if measure == "median_ms" else 1.0)
+        shift = 0.0 if measure == "median_cpu_ms" else 1.0
+        values = per_order.to_numpy(dtype=float) + shift
         x = [math.log10(n) for n in per_order.index]
         y = [math.log10(max(v, 1e-3)) for v in values]
         result = stats.linregress(x, y)
@@ -417,11 +461,11 @@ def fit_growth(
 
 
 def _affected_orders(part: pd.DataFrame, measure: str, orders) -> tuple[int, ...]:
-    """The orders whose y in a growth fit of `measure` is a lower bound through time-outs."""
-    if measure == "median_ms":
+    """The orders whose y in a growth fit of `measure` is a lower bound through undecided runs."""
+    if measure == "median_cpu_ms":
         hit = part[part["censored"]]
     elif measure == "median_conflicts":
-        hit = part[part["timeouts"] > 0]
+        hit = part[part["unfinished"] > 0]
     else:
         return ()
     return tuple(int(n) for n in sorted(set(hit["order"]) & set(orders)))
@@ -449,11 +493,12 @@ def closed_form_exponent(orders: Sequence[int]) -> float:
 def unusable_order(
     summary: pd.DataFrame, encoding: str, solver: str
 ) -> tuple[int | None, pd.DataFrame]:
-    """The smallest order at which some cell of `encoding` + `solver` mostly timed out.
+    """The smallest order at which half or more of the runs of some cell of `encoding` +
+    `solver` were undecided (``censored``).
 
     Returns
     -------
-    (order or None, the cells of that order that mostly timed out)
+    (order or None, the cells of that order where half or more were undecided)
     """
     rows = summary[(summary["encoding"] == encoding) & (summary["solver"] == solver)]
     failing = rows[rows["censored"]]
@@ -465,7 +510,7 @@ def unusable_order(
 
 def savings(summary: pd.DataFrame, solver: str, base: str = "course",
             better: str = "optimised") -> pd.DataFrame:
-    """Per order: clauses of both encodings, the share removed, time-outs of each.
+    """Per order: clauses of both encodings, the share removed, undecided runs of each.
 
     The clauses of an order are the median over its cells (one per fill) of
     each cell's median clause count: with an even number of fills, the mean of
@@ -475,20 +520,20 @@ def savings(summary: pd.DataFrame, solver: str, base: str = "course",
     -------
     pandas.DataFrame
         Index order; columns ``<base> clauses``, ``<better> clauses``,
-        ``removed`` (share of clauses, 0..1), ``<base> timeouts``,
-        ``<better> timeouts``, ``runs`` (runs of each encoding at that order).
+        ``removed`` (share of clauses, 0..1), ``<base> unfinished``,
+        ``<better> unfinished``, ``runs`` (runs of each encoding at that order).
     """
     rows = summary[summary["solver"] == solver]
     by = rows.groupby(["encoding", "order"])
     clauses = by["clauses"].median()
-    timeouts = by["timeouts"].sum()
+    unfinished = by["unfinished"].sum()
     runs = by["boards"].sum()
     out = pd.DataFrame(
         {
             f"{base} clauses": clauses.loc[base],
             f"{better} clauses": clauses.loc[better],
-            f"{base} timeouts": timeouts.loc[base],
-            f"{better} timeouts": timeouts.loc[better],
+            f"{base} unfinished": unfinished.loc[base],
+            f"{better} unfinished": unfinished.loc[better],
             "runs": runs.loc[base],
         }
     )
@@ -505,7 +550,7 @@ def savings_table(summary: pd.DataFrame, solver: str, base: str = "course",
     pandas.DataFrame
         Index N; columns ``<base> clauses`` and ``<better> clauses`` (rounded to
         whole clauses, halves up; nullable integers), ``removed`` (a string like ``'77 %'``),
-        ``<base> time-outs``, ``<better> time-outs``, ``runs per encoding``.
+        ``<base> undecided``, ``<better> undecided``, ``runs per encoding``.
     """
     table = savings(summary, solver, base, better)
 
@@ -517,8 +562,8 @@ def savings_table(summary: pd.DataFrame, solver: str, base: str = "course",
             f"{base} clauses": whole(table[f"{base} clauses"]),
             f"{better} clauses": whole(table[f"{better} clauses"]),
             "removed": table["removed"].map(lambda share: f"{share * 100:.0f} %"),
-            f"{base} time-outs": table[f"{base} timeouts"].astype(int),
-            f"{better} time-outs": table[f"{better} timeouts"].astype(int),
+            f"{base} undecided": table[f"{base} unfinished"].astype(int),
+            f"{better} undecided": table[f"{better} unfinished"].astype(int),
             "runs per encoding": table["runs"].astype(int),
         }
     )
@@ -535,28 +580,31 @@ def run_large(
     alphas: Sequence[float],
     *,
     seed: int = 7,
-    time_limit_ms: float = 5000.0,
+    max_conflicts: int = DEFAULT_MAX_CONFLICTS,
+    time_limit_ms: float | None = DEFAULT_CPU_CAP_MS,
     solver: str = "cdcl",
     encoding: str = "optimised",
     cache_dir: str | None = ".cache/studies",
 ) -> pd.DataFrame:
     """Orders beyond the grid: for each order, alphas from the first down, stopping at the
-    first time-out (the fill where `solver` stops deciding within T). One board per step."""
+    first board `solver` does not decide within the budget (or the cap). One board per step."""
     version = code_version(functions=_measuring())
+    limits = study_limits(time_limit_ms, max_conflicts=max_conflicts)
     rows = []
     for order in orders:
         for alpha in alphas:
-            parameters = dict(order=order, alpha=alpha, seed=seed, T=time_limit_ms,
-                              solver=solver, encoding=encoding)
+            parameters = dict(order=order, alpha=alpha, seed=seed, solver=solver,
+                              encoding=encoding)
 
             def compute(order=order, alpha=alpha) -> list[dict]:
                 board = generate_many(order, alpha, 1, seed=seed)[0]
-                row = measure(board, solver, encoding, time_limit_ms=time_limit_ms)
+                row = measure(board, solver, encoding, time_limit_ms=time_limit_ms,
+                              max_conflicts=max_conflicts)
                 row.update(alpha=alpha, board=0, seed=seed)
                 return [row]
 
-            cell, _ = load_or_compute("large", parameters, compute, cache_dir=cache_dir,
-                                      version=version)
+            cell, _ = load_or_compute("large", parameters, compute, limit=limits,
+                                      cache_dir=cache_dir, version=version)
             rows.extend(cell)
             if cell[0]["status"] not in SOLVED:
                 break

@@ -8,10 +8,25 @@ every step, so the notebook (``notebooks/scaling.ipynb``) and the benchmark
 (``benchmarks/scaling.py``) can ask what grows with N, what with alpha, and
 what the encoding itself costs.
 
+**Limits.** The report's studies bound each solver call by a counted work
+budget (``max_conflicts``, ``max_propagations``: :data:`BUDGETS`), which stops
+the same search at the same point on every machine and at every load, so
+which boards are decided (every verdict) cannot depend on the machine. A
+CPU-time limit (:data:`STUDY_CLOCK`) stays behind it as a safety net against a
+runaway, set far above what the budget needs: CPU time is not the same on a
+busy machine (where processors share hardware, the same search took 1.5 to 3
+times the CPU time beside other busy programs), so a run it stops would be one
+the machine decided, and the row's ``stop`` (``time``) says so. A PySAT solver
+under a work budget gets no clock at all (:func:`measure`). Without a budget
+(the command line below, by default) the CPU-time limit is the only one.
+
+Every time column names its clock (``solve_cpu_ms``, ``solve_wall_ms``):
+times are measurements, whose ratio says how busy the machine was.
+
 Run the full grid from the command line::
 
-    python -m sudosat.studies.scaling --orders 3 4 5 6 --alphas 0 0.2 0.4 0.6 --boards 3 \\
-        -T 60000 --csv scaling.csv --figures figures
+    python -m sudosat.report.study_command --orders 3 4 5 6 --alphas 0 0.2 0.4 0.6 --boards 3 \\
+        --max-conflicts 20000 -T 600000 --csv scaling.csv --figures figures
 """
 
 from __future__ import annotations
@@ -29,6 +44,8 @@ from sudosat.errors import SudosatError
 from sudosat.run.generate import generate_many
 from sudosat.run.results import Verdict
 from sudosat.run.runner import InstanceOutcome, Prepared, prepare, run_instance
+from sudosat.sat.solvers.budget import BUDGET_STOPS, BUDGETS, Clock
+from sudosat.studies.cache import Limit
 from sudosat.sudoku.board import Board
 
 DEFAULT_ORDERS = (3, 4, 5, 6)
@@ -36,7 +53,49 @@ DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.6)
 DEFAULT_SOLVERS = ("cdcl", "pysat:cadical195")
 DEFAULT_ENCODINGS = ("optimised",)
 
-# One row per (board, encoding, solver), in this column order.
+STUDY_CLOCK = Clock.CPU
+"""The clock of a study's time limit: this process's CPU time, never wall time (which
+counts the time other programs held the processor). Behind a work budget it is a safety
+net only: CPU time itself grows 1.5 to 3 times on a busy machine."""
+
+_BUDGET_KINDS = {"max_conflicts": "conflicts", "max_propagations": "propagations"}
+
+BUDGET_STOP_WORDS: tuple[str, ...] = tuple(str(stop) for stop in BUDGET_STOPS.values())
+"""The ``stop`` of a row a work budget ended (``conflicts``, ``propagations``); a row the
+CPU-time limit ended has ``time``."""
+
+
+def study_limits(time_limit_ms: float | None = None, **budgets: int | None) -> tuple[Limit, ...]:
+    """The cache's record of what bounds a study's runs: each work budget set
+    (``max_conflicts=``, ``max_propagations=``), then the CPU-time limit (None: none).
+
+    Examples
+    --------
+    >>> [limit.as_json() for limit in study_limits(600_000, max_conflicts=20_000)]
+    [{'kind': 'conflicts', 'value': 20000.0}, {'kind': 'cpu', 'value': 600000.0}]
+    """
+    unknown = set(budgets) - set(BUDGETS)
+    if unknown:
+        raise TypeError(f"unknown work budget {sorted(unknown)}; known: {', '.join(BUDGETS)}")
+    counted = tuple(Limit(_BUDGET_KINDS[name], value) for name, value in budgets.items()
+                    if value is not None)
+    return (*counted, Limit(str(STUDY_CLOCK), time_limit_ms))
+
+
+def clock_changes_search(solver: str) -> bool:
+    """Whether stopping `solver` on a clock changes the search it makes: PySAT's solvers.
+
+    PySAT cannot interrupt CaDiCaL, so a clock stops it by running its search in
+    slices of a conflict budget sized by how long the last slice took
+    (:func:`sudosat.sat.solvers.pysat.limited_search`); each slice is a new call
+    of its search, so the search, and the conflicts it needs, depend on the
+    machine's speed and load. Measured on three order-6 boards at 40 % given: 7,311,
+    13,695 and 7,591 conflicts in one call, 1,562, 190,721 and 427,133 in slices.
+    Our solvers read the clock inside their own loop, and it only stops them.
+    """
+    return solver.startswith("pysat:")
+
+
 COLUMNS = (
     "order",
     "size",
@@ -47,12 +106,19 @@ COLUMNS = (
     "encoding",
     "solver",
     "status",
+    "stop",
     "valid",
-    "generate_ms",
-    "encode_ms",
-    "solve_ms",
-    "decode_ms",
-    "total_ms",
+    "generate_cpu_ms",
+    "encode_wall_ms",
+    "encode_cpu_ms",
+    "solve_wall_ms",
+    "solve_cpu_ms",
+    "load_cpu_ms",
+    "search_cpu_ms",
+    "decode_wall_ms",
+    "decode_cpu_ms",
+    "total_wall_ms",
+    "total_cpu_ms",
     "variables",
     "clauses",
     "literals",
@@ -61,6 +127,12 @@ COLUMNS = (
     "propagations",
     "error",
 )
+"""One row per (board, encoding, solver), in this column order. Times are milliseconds on
+the clock their name says: ``_cpu_ms`` this process's CPU time, ``_wall_ms`` elapsed time.
+``solve_cpu_ms`` is what the CPU-time limit bounds; ``load_cpu_ms`` and ``search_cpu_ms`` are
+its parts for a solver that loads the clauses before it searches (cdcl, PySAT's). ``stop``
+says why the solver stopped: ``answered``, a work budget (:data:`BUDGET_STOP_WORDS`), ``time``
+(the CPU-time limit) or ``error``."""
 _COUNTERS = ("decisions", "conflicts", "propagations")
 
 
@@ -81,11 +153,15 @@ def measure(
     time_limit_ms: float | None = None,
     prepared: Prepared | None = None,
     max_bytes: int | None = None,
+    **solver_options: Any,
 ) -> dict:
     """Encode, solve, decode and check one board; return its row (the keys of :data:`COLUMNS`).
 
-    :func:`sudosat.run.runner.run_instance` with the limit on the solver alone
-    (``limit_covers="solver"``) and the memory guard on.
+    :func:`sudosat.run.runner.run_instance` with the limits on the solver alone
+    (``limit_covers="solver"``): the work budgets among `solver_options`, and
+    `time_limit_ms` in CPU time (:data:`STUDY_CLOCK`); the memory guard on.
+    With a work budget, a solver a clock would change (:func:`clock_changes_search`)
+    runs under the budget alone, so its row is the same on every machine.
 
     Parameters
     ----------
@@ -93,19 +169,28 @@ def measure(
     solver, encoding : str
         Registered names.
     time_limit_ms : float, optional
-        Limit of the solver call; past it the status is ``TIMEOUT``.
+        Limit of the solver call in CPU milliseconds; past it the status is
+        ``TIMEOUT`` (``stop`` ``time``).
     prepared : Prepared, optional
         An encoding of `board` already built (:func:`prepare_once`), shared between solvers.
     max_bytes : int, optional
         The memory guard's limit (default its own).
+    **solver_options
+        Passed to the solver (``heuristic="moms"``, ``max_conflicts=20000`` ...). A work
+        budget that runs out makes the status ``UNKNOWN`` (``stop`` ``conflicts`` or
+        ``propagations``).
 
     Returns
     -------
     dict
-        ``status`` is SAT, UNSAT, TIMEOUT or ERROR (with ``error`` saying why:
-        e.g. the memory guard refused the encoding); ``valid`` says whether a
-        SAT answer decodes to a solution that keeps the givens.
+        ``status`` is SAT, UNSAT, UNKNOWN, TIMEOUT or ERROR (with ``error``
+        saying why: e.g. the memory guard refused the encoding); ``stop`` why
+        the solver stopped; ``valid`` whether a SAT answer decodes to a
+        solution that keeps the givens.
     """
+    budgeted = any(solver_options.get(name) is not None for name in BUDGETS)
+    if budgeted and clock_changes_search(solver):
+        time_limit_ms = None
     outcome = run_instance(
         board,
         solver,
@@ -113,6 +198,8 @@ def measure(
         time_limit_ms,
         limit_covers="solver",
         max_bytes=max_bytes,
+        clock=STUDY_CLOCK,
+        **solver_options,
     )
     return study_row(board, solver, encoding, outcome)
 
@@ -120,22 +207,28 @@ def measure(
 def study_row(board: Board, solver: str, encoding: str, outcome: InstanceOutcome) -> dict:
     """The study's row (:data:`COLUMNS`) of one :func:`~sudosat.run.runner.run_instance` outcome.
 
-    ``total_ms`` is the sum of the stages (the encoding counted once per
-    solver even when it was shared); ``error`` is filled for ERROR rows only.
+    ``total_wall_ms`` and ``total_cpu_ms`` are the sums of the stages on each
+    clock (the encoding counted once per solver even when it was shared);
+    ``error`` is filled for ERROR rows only.
     """
     row = empty_row(board, solver, encoding)
     done = outcome.row
     row.update({key: done[key] for key in _COPIED})
-    row.update(status=str(done.status), valid=bool(done.valid))
+    row.update(status=str(done.status), valid=bool(done.valid),
+               stop=None if done["stop"] is None else str(done["stop"]))
     if done.status is Verdict.ERROR:
         row["error"] = done.error or ""
     if outcome.formula is not None:
         row["literals"] = outcome.formula.cnf.num_literals
-    row["total_ms"] = sum(row[key] or 0.0 for key in ("encode_ms", "solve_ms", "decode_ms"))
+    for clock in ("wall", "cpu"):
+        stages = (f"encode_{clock}_ms", f"solve_{clock}_ms", f"decode_{clock}_ms")
+        row[f"total_{clock}_ms"] = sum(row[key] or 0.0 for key in stages)
     return row
 
 
-_COPIED = ("encode_ms", "solve_ms", "decode_ms", "variables", "clauses", *_COUNTERS)
+_COPIED = ("encode_wall_ms", "encode_cpu_ms", "solve_wall_ms", "solve_cpu_ms", "load_cpu_ms",
+           "search_cpu_ms", "decode_wall_ms", "decode_cpu_ms", "variables", "clauses",
+           *_COUNTERS)
 
 
 def empty_row(board: Board, solver: str, encoding: str) -> dict:
@@ -156,7 +249,7 @@ def empty_row(board: Board, solver: str, encoding: str) -> dict:
 def failed_row(board: Board, solver: str, encoding: str, reason: str) -> dict:
     """The ERROR row of a board whose encoding could not be built (see :func:`prepare_once`)."""
     row = empty_row(board, solver, encoding)
-    row.update(status=str(Verdict.ERROR), error=reason, total_ms=0.0)
+    row.update(status=str(Verdict.ERROR), error=reason, total_wall_ms=0.0, total_cpu_ms=0.0)
     return row
 
 
@@ -170,7 +263,7 @@ def prepare_once(board: Board, encoding: str) -> tuple[Prepared | None, str | No
 
 @dataclass(frozen=True)
 class StudySettings:
-    """What the scaling study runs: the grid, the limit, the solvers and encodings.
+    """What the scaling study runs: the grid, the limits, the solvers and encodings.
 
     Attributes
     ----------
@@ -179,7 +272,11 @@ class StudySettings:
     boards : int
         Boards generated per cell (seeds from :func:`cell_seed`).
     time_limit_ms : float or None
-        The same solver time limit T for every run.
+        The same solver time limit T for every run, in CPU milliseconds
+        (:data:`STUDY_CLOCK`); behind a work budget, a safety net.
+    max_conflicts : int or None
+        A conflict budget for every solver call (None: none), the limit that
+        is the same on every machine (see the module's docstring).
     solvers, encodings : tuples of str
         Registered names; every board is encoded once per encoding and the
         encoding is shared by the solvers.
@@ -193,6 +290,7 @@ class StudySettings:
     alphas: tuple[float, ...] = DEFAULT_ALPHAS
     boards: int = 3
     time_limit_ms: float | None = 60_000
+    max_conflicts: int | None = None
     solvers: tuple[str, ...] = DEFAULT_SOLVERS
     encodings: tuple[str, ...] = DEFAULT_ENCODINGS
     seed: int = 0
@@ -249,9 +347,9 @@ def _run_cell(settings: StudySettings, order: int, alpha: float) -> Iterator[dic
     """Yield the rows of one grid cell."""
     first = cell_seed(settings.seed, order, alpha)
     boards = settings.boards
-    started = time.perf_counter()
+    started = time.process_time()
     puzzles = generate_many(order, alpha, boards, seed=first, method=settings.method)
-    generate_ms = (time.perf_counter() - started) * 1000.0 / max(boards, 1)
+    generate_ms = (time.process_time() - started) * 1000.0 / max(boards, 1)
     for index, board in enumerate(puzzles):
         for encoding in settings.encodings:
             prepared, failure = prepare_once(board, encoding)
@@ -260,13 +358,16 @@ def _run_cell(settings: StudySettings, order: int, alpha: float) -> Iterator[dic
                     row = failed_row(board, solver, encoding, failure)
                 else:
                     row = measure(board, solver, encoding,
-                                  time_limit_ms=settings.time_limit_ms, prepared=prepared)
-                row.update(alpha=alpha, board=index, seed=first + index, generate_ms=generate_ms)
+                                  time_limit_ms=settings.time_limit_ms, prepared=prepared,
+                                  max_conflicts=settings.max_conflicts)
+                row.update(alpha=alpha, board=index, seed=first + index,
+                           generate_cpu_ms=generate_ms)
                 yield row
 
 
 def measure_isolated(
-    board: Board, solver: str, encoding: str, *, time_limit_ms: float | None = None
+    board: Board, solver: str, encoding: str, *, time_limit_ms: float | None = None,
+    max_conflicts: int | None = None,
 ) -> dict:
     """:func:`measure` in a fresh process; the row also holds ``peak_rss_mb``.
 
@@ -279,12 +380,14 @@ def measure_isolated(
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
         return pool.apply(
-            _measure_with_memory, (board.order, board.cells, solver, encoding, time_limit_ms)
+            _measure_with_memory,
+            (board.order, board.cells, solver, encoding, time_limit_ms, max_conflicts),
         )
 
 
-def _measure_with_memory(order, cells, solver, encoding, time_limit_ms) -> dict:
-    row = measure(Board(order, cells), solver, encoding, time_limit_ms=time_limit_ms)
+def _measure_with_memory(order, cells, solver, encoding, time_limit_ms, max_conflicts) -> dict:
+    row = measure(Board(order, cells), solver, encoding, time_limit_ms=time_limit_ms,
+                  max_conflicts=max_conflicts)
     row["peak_rss_mb"] = _peak_rss_mb()
     return row
 
@@ -308,33 +411,38 @@ def _peak_rss_mb() -> float:
 
 
 def reference_search_ms(
-    cnf, backend: str = "cadical195", time_limit_ms: float | None = None
+    cnf, backend: str = "cadical195", time_limit_ms: float | None = None,
+    max_conflicts: int | None = None,
 ) -> tuple[str, float, float]:
-    """Time PySAT's `backend` on `cnf`, loading and search apart.
+    """Time PySAT's `backend` on `cnf` in CPU time, loading and search apart.
 
-    The registered ``pysat:`` solvers report one wall time, which for a large
-    formula is mostly handing millions of clauses from Python to the library.
-    This measures the search alone (:func:`sudosat.sat.solvers.pysat.limited_search`:
-    slices of a conflict budget, so the limit holds even for CaDiCaL, which
-    ignores interrupts).
+    For a large formula most of a ``pysat:`` solver's time is handing millions
+    of clauses from Python to the library. This measures the search alone
+    (:func:`sudosat.sat.solvers.pysat.limited_search`). With `max_conflicts`
+    the search is one call under that budget and no clock, as in a study
+    (:func:`clock_changes_search`); otherwise `time_limit_ms` bounds it in CPU
+    time (:data:`STUDY_CLOCK`), by slices of a conflict budget.
 
     Returns
     -------
-    (status, load_ms, search_ms)
-        status is SAT, UNSAT or TIMEOUT.
+    (status, load_cpu_ms, search_cpu_ms)
+        status is SAT, UNSAT, UNKNOWN (the budget ran out) or TIMEOUT.
     """
     from pysat.solvers import Solver
 
     from sudosat.sat.solvers.budget import Deadline
     from sudosat.sat.solvers.pysat import limited_search
 
-    deadline = Deadline(time_limit_ms)
-    started = time.perf_counter()
+    deadline = Deadline(None if max_conflicts is not None else time_limit_ms, clock=STUDY_CLOCK)
+    started = time.process_time()
     with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
-        loaded = time.perf_counter()
-        answer, _ = limited_search(solver, deadline)  # (answer, why none)
-        done = time.perf_counter()
-    status = Verdict.TIMEOUT if answer is None else (Verdict.SAT if answer else Verdict.UNSAT)
+        loaded = time.process_time()
+        answer, _ = limited_search(solver, deadline, max_conflicts=max_conflicts)
+        done = time.process_time()
+    if answer is None:
+        status = Verdict.UNKNOWN if max_conflicts is not None else Verdict.TIMEOUT
+    else:
+        status = Verdict.SAT if answer else Verdict.UNSAT
     return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0
 
 
@@ -342,20 +450,27 @@ def reference_search_ms(
 # summaries
 
 
-def cell_table(table: pd.DataFrame, time: str = "total_ms") -> pd.DataFrame:
+def _clock(column: str) -> str:
+    """The clock a time column names: ``"cpu"`` or ``"wall"``."""
+    return "cpu" if "_cpu_" in column else "wall"
+
+
+def cell_table(table: pd.DataFrame, time: str = "total_cpu_ms") -> pd.DataFrame:
     """Median time, clauses and number solved per (encoding, order, alpha, solver).
 
     Returns
     -------
     pandas.DataFrame
-        Index (encoding, order, alpha, solver); columns ``median_ms``,
-        ``max_ms``, ``clauses``, ``variables``, ``solved`` and ``boards``.
+        Index (encoding, order, alpha, solver); columns ``median_<clock>_ms``,
+        ``max_<clock>_ms`` (the clock of `time`: ``cpu`` or ``wall``), ``clauses``,
+        ``variables``, ``solved`` and ``boards``.
     """
     grouped = table.groupby(["encoding", "order", "alpha", "solver"])
+    clock = _clock(time)
     return pd.DataFrame(
         {
-            "median_ms": grouped[time].median(),
-            "max_ms": grouped[time].max(),
+            f"median_{clock}_ms": grouped[time].median(),
+            f"max_{clock}_ms": grouped[time].max(),
             "clauses": grouped["clauses"].median(),
             "variables": grouped["variables"].median(),
             "solved": grouped["status"].apply(lambda s: int(s.isin(["SAT", "UNSAT"]).sum())),
@@ -368,23 +483,24 @@ def ratio_table(
     table: pd.DataFrame,
     solver: str = "cdcl",
     reference: str = "pysat:cadical195",
-    time: str = "solve_ms",
+    time: str = "solve_cpu_ms",
 ) -> pd.DataFrame:
     """Median time of `solver` and of `reference` per (encoding, order, alpha), and their ratio.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``<solver> ms``, ``<reference> ms``, ``ratio`` (solver / reference),
-        and the number of boards each solved.
+        Columns ``<solver> <clock> ms``, ``<reference> <clock> ms`` (the clock of
+        `time`), ``ratio`` (solver / reference), and the number of boards each solved.
     """
     cells = cell_table(table, time)
-    wide = cells["median_ms"].unstack("solver")
+    clock = _clock(time)
+    wide = cells[f"median_{clock}_ms"].unstack("solver")
     solved = cells["solved"].unstack("solver")
     out = pd.DataFrame(
         {
-            f"{solver} ms": wide[solver],
-            f"{reference} ms": wide[reference],
+            f"{solver} {clock} ms": wide[solver],
+            f"{reference} {clock} ms": wide[reference],
             "ratio": wide[solver] / wide[reference],
             f"{solver} solved": solved[solver],
             f"{reference} solved": solved[reference],
@@ -395,7 +511,7 @@ def ratio_table(
 
 
 def hardest_alpha(
-    table: pd.DataFrame, solver: str = "cdcl", time: str = "solve_ms"
+    table: pd.DataFrame, solver: str = "cdcl", time: str = "solve_cpu_ms"
 ) -> pd.DataFrame:
     """For each (encoding, order): the alpha of largest median `solver` time, and that time."""
     rows = table[table["solver"] == solver]
