@@ -287,7 +287,7 @@ def comparisons_html(results: Any) -> str:
         state += "was busy cannot be told."
     elif clocks.busy:
         state = (f"The machine was busy (above {clocks.threshold:g} for a solver in this "
-                 "process): the wall-clock rows below are inflated, the CPU rows are not.")
+                 "process): the wall-clock rows below are inflated, the CPU rows far less.")
     else:
         state = (f"The machine was quiet (at most {clocks.threshold:g} for a solver in this "
                  "process): neither clock's rows are inflated.")

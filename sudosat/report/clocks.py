@@ -1,4 +1,4 @@
-"""Two clocks: wall-clock time, which a busy machine inflates, and CPU time, which it does not.
+"""Two clocks: wall-clock time, which a busy machine inflates, and CPU time, which it inflates less.
 
 Every time column of the results table names its clock (``total_wall_ms``,
 ``search_cpu_ms``: :func:`clock_of`). A run's ratio of wall-clock to CPU time
@@ -6,6 +6,12 @@ says whether the machine was busy while it ran: a computation in this
 process uses the CPU the whole time it runs, so on an idle machine the two
 agree, and far apart, other programs had the CPU (:class:`ClockFacts`). Every
 page that reports times states that ratio with its first figure.
+
+CPU time leaves out the time other programs held the processor, but it is
+not immune to them: where processors share caches and cores, each step of a
+computation takes longer while others run (a fixed pure-Python loop measured
+here took about 1.4 times the CPU beside eight busy loops). So CPU times
+compare best side by side, as ratios, and verdicts rest on counted work.
 """
 
 from __future__ import annotations
@@ -48,7 +54,9 @@ class ClockFacts:
     calls : int
         Calls with both times (and some CPU time).
     ratio : float or None
-        The median over those calls of wall-clock time over CPU time (None: no call).
+        The calls' wall-clock time over their CPU time, all calls together (None: no call).
+        A sum, not a median of per-call ratios: a call shorter than the scheduler's time
+        slice is seldom interrupted, so short calls would hide a busy machine.
     threshold : float
         :data:`BUSY_RATIO`.
     """
@@ -66,16 +74,14 @@ class ClockFacts:
 def clock_facts(pairs: Iterable[tuple[Any, Any]]) -> ClockFacts:
     """The :class:`ClockFacts` of ``(wall, cpu)`` pairs; pairs without a positive CPU time or
     without a wall time are left out."""
-    ratios = sorted(
-        float(wall) / float(cpu)
+    kept = [
+        (float(wall), float(cpu))
         for wall, cpu in pairs
         if _number(wall) and _number(cpu) and float(cpu) > 0
-    )
-    if not ratios:
+    ]
+    if not kept:
         return ClockFacts(0, None)
-    middle = len(ratios) // 2
-    median = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
-    return ClockFacts(len(ratios), median)
+    return ClockFacts(len(kept), sum(w for w, _ in kept) / sum(c for _, c in kept))
 
 
 def _number(value: Any) -> bool:

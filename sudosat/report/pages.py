@@ -64,8 +64,8 @@ PAGES = (
         "scaling",
         "The scaling study",
         "Generated boards over order N and fill fraction alpha, three encodings, our solver and "
-        "a reference under one T: where the hardest boards are, how time and size grow with N, "
-        "where the course encoding stops being usable; orders 7 to 9.",
+        "a reference under one budget of conflicts: where the hardest boards are, how time and "
+        "size grow with N, where the course encoding stops being usable; orders 7 to 9.",
     ),
     Page(
         "heuristics",
