@@ -12,6 +12,8 @@ the line's reader names it.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from sudosat.limits import check_memory
@@ -42,6 +44,26 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+def lines_from(text: str, start: int = 0) -> Iterator[str]:
+    """The lines :func:`split_lines` gives for ``text[start:]``, one at a time.
+
+    Neither the rest of the text nor the list of its lines is built: for a
+    reader that may stop early in a huge text.
+
+    Examples
+    --------
+    >>> list(lines_from("x\\na\\r\\nb\\n\\n", 2))
+    ['a', 'b', '']
+    """
+    total = len(text)
+    while start < total:
+        end = text.find("\n", start)
+        stop = total if end < 0 else end
+        line = text[start:stop]
+        yield line[:-1] if line.endswith("\r") else line
+        start = stop + 1
+
+
 _CHUNK = 1 << 20  # bytes read at a time, so a limit stops an endless stream early
 
 
@@ -62,7 +84,11 @@ def misplaced_mark(text: str, line: int | None) -> str | None:
 
 
 def read_text(
-    path: str | os.PathLike, max_bytes: int | None = None, per_char: int | None = None
+    path: str | os.PathLike,
+    max_bytes: int | None = None,
+    per_char: int | None = None,
+    *,
+    check: Callable[[float], object] | None = None,
 ) -> str:
     """The text of the file at `path`, exactly as written: UTF-8, no newline translation.
 
@@ -70,7 +96,7 @@ def read_text(
     would make a file read here split where :func:`split_lines` does not (and
     where standard input does not). Invalid UTF-8 becomes U+FFFD, so the
     reader that meets it names it. Reading stops as soon as the text would
-    need more than `max_bytes` (see :func:`read_stream`).
+    need more than `max_bytes`, or when `check` raises (see :func:`read_stream`).
 
     Raises
     ------
@@ -80,11 +106,16 @@ def read_text(
         The file is too large for `max_bytes`.
     """
     with open(path, "rb") as stream:
-        return read_stream(stream, os.fspath(path), max_bytes, per_char)
+        return read_stream(stream, os.fspath(path), max_bytes, per_char, check=check)
 
 
 def read_stream(
-    stream: BinaryIO, source: str, max_bytes: int | None = None, per_char: int | None = None
+    stream: BinaryIO,
+    source: str,
+    max_bytes: int | None = None,
+    per_char: int | None = None,
+    *,
+    check: Callable[[float], object] | None = None,
 ) -> str:
     """Read `stream` to its end in chunks, refusing it once it outgrows the memory limit.
 
@@ -102,6 +133,13 @@ def read_stream(
         :data:`sudosat.limits.BYTES_PER_TEXT_CHAR`); a reader that needs more
         (DIMACS) passes its own, so that it refuses here what it would refuse
         after reading.
+    check : callable, optional
+        Called after each chunk (1 MiB) with the CPU seconds the reading has
+        cost so far; it stops the reading by raising (a time limit's
+        ``Deadline.check``) when fewer are left: decoding the bytes read, one
+        more pass over them, costs about as much again. A huge file is read
+        only as far as its time allows; waiting for a slow pipe costs no CPU,
+        so it reserves nothing.
 
     Raises
     ------
@@ -111,10 +149,13 @@ def read_stream(
     """
     cost = BYTES_PER_TEXT_CHAR if per_char is None else per_char
     data = bytearray()
+    began = time.process_time()
     while chunk := stream.read(_CHUNK):
         data += chunk
         check_memory(
             len(data), cost, f"the file holds at least {len(data):,} bytes", max_bytes,
             file=source,
         )
+        if check is not None:
+            check(time.process_time() - began)
     return data.decode("utf-8", errors="replace")

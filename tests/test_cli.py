@@ -268,7 +268,7 @@ def test_sat_budget_gives_unknown_and_exit_0(php_file, capsys, flag, budget):
     assert code == 0, err  # unknown
     lines = out.splitlines()
     assert "s cnf -1 56" in lines
-    assert f"c no decision: {budget}=20 ran out" in lines
+    assert f"c no decision: the work budget ran out ({flag} 20)" in lines
     counter = "conflicts" if budget == "max_conflicts" else "propagations"
     assert f"c {counter} 20" in lines
 
@@ -297,7 +297,8 @@ def test_sat_budget_refused_by_a_solver_that_cannot_honour_it(php_file, capsys, 
     code, out, err = run(["sat", php_file, "--solver", solver, "--max-conflicts", "5"], capsys)
     assert code == 1 and out == ""
     assert err.count("\n") == 1
-    assert f"solver '{solver}' cannot honour max_conflicts" in err
+    assert f"--max-conflicts: solver '{solver}' cannot honour it" in err
+    assert "max_conflicts" not in err  # the option as typed, not the keyword
 
 
 def test_solve_budget_writes_unknown_lines_not_timeouts(tmp_path, capsys):
@@ -324,8 +325,25 @@ def test_solve_budget_refused_before_any_work(tmp_path, capsys):
                           "--solver", "walksat", "--max-propagations", "100", "--no-progress"],
                          capsys)
     assert code == 1 and err.count("\n") == 1
-    assert "solver 'walksat' cannot honour max_propagations" in err
+    assert "--max-propagations: solver 'walksat' cannot honour it" in err
     assert not (tmp_path / "out.txt").exists() and not (tmp_path / "out.dpll.txt").exists()
+
+
+@pytest.mark.parametrize(("solver", "flag"), [("pysat:cadical195", "--max-propagations"),
+                                              ("pysat:lingeling", "--max-conflicts")])
+def test_solve_refuses_a_budget_a_pysat_back_end_cannot_honour_before_any_work(
+    tmp_path, capsys, solver, flag
+):
+    # Each line used to become an ERROR row; `sat` refused the same thing in one line.
+    instances = tmp_path / "in.txt"
+    instances.write_text(f"{COURSE_EXAMPLE}\n{COURSE_EXAMPLE}\n")
+    code, out, err = run(["solve", instances, "-o", tmp_path / "out.txt", "--solver", solver,
+                          flag, "100", "--no-progress"], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"sudosat: {flag}: solver '{solver}' cannot honour it (")
+    assert not (tmp_path / "out.txt").exists() and not (tmp_path / "out.results.csv").exists()
+    code, out, err = run(["sat", "/dev/null", "--solver", solver, flag, "100"], capsys)
+    assert code == 1 and err.startswith(f"sudosat: {flag}: solver '{solver}' cannot honour it")
 
 
 def test_solve_budget_changes_the_fingerprint_resume_checks(tmp_path, capsys):

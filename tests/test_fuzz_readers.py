@@ -147,7 +147,11 @@ _REF_NUMERIC = re.compile(r"[0-9]+(?:(?:[ \t]+|[ \t]*,[ \t]*|-)[0-9]+)*(?:[ \t]*
 
 def ref_numeric_board(text: str) -> Board | None | str:
     """The board of a numeric line by the documented grammar; None if refused; 'n/a'
-    when the line is not numeric-shaped (fewer than three numbers: course or grid)."""
+    when the line is not numeric-shaped (fewer than three numbers: course or grid). The
+    line is not a file's first (check_board reads it as line 7), so a byte-order mark may
+    not start it."""
+    if text.lstrip(" \t").startswith("\ufeff"):
+        return None
     line = text.strip(" \t\r\n").removeprefix("\ufeff").strip(" \t\r\n")
     if len([part for part in re.split(r"[ \t,\-]+", line) if part]) < 3:
         return "n/a"

@@ -114,6 +114,111 @@ def test_an_unreadable_instance_file_is_one_line_and_exit_1_before_any_work(
 
 
 @pytest.mark.parametrize(
+    ("lines", "bad"),
+    [("3 12\n", "1: order 3 needs 81 symbols, got 2"),
+     ("2 1000002000300004\n\n2 1000002000300004\n", "2: empty line"),
+     ("2 1000002000300004\n2 10000020003000045\n", "2: order 2 needs 16 symbols, got 17"),
+     ("", "holds no instance line")],
+    ids=["short", "blank", "long", "empty"],
+)
+def test_a_bad_instance_line_is_named_before_any_notebook_runs(
+        project, nothing_runs, capsys, lines, bad):
+    # It used to run the notebooks for a minute, then fail with a NaN that named no line.
+    (project / "data" / "bad.txt").write_text(lines)
+    before = tree(project)
+    code = reportbuild.main(["--root", str(project), "--instances", "data/bad.txt"])
+    out, err = capsys.readouterr()
+    separator = ":" if bad[0].isdigit() else ": "
+    assert (code, out, err) == (1, "", f"sudosat report: {project / 'data' / 'bad.txt'}"
+                                       f"{separator}{bad}\n")
+    assert tree(project) == before
+
+
+@pytest.mark.parametrize("solvers", ["exec:/nonexistent/x", "cdcl,pysat:nosuch"])
+def test_a_solver_that_cannot_run_is_refused_before_any_notebook_runs(
+        project, nothing_runs, capsys, solvers):
+    before = tree(project)
+    code = reportbuild.main(["--root", str(project), "--solvers", solvers])
+    out, err = capsys.readouterr()
+    name = solvers.split(",")[-1]
+    assert (code, out) == (1, "") and len(err.splitlines()) == 1
+    assert err.startswith(f"sudosat report: solver {name} cannot run here: {name}")
+    assert tree(project) == before
+
+
+def test_zchaff_missing_is_not_refused_it_has_a_stand_in(project, monkeypatch):
+    monkeypatch.setenv("ZCHAFF", "/nonexistent/zchaff")
+    assert reportbuild.solvers_problem(["cdcl", "zchaff"]) is None
+
+
+def test_outputs_of_an_earlier_run_that_this_run_does_not_rewrite_are_removed(
+        project, monkeypatch, capsys):
+    # A build with other solvers left reports/data/solutions.pysat-minisat22.txt beside the
+    # new results. The pages are stood in for: what matters is which files stay.
+    data = project / "reports" / "data"
+    (data / "solutions.cdcl.txt").write_text("cdcl's earlier answers\n")
+    (data / "solutions.pysat-minisat22.txt").write_text("minisat's earlier answers\n")
+    (project / "notebooks" / "experiment.ipynb").write_text("{}")
+
+    def execute(name, stage):  # the experiment, run with cdcl alone this time
+        (stage.root / stage.reports / "data" / "solutions.cdcl.txt").write_text("new\n")
+        return stage.build / f"{name}.ipynb"
+
+    monkeypatch.setattr(reportbuild, "execute", execute)
+    monkeypatch.setattr(reportbuild, "export",
+                        lambda executed, reports, name: (reports / f"{name}.html").write_text(""))
+    monkeypatch.setattr(reportbuild, "index_html", lambda *args: "<p>index</p>")
+    assert reportbuild.build(settings_of(project), only=("experiment",)) == 0
+    assert sorted(path.name for path in data.iterdir()) == ["results.csv", "solutions.cdcl.txt"]
+    assert (data / "solutions.cdcl.txt").read_text() == "new\n"
+    assert ("removed 1 output of an earlier run that this one did not write again: "
+            "reports/data/solutions.pysat-minisat22.txt") in capsys.readouterr().err
+
+
+def test_a_figure_this_run_does_not_draw_again_is_removed_and_the_others_stay(
+        project, monkeypatch, capsys):
+    # The results page saves its search-time scatter only when both solvers report their
+    # search time: one drawn by an earlier build stayed in figures/ beside this run's.
+    # A figure no page of this run saves (the study command's, another page's) stays.
+    figures = project / "figures"
+    for name in ("report-cactus", "report-scatter-search", "scaling-clauses-vs-order"):
+        for suffix in (".png", ".svg"):
+            (figures / f"{name}{suffix}").write_bytes(b"an earlier run's " + name.encode())
+    cells = [nbformat.v4.new_code_cell(
+        'report.save_and_show(figure, "report-cactus", figures_dir)\n'
+        'if versus.search is not None:\n'
+        '    report.save_and_show(figure, "report-scatter-search", figures_dir)')]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), project / "notebooks" / "report.ipynb")
+
+    def execute(name, stage):  # the results page, drawing no search-time scatter this time
+        for suffix in (".png", ".svg"):
+            (stage.root / stage.figures_dir / f"report-cactus{suffix}").write_bytes(b"new")
+        return stage.build / f"{name}.ipynb"
+
+    monkeypatch.setattr(reportbuild, "execute", execute)
+    monkeypatch.setattr(reportbuild, "export",
+                        lambda executed, reports, name: (reports / f"{name}.html").write_text(""))
+    monkeypatch.setattr(reportbuild, "index_html", lambda *args: "<p>index</p>")
+    assert reportbuild.build(settings_of(project), only=("report",)) == 0
+    assert sorted(path.name for path in figures.iterdir()) == [
+        "old.png", "report-cactus.png", "report-cactus.svg", "scaling-clauses-vs-order.png",
+        "scaling-clauses-vs-order.svg"]
+    assert (figures / "report-cactus.png").read_bytes() == b"new"
+    assert ("removed 2 outputs of an earlier run that this one did not write again: "
+            "figures/report-scatter-search.png, figures/report-scatter-search.svg"
+            ) in capsys.readouterr().err
+
+
+def test_a_build_without_the_experiment_keeps_its_outputs(project, monkeypatch):
+    data = project / "reports" / "data"
+    (data / "solutions.pysat-minisat22.txt").write_text("kept\n")
+    with reportbuild.staged(settings_of(project)) as stage:
+        assert reportbuild.earlier_outputs(stage, ["reduction", "report"]) == []
+        assert [path.name for path in reportbuild.earlier_outputs(stage, ["experiment"])] == [
+            "solutions.pysat-minisat22.txt"]
+
+
+@pytest.mark.parametrize(
     ("setting", "message"),
     [
         ("T=abc", "argument --time-limit-ms/-T: not a number of milliseconds: 'abc'"),

@@ -24,8 +24,13 @@ the project through links but holds its own copies of those two folders, and
 only a build that finished moves its new and changed files into place
 (:func:`publish`). A failed or interrupted build leaves them as they were.
 Every parameter is checked first, with the command line's own option types
-(:mod:`sudosat.run.options`): a wrong value is one line and exit 2, a missing
-instance file one line and exit 1, before anything runs.
+(:mod:`sudosat.run.options`): a wrong value is one line and exit 2; an instance
+file that cannot be read or holds a line that does not parse (named as
+``file:line``), and a solver that does not run here, one line and exit 1, all
+before any notebook runs. The outputs of an earlier run that this run does not
+write again (the solutions of a solver no longer compared, a figure a page no
+longer draws) are removed with the rest of its outputs' update
+(:func:`earlier_outputs`).
 
 The pages, the build's settings and the notebooks' parameters are in
 :mod:`sudosat.report.pages`; the exports and PDFs in :mod:`sudosat.report.export`.
@@ -67,6 +72,7 @@ from sudosat.report.pages import (
     parameter_problems,
     parameters_cell,
     parameters_for,
+    saved_figures,
     value_problems,
 )
 from sudosat.run.options import (
@@ -82,14 +88,17 @@ __all__ = [
     "Page",
     "Settings",
     "build",
+    "earlier_outputs",
     "execute",
     "index_html",
+    "instances_problem",
     "main",
     "parameter_problems",
     "parameters_cell",
     "parameters_for",
     "print_pdf",
     "publish",
+    "solvers_problem",
     "staged",
 ]
 
@@ -385,6 +394,9 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
     figures_before = _figure_files(settings)
     with staged(settings) as stage:
         reports = stage.root / stage.reports
+        earlier = earlier_outputs(stage, [page.name for page in pages])
+        for path in earlier:
+            path.unlink()  # in the stage: the real file goes only if the build succeeds
         durations: dict[str, float] = {}
         for page in pages:
             began = time.perf_counter()
@@ -400,7 +412,12 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
         figures = _figure_files(stage)
         changed = sum(1 for path, stamp in figures.items()
                       if figures_before.get(_real(path, stage, settings)) != stamp)
-        written = publish(stage, settings)
+        gone = [path for path in earlier if not path.exists()]
+        shown = [_relative(_real(path, stage, settings), settings.root) for path in gone]
+        written = publish(stage, settings, removed=gone)
+    if gone:
+        say(f"removed {_count(len(gone), 'output')} of an earlier run that this one did not "
+            f"write again: {', '.join(shown)}")
     folder = _shown(settings.root / settings.figures_dir)
     say(
         f"done in {_took(time.perf_counter() - started)}: {_count(len(pages), 'page')} "
@@ -472,13 +489,46 @@ def _copy_folder(source: Path, target: Path) -> None:
         target.mkdir(parents=True)
 
 
-def publish(stage: Settings, settings: Settings) -> int:
+def earlier_outputs(stage: Settings, pages: Sequence[str]) -> list[Path]:
+    """The staged outputs of an earlier run that the pages about to run may not write again.
+
+    The experiment writes one solutions file per solver it compares
+    (``reports/data/solutions.<solver>.txt``; ``solutions.txt`` for one), and
+    a page saves some figures only in some runs (see
+    :func:`~sudosat.report.pages.saved_figures`, which names every figure a
+    page's notebook may save). Those of an earlier run are removed from the
+    staging folder before the pages run, so that what this run does not write
+    again (a solver no longer compared, a figure no longer drawn) does not
+    stay beside its results. Figures that no page of this run saves (the
+    study command's, another page's) are left alone.
+    """
+    found: list[Path] = []
+    if "experiment" in pages:
+        data = stage.root / stage.reports / "data"
+        found += data.glob("solutions*.txt")
+    figures = stage.root / stage.figures_dir
+    for page in pages:
+        notebook = stage.root / "notebooks" / f"{page}.ipynb"
+        for name in saved_figures(notebook) if notebook.is_file() else ():
+            found += (figures / f"{name}{suffix}" for suffix in (".png", ".svg"))
+    return sorted(path for path in found if path.is_file())
+
+
+def publish(stage: Settings, settings: Settings, removed: Sequence[Path] = ()) -> int:
     """Move the staged reports and figures that are new or changed into place; count them.
 
     Each file replaces its old self in one step (written beside it, then
-    renamed over it); files whose bytes did not change are left alone.
+    renamed over it); files whose bytes did not change are left alone. The
+    project's files of the `removed` ones (staged outputs of an earlier run
+    that this run did not write again, see :func:`earlier_outputs`) are
+    deleted, and counted too.
     """
     written = 0
+    for path in removed:
+        target = _real(path, stage, settings)
+        if target.is_file():
+            target.unlink()
+            written += 1
     for name in ("reports", "figures_dir"):
         staged_folder = stage.root / getattr(stage, name)
         real_folder = settings.root / getattr(settings, name)
@@ -497,9 +547,12 @@ def publish(stage: Settings, settings: Settings) -> int:
 
 
 def _real(path: Path, stage: Settings, settings: Settings) -> Path:
-    """The project's figure file for a staged one."""
-    staged_folder = stage.root / stage.figures_dir
-    return settings.root / settings.figures_dir / path.relative_to(staged_folder)
+    """The project's file (a report or a figure) for a staged one."""
+    for name in ("figures_dir", "reports"):
+        staged_folder = stage.root / getattr(stage, name)
+        if path.is_relative_to(staged_folder):
+            return settings.root / getattr(settings, name) / path.relative_to(staged_folder)
+    raise ValueError(f"{path} is not a staged output")
 
 
 def print_pdfs(pages: Sequence[Page], reports: Path, wanted: bool) -> dict[str, Path]:
@@ -553,6 +606,11 @@ def _count(number: int, noun: str) -> str:
 
 def _took(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds // 60:.0f} min {seconds % 60:.0f} s"
+
+
+def _relative(path: Path, root: Path) -> str:
+    """`path` relative to `root` when it lies inside it, else as it is."""
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
 
 
 def _shown(path: Path) -> str:
@@ -628,20 +686,53 @@ def _solver_names(text: str) -> list[str]:
 
 
 def instances_problem(path: Path) -> str | None:
-    """Why the instance file cannot be read, or None: checked before anything runs."""
+    """Why the instance file cannot be used, or None: every line read and parsed first.
+
+    A bad line is named as ``file:line`` with its reason, before any notebook
+    runs (the experiment would otherwise run for a minute and fail on it).
+    """
+    from sudosat.lines import read_text, split_lines
+    from sudosat.run.pipeline import parse_line
+
     try:
-        with path.open("rb") as stream:
-            stream.read(1)
+        lines = split_lines(read_text(path))
     except OSError as exc:
         return f"{path}: {open_error_reason(exc)}"
+    except SudosatError as exc:  # too big for the memory limit
+        return str(exc.at(file=str(path)))
+    if not lines:
+        return f"{path}: holds no instance line"
+    for number, line in enumerate(lines, start=1):
+        try:
+            parse_line(line, source=str(path), line=number)
+        except SudosatError as exc:
+            return str(exc)
+    return None
+
+
+def solvers_problem(solvers: Sequence[str]) -> str | None:
+    """Why a solver asked for cannot run here, or None: each is run on a one-clause formula.
+
+    ``zchaff`` is the exception: without a working zChaff the experiment puts
+    PySAT's Minisat22 in its place and says so on its pages.
+    """
+    from sudosat.run.batch import probe_solver
+
+    for solver in solvers:
+        if solver == "zchaff":
+            continue
+        why = probe_solver(solver)
+        if why is not None:
+            return f"solver {solver} cannot run here: {why}"
     return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; a failing notebook is reported in one line with the cell's error.
 
-    Exit 2 for a wrong parameter and 1 for an unreadable instance file, both
-    before any work; 1 for a failing page, after which ``reports/`` and
+    Exit 2 for a wrong parameter, 1 for an instance file that cannot be read
+    or holds a bad line and for a solver that cannot run, all before any
+    notebook runs; 1 for a failing page, after which ``reports/`` and
     ``figures/`` are as they were.
     """
     args = build_parser().parse_args(argv)
@@ -655,7 +746,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from sudosat.report.run import timing_workers
 
     root = (args.root or project_root() or Path.cwd()).resolve()
-    problem = instances_problem(root / args.instances)
+    problem = instances_problem(root / args.instances) or solvers_problem(args.solvers)
     if problem:
         print(f"sudosat report: {problem}", file=sys.stderr)
         return 1

@@ -13,6 +13,8 @@ literals only (:func:`parameter_problems`), as papermill needs.
 from __future__ import annotations
 
 import ast
+import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +157,32 @@ def declared_parameters(path: Path) -> set[str]:
     import papermill
 
     return set(papermill.inspect_notebook(str(path)))
+
+
+_SAVED = re.compile(r'save_and_show\([^"]*"([A-Za-z0-9_.+-]+)"')
+
+
+def saved_figures(path: Path) -> list[str]:
+    """The figure names a notebook saves: the name of each ``save_and_show`` call of its code.
+
+    A page may save a figure only in some runs (the search-time scatter needs
+    solvers that report their search time): the build removes the earlier
+    run's file of such a figure when this run does not draw it again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> code = 'report.save_and_show(figure, "report-cactus", figures_dir)'
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     page = Path(folder) / "page.ipynb"
+    ...     _ = page.write_text(json.dumps({"cells": [{"cell_type": "code", "source": code}]}))
+    ...     saved_figures(page)
+    ['report-cactus']
+    """
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    code = "\n".join("".join(cell.get("source", "")) for cell in cells
+                     if cell.get("cell_type") == "code")
+    return sorted(set(_SAVED.findall(code)))
 
 
 def parameters_cell(path: Path) -> str:

@@ -28,8 +28,12 @@ EXIT_USAGE = 2
 
 
 # ASCII digits only: int() and float() would also take '١٠٠٠', '1_000', ' 5 ' and '5\n'.
+MAX_DIGITS = 18
+"""The most digits a number on the command line may have (10^18 exceeds every count and
+limit sudosat can hold, and keeps int() cheap)."""
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+_LONG = re.compile(r"[+-]?0*([1-9][0-9]{18,})(?:\.[0-9]*)?")  # well formed, but too many digits
 
 
 def strict_number(text: str, *, integer: bool = False) -> float | None:
@@ -49,13 +53,36 @@ def strict_number(text: str, *, integer: bool = False) -> float | None:
     return int(text) if integer else float(text)
 
 
+def too_large(text: str) -> argparse.ArgumentTypeError | None:
+    """The error for a number written correctly but with more than :data:`MAX_DIGITS` digits.
+
+    None when `text` is not such a number: then it is simply not a number.
+
+    Examples
+    --------
+    >>> str(too_large("1" * 19))
+    'too large: 1111111111111111111 has 19 digits (at most 18)'
+    >>> too_large("1_000") is None
+    True
+    """
+    long = _LONG.fullmatch(text)
+    if long is None:
+        return None
+    shown = text if len(text) <= 40 else f"{text[:20]}...{text[-8:]}"
+    return argparse.ArgumentTypeError(
+        f"too large: {shown} has {len(long.group(1))} digits (at most {MAX_DIGITS})"
+    )
+
+
 def positive_ms(text: str) -> float:
     """A time limit in milliseconds: a finite number above 0, in ASCII digits."""
     value = strict_number(text)
     if text.strip().lower().lstrip("+") in ("inf", "infinity"):
         value = math.inf
     if value is None:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}")
+        raise too_large(text) or argparse.ArgumentTypeError(
+            f"not a number of milliseconds: {text!r}"
+        )
     if math.isinf(value):
         raise argparse.ArgumentTypeError(
             f"the time limit must be finite, not {text!r} (leave -T out for no limit)"
@@ -73,7 +100,7 @@ def positive_int(text: str) -> int:
     """
     value = strict_number(text, integer=True)
     if value is None:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise too_large(text) or argparse.ArgumentTypeError(f"not a whole number: {text!r}")
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return int(value)

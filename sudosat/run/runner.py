@@ -94,6 +94,7 @@ __all__ = [
     "overheads",
     "prepare",
     "run_instance",
+    "timed_out_outcome",
 ]
 
 LIMIT_POLICIES = ("pipeline", "solver")
@@ -372,6 +373,26 @@ def failed_outcome(
     values.update(overheads(values))
     return InstanceOutcome(Row.from_dict(values) if isinstance(draft, Row) else Row(**values),
                            None, output, board)
+
+
+def timed_out_outcome(draft: Row, order: int, reason: str) -> InstanceOutcome:
+    """The TIMEOUT outcome of an instance whose time ran out before its board was read.
+
+    `draft` holds the columns known so far (:func:`blank_row`), `order` is the
+    order the line starts with (its output line is ``N TIMEOUT``), `reason` the
+    row's ``error``.
+
+    Examples
+    --------
+    >>> outcome = timed_out_outcome(blank_row(4, "cdcl", "course"), 50, "out of time")
+    >>> outcome.output_line, str(outcome.row.status), outcome.row.order
+    ('50 TIMEOUT', 'TIMEOUT', 50)
+    """
+    output = format_output(Verdict.TIMEOUT, order=order)
+    values = dict(draft)
+    values.update(order=order, status=Verdict.TIMEOUT, stop=Stop.TIME, error=reason,
+                  output=output)
+    return InstanceOutcome(Row.from_dict(values), None, output, None)
 
 
 def blank_row(line: int | None, solver: str, encoding: str, board: Board | None = None) -> Row:

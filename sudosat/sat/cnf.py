@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import warnings
 from array import array
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import reduce
 from itertools import chain, islice
 from operator import iadd, itemgetter
@@ -41,7 +41,7 @@ from typing import TextIO
 
 from sudosat.errors import DimacsError, open_error_reason
 from sudosat.lines import read_text
-from sudosat.sat.dimacs import Lit, parse_int_token, scan_dimacs
+from sudosat.sat.dimacs import Lit, count_empty_clauses, parse_int_token, scan_dimacs
 from sudosat.sat.solutions import SOLUTION_STYLES, Solution, format_solution, parse_solution
 
 __all__ = [
@@ -166,7 +166,7 @@ class CNF:
         if flat and flat[-1] != 0:
             raise ValueError("a flat clause array must end with 0")
         self._num_clauses = flat.count(0)
-        self._num_empty = _count_empty_clauses(flat)
+        self._num_empty = count_empty_clauses(flat)
 
     def add_clause(self, clause: Iterable[Lit]) -> None:
         """Append one clause (duplicates and tautologies are kept as given)."""
@@ -643,29 +643,6 @@ def _dimacs_chunks(
         start = stop
 
 
-def _count_empty_clauses(flat: array) -> int:
-    """How many clauses of a zero-terminated array are empty (a 0 first or right after a 0).
-
-    Searches the raw bytes for two zero words in a row, at C speed: formulas with
-    millions of clauses are checked in milliseconds. Hits that straddle word
-    boundaries are skipped.
-    """
-    if not flat:
-        return 0
-    raw = flat.tobytes()
-    width = flat.itemsize
-    pair = bytes(2 * width)
-    count = 1 if flat[0] == 0 else 0
-    position = raw.find(pair)
-    while position >= 0:
-        if position % width == 0:
-            count += 1
-            position = raw.find(pair, position + width)
-        else:
-            position = raw.find(pair, position + 1)
-    return count
-
-
 # ---------------------------------------------------------------------------------------
 # DIMACS reader
 
@@ -689,7 +666,13 @@ def read_dimacs(path: str | os.PathLike, max_bytes: int | None = None) -> CNF:
     return parse_dimacs(text, name, max_bytes=max_bytes)
 
 
-def parse_dimacs(text: str, source: str = "<string>", max_bytes: int | None = None) -> CNF:
+def parse_dimacs(
+    text: str,
+    source: str = "<string>",
+    max_bytes: int | None = None,
+    *,
+    check: Callable[[], object] | None = None,
+) -> CNF:
     """Parse DIMACS CNF text into a formula.
 
     The accepted text is :func:`sudosat.sat.dimacs.scan_dimacs`'s. A header whose
@@ -701,6 +684,9 @@ def parse_dimacs(text: str, source: str = "<string>", max_bytes: int | None = No
     max_bytes : int, optional
         The memory limit (``--max-memory``; default 1 GB) the declared
         variables are checked against before anything is sized from them.
+    check : callable, optional
+        Called between chunks of the reading; it stops it by raising (a time
+        limit's ``Deadline.check``): see :func:`~sudosat.sat.dimacs.scan_dimacs`.
 
     Raises
     ------
@@ -712,8 +698,9 @@ def parse_dimacs(text: str, source: str = "<string>", max_bytes: int | None = No
         The header declares more variables than fit in `max_bytes`, or the
         text is too long to read within it.
     """
-    scanned = scan_dimacs(text, source, max_bytes)
-    cnf = CNF.from_flat(scanned.flat, scanned.num_vars)
+    scanned = scan_dimacs(text, source, max_bytes, check=check)
+    # The reader counted the clauses as it went: a recount would make an int of every entry.
+    cnf = CNF.from_counted_flat(scanned.flat, scanned.num_vars, scanned.clauses, scanned.empty)
     if cnf.num_clauses != scanned.declared:
         where = f"{source}:{scanned.header_line}"
         message = f"header declares {scanned.declared} clauses but the file holds {cnf.num_clauses}"

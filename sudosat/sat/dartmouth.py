@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 from array import array
+from collections.abc import Callable
 from pathlib import Path
 
 from sudosat.errors import DimacsError, open_error_reason
@@ -42,10 +43,16 @@ __all__ = [
 ]
 
 _LITERAL = re.compile(r"-?[1-9][0-9]*")
+_LINES_BETWEEN_CHECKS = 1 << 14
 
 
-def parse_dartmouth(text: str, source: str = "<string>") -> CNF:
+def parse_dartmouth(
+    text: str, source: str = "<string>", *, check: Callable[[], object] | None = None
+) -> CNF:
     """Read Dartmouth CNF text: each non-blank line is one clause.
+
+    `check` is called every some thousands of lines; it stops the reading by
+    raising (a time limit's ``Deadline.check``).
 
     Raises
     ------
@@ -57,6 +64,8 @@ def parse_dartmouth(text: str, source: str = "<string>") -> CNF:
     flat = array("i")
     top = 0
     for number, raw in enumerate(split_lines(text), start=1):
+        if check is not None and not number % _LINES_BETWEEN_CHECKS:
+            check()
         tokens = raw.split()
         if not tokens:
             continue

@@ -19,12 +19,13 @@ from __future__ import annotations
 import time
 import warnings
 from array import array
+from collections.abc import Callable
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF, DimacsWarning
 from sudosat.sat.result import Result, Status, Stop
 
-__all__ = ["Compaction", "Laps", "make_result", "verify_result"]
+__all__ = ["Compaction", "Laps", "make_result", "renumbered_proof", "verify_result"]
 
 # A formula is solved on its used variables only when its header declares far
 # more than its literals could use: then the solvers' per-variable arrays are
@@ -60,17 +61,24 @@ class Compaction:
         """
         if cnf.num_vars <= 2 * cnf.num_literals + _COMPACT_MIN_UNUSED:
             return None
+        compact = cls.onto_used(cnf)
+        used = len(compact.origin)
+        warnings.warn(
+            f"the formula declares {cnf.num_vars:,} variables but its clauses use "
+            f"{used:,}: the solver works on those, and the model sets the other "
+            f"{cnf.num_vars - used:,} false",
+            DimacsWarning,
+            stacklevel=3,
+        )
+        return compact
+
+    @classmethod
+    def onto_used(cls, cnf: CNF) -> Compaction:
+        """`cnf` renumbered onto the variables its clauses use, whatever its header says."""
         used = sorted(set(map(abs, cnf.flat)) - {0})
         number = {var: index for index, var in enumerate(used, start=1)}
         flat = array(
             "i", [number[lit] if lit > 0 else -number[-lit] if lit else 0 for lit in cnf.flat]
-        )
-        warnings.warn(
-            f"the formula declares {cnf.num_vars:,} variables but its clauses use "
-            f"{len(used):,}: the solver works on those, and the model sets the other "
-            f"{cnf.num_vars - len(used):,} false",
-            DimacsWarning,
-            stacklevel=3,
         )
         return cls(CNF.from_flat(flat, len(used)), array("q", used), cnf.num_vars)
 
@@ -82,6 +90,62 @@ class Compaction:
             var = origin[abs(lit) - 1]
             full[var - 1] = var if lit > 0 else -var
         return full
+
+    def restore(self, result: Result) -> Result:
+        """`result` of the compact formula made the original's: its model and proof renumbered.
+
+        The unused variables occur in no clause, so the extended model (them
+        false) satisfies the original exactly when the compact one satisfies
+        the compact formula.
+        """
+        if result.model is not None:
+            result.model = self.extend(result.model)
+        if result.proof:
+            result.proof = self.proof_in_original(result.proof)
+        return result
+
+    def proof_in_original(self, proof: str) -> str:
+        """A DRAT proof over the compact variables, in the original formula's numbers."""
+        origin = self.origin
+        return renumbered_proof(proof, lambda var: origin[var - 1])
+
+    def proof_in_compact(self, proof: str) -> str:
+        """A DRAT proof over the original variables, in the compact numbers.
+
+        A variable the formula does not use (a proof may add some) takes the
+        next number after the compact ones.
+        """
+        number = {var: index for index, var in enumerate(self.origin, start=1)}
+
+        def compact(var: int) -> int:
+            found = number.get(var)
+            if found is None:
+                found = number[var] = len(number) + 1
+            return found
+
+        return renumbered_proof(proof, compact)
+
+
+def renumbered_proof(proof: str, number: Callable[[int], int]) -> str:
+    """DRAT proof text with every variable ``v`` written as ``number(v)``.
+
+    A line is an optional ``d``, literals and the closing ``0``; signs, the
+    ``d`` and the ``0`` stay as they are.
+
+    Examples
+    --------
+    >>> renumbered_proof("d 5 -7 0\\n-5 0\\n0\\n", {5: 1, 7: 2}.__getitem__)
+    'd 1 -2 0\\n-1 0\\n0\\n'
+    """
+    lines = []
+    for line in proof.splitlines():
+        words = line.split()
+        head = ["d"] if words[:1] == ["d"] else []
+        lits = words[len(head):]
+        mapped = [str(number(int(w))) if w[0] != "-" else f"-{number(-int(w))}"
+                  for w in lits[:-1]]
+        lines.append(" ".join([*head, *mapped, *lits[-1:]]))
+    return "\n".join(lines) + "\n"
 
 
 def verify_result(cnf: CNF, result: Result, who: str | None = None) -> None:

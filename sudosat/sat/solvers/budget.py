@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ __all__ = [
     "declare",
     "load_reserve",
     "one_deadline",
+    "process_started",
     "settings_from",
 ]
 
@@ -159,6 +161,26 @@ def cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def process_started() -> float:
+    """The wall clock's reading (``time.monotonic``) when this process started.
+
+    For a limit that counts from a command's start, the interpreter's start-up
+    and its imports included. Read from ``/proc/self/stat`` (the start in
+    clock ticks since boot, 10 ms) against ``CLOCK_BOOTTIME``, so it is at
+    most one tick late; where either is missing, now less this process's CPU
+    time so far (never later than the true start on one thread).
+    """
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - started
+    except (OSError, ValueError, IndexError, AttributeError):
+        age = time.process_time()
+    return now - max(age, 0.0)
+
+
 class Clock(StrEnum):
     """Which clock a :class:`Deadline` reads.
 
@@ -239,9 +261,14 @@ class Deadline:
         """True once the deadline has passed."""
         return self.now() >= self.at
 
-    def check(self) -> None:
-        """Raise :class:`OutOfTime` once the deadline has passed (a ``check=`` callback)."""
-        if self.now() >= self.at:
+    def check(self, reserve_s: float = 0.0) -> None:
+        """Raise :class:`OutOfTime` once the deadline has passed (a ``check=`` callback).
+
+        With `reserve_s`, once fewer than that many seconds are left: for a
+        caller that knows what it still has to do after this look (the reader of
+        a file: decoding what it has read).
+        """
+        if self.now() + reserve_s >= self.at:
             raise OutOfTime
 
     @property

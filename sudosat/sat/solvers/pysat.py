@@ -45,6 +45,7 @@ from sudosat.sat.solvers.budget import (
 __all__ = [
     "ONE_SHOT_BACKENDS",
     "availability",
+    "budget_refusals",
     "canonical_backend",
     "full_model",
     "limited_search",
@@ -131,6 +132,67 @@ def canonical_backend(backend: str) -> str:
     if verdicts.get(canonical):
         raise SolverNotFoundError(f"{label}: {verdicts[canonical]}")
     return canonical
+
+
+# How a back end's budgets are tried (budget_refusals): each at this size, on a formula that
+# needs far more of that work. A back end that honours a budget stops at it or a little
+# past it, the same every time: MiniSat looks at its budgets only before a decision, so
+# conflicts that follow one another without one all run (pysat:minisat22 stops at 13 for
+# 10, 102 for 100); Glucose only between restarts (188 for 10).
+_BUDGET_TRIAL = {"max_conflicts": ("conf_budget", "conflicts", 10),
+                 "max_propagations": ("prop_budget", "propagations", 100)}
+_TRIAL_PIGEONS = 7  # into 6 holes: unsatisfiable, over 400 conflicts and 2,000 propagations
+# for every back end, solved whole within 10 ms by one that ignores its budget
+
+
+@functools.cache
+def budget_refusals(backend: str) -> dict[str, str]:
+    """The work budgets ``pysat:BACKEND`` cannot honour, each with why (``{}``: it honours both).
+
+    A back end in a worker process (:data:`ONE_SHOT_BACKENDS`) honours none.
+    The others are tried once per process, each budget on its own on the
+    pigeonhole formula of 7 pigeons (a few milliseconds): a back end that has
+    no such budget (CaDiCaL's propagations), or that runs to its answer
+    regardless (Maple counts no propagations, so their budget never stops
+    it), cannot honour it. One that stops past its budget (MiniSat by a few
+    conflicts, Glucose by a restart's worth) honours it, reproducibly.
+
+    Raises
+    ------
+    SolverNotFoundError
+        PySAT is missing or has no working solver of that name.
+
+    Examples
+    --------
+    >>> budget_refusals("minisat22")
+    {}
+    >>> budget_refusals("cadical195")["max_propagations"]
+    'Limit on propagations is currently unsupported by CaDiCaL.'
+    """
+    canonical = canonical_backend(backend)
+    if canonical in ONE_SHOT_BACKENDS:
+        why = "it runs in a worker process, which takes no work budget"
+        return {"max_conflicts": why, "max_propagations": why}
+    from pysat.solvers import Solver
+
+    from sudosat.sat.formulas import pigeonhole
+
+    clauses = [list(clause) for clause in pigeonhole(_TRIAL_PIGEONS, _TRIAL_PIGEONS - 1)]
+    refused = {}
+    for budget, (method, counter, limit) in _BUDGET_TRIAL.items():
+        with Solver(name=canonical, bootstrap_with=clauses) as solver:
+            try:
+                getattr(solver, method)(limit)
+            except NotImplementedError as exc:
+                refused[budget] = " ".join(str(exc).split()) or "PySAT offers no such budget"
+                continue
+            answer = solver.solve_limited()
+            spent = int(solver_stats(solver).get(counter, 0))
+        if answer is not None:  # the budget did not stop it
+            refused[budget] = (f"it counts no {counter}, so their budget never stops it" if not
+                               spent else f"asked to stop after {limit} {counter}, it ran to "
+                               f"its answer ({spent} {counter})")
+    return refused
 
 
 def solve_pysat(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,7 @@ __all__ = [
     "incremental_support",
     "list_solvers",
     "open_solver",
+    "refused_budgets",
     "solve",
     "solver_entry",
 ]
@@ -83,6 +84,10 @@ class SolverEntry:
     keyword : str or None
         For a family (``pysat:``, ``exec:``), the keyword that receives the
         rest of the name (``backend``, ``program``).
+    refusals : str or None
+        For a family whose members differ, the function of `module` that
+        takes the rest of the name and returns the budgets that member cannot
+        honour, each with why (``{"max_propagations": "..."}``).
     """
 
     module: str
@@ -91,6 +96,7 @@ class SolverEntry:
     session: str | None = None
     budgets: frozenset[str] = frozenset()
     keyword: str | None = None
+    refusals: str | None = None
 
 
 _BOTH = frozenset(BUDGETS)
@@ -135,6 +141,7 @@ _PREFIXED: dict[str, SolverEntry] = {
         session="PySatSession",
         budgets=_BOTH,
         keyword="backend",
+        refusals="budget_refusals",
     ),
     "exec:": SolverEntry(
         "sudosat.sat.solvers.competition",
@@ -185,6 +192,34 @@ def _module_of(name: str) -> str | None:
         return None
 
 
+def refused_budgets(name: str, budgets: Iterable[str]) -> dict[str, str]:
+    """Each of `budgets` (names of :data:`BUDGETS`) that solver `name` cannot honour, with why.
+
+    The why is "" when the solver takes no such budget at all, else the detail
+    (PySAT's CaDiCaL: no propagation budget). Asking costs nothing for our own
+    solvers; for a family member (``pysat:NAME``) it asks the family once.
+
+    Raises
+    ------
+    SolverError
+        The name is unknown (or its family cannot run it).
+
+    Examples
+    --------
+    >>> refused_budgets("walksat", ["max_conflicts"]), refused_budgets("cdcl", BUDGETS)
+    ({'max_conflicts': ''}, {})
+    """
+    entry, bound = solver_entry(name)
+    wanted = list(budgets)
+    refused = {budget: "" for budget in wanted if budget not in entry.budgets}
+    rest = [budget for budget in wanted if budget not in refused]
+    if rest and entry.refusals is not None:
+        member = getattr(importlib.import_module(entry.module), entry.refusals)
+        theirs = member(*bound.values())
+        refused.update({budget: theirs[budget] for budget in rest if budget in theirs})
+    return refused
+
+
 def check_budgets(
     name: str, max_conflicts: int | None = None, max_propagations: int | None = None
 ) -> dict[str, int]:
@@ -206,10 +241,11 @@ def check_budgets(
     sudosat.errors.SolverError: solver 'walksat' cannot honour max_conflicts
     """
     budgets = budget_keywords(max_conflicts, max_propagations)
-    entry, _ = solver_entry(name)
-    refused = [budget for budget in budgets if budget not in entry.budgets]
+    refused = refused_budgets(name, budgets)
     if refused:
-        raise SolverError(f"solver {name!r} cannot honour {' or '.join(refused)}")
+        details = "; ".join(why for why in refused.values() if why)
+        raise SolverError(f"solver {name!r} cannot honour {' or '.join(refused)}"
+                          + (f": {details}" if details else ""))
     return budgets
 
 
@@ -287,30 +323,7 @@ def solve(
     if not result.elapsed_ms:
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     verify_result(target, result)
-    if compact is not None and result.model is not None:
-        # The unused variables occur in no clause, so the extended model satisfies
-        # `cnf` exactly when the compact one satisfies the compact formula.
-        result.model = compact.extend(result.model)
-    if compact is not None and result.proof:
-        result.proof = _renumbered_proof(result.proof, compact.origin)
-    return result
-
-
-def _renumbered_proof(text: str, origin: Sequence[int]) -> str:
-    """A DRAT proof over compact variables 1..k, in the original formula's numbers.
-
-    ``origin[i - 1]`` is the original number of compact variable ``i``; a line is
-    an optional ``d``, literals and the closing ``0``.
-    """
-    lines = []
-    for line in text.splitlines():
-        words = line.split()
-        head = ["d"] if words[:1] == ["d"] else []
-        lits = words[len(head):]
-        mapped = [str(origin[int(w) - 1]) if w[0] != "-" else f"-{origin[-int(w) - 1]}"
-                  for w in lits[:-1]]
-        lines.append(" ".join([*head, *mapped, *lits[-1:]]))
-    return "\n".join(lines) + "\n"
+    return result if compact is None else compact.restore(result)
 
 
 def availability(name: str, **options: object) -> tuple[bool, str]:

@@ -27,22 +27,24 @@ class CandidateCounts:
         Cells without a given.
     per_cell : list of int
         ``per_cell[n]``: how many open cells have n candidates.
-    per_group : list of int
-        ``per_group[n]``: how many (unit, symbol) pairs have n open cells that can
-        hold the symbol, over all 3N² units and N² symbols.
-    uncovered : int
-        (unit, symbol) pairs whose symbol is not given in the unit: one
-        coverage clause each.
-    clashes : int
-        Pairs of givens with one symbol in one unit, summed over the units.
+    per_group : tuple of three lists of int
+        For rows, columns and boxes: ``per_group[k][n]`` is how many (unit, symbol)
+        pairs of kind k have n open cells that can hold the symbol, over the N²
+        units of the kind and N² symbols.
+    covered : tuple of three int
+        For rows, columns and boxes: (unit, symbol) pairs whose symbol is given in
+        the unit (their groups hold no open cell).
+    clashes : tuple of three int
+        For rows, columns and boxes: pairs of givens with one symbol in one unit,
+        summed over the units.
     """
 
     candidates: int
     open_cells: int
     per_cell: list[int]
-    per_group: list[int]
-    uncovered: int
-    clashes: int
+    per_group: tuple[list[int], list[int], list[int]]
+    covered: tuple[int, int, int]
+    clashes: tuple[int, int, int]
 
 
 Check = Callable[[], None]
@@ -63,7 +65,9 @@ def count_candidates(
     cells : tuple of int
         Row by row, 0 for an open cell.
     check : callable, optional
-        Called once per row and per symbol; raises to stop (a deadline's ``check``).
+        Called once per row of each pass over the cells (the givens', the open
+        cells', their units') and once per symbol; raises to stop (a deadline's
+        ``check``): no pass runs over the whole board unwatched.
 
     Examples
     --------
@@ -75,32 +79,41 @@ def count_candidates(
     size = order * order
     rows, cols, boxes = ([0] * size for _ in range(3))  # bit d: symbol d given in the unit
     rows_with, cols_with, boxes_with = ([0] * (size + 1) for _ in range(3))  # bit u: unit u
-    seen: dict[tuple[int, int, int], int] = {}
-    clashes = 0
-    for cell in compress(range(len(cells)), cells):
-        d = cells[cell]
-        i, j = divmod(cell, size)
-        b = (i // order) * order + j // order
-        for kind, unit in ((0, i), (1, j), (2, b)):
-            clashes += seen.get((kind, unit, d), 0)
-            seen[(kind, unit, d)] = seen.get((kind, unit, d), 0) + 1
-        rows[i] |= 1 << d
-        cols[j] |= 1 << d
-        boxes[b] |= 1 << d
-        rows_with[d] |= 1 << i
-        cols_with[d] |= 1 << j
-        boxes_with[d] |= 1 << b
+    # A given whose symbol its unit already holds clashes with each earlier one: only
+    # those repeats are counted one by one (a sound board has none).
+    repeats: dict[tuple[int, int, int], int] = {}
+    clashes = [0, 0, 0]
+    for i in range(size):
+        # Row by row, the deadline looked at each time: the givens of an order-20
+        # board alone took 0.3-0.9 s of CPU, longer than a -T 500 it had to honour.
+        check()
+        row = cells[i * size:(i + 1) * size]
+        for j in compress(range(size), row):
+            d = row[j]
+            bit = 1 << d
+            b = (i // order) * order + j // order
+            for kind, masks, unit in ((0, rows, i), (1, cols, j), (2, boxes, b)):
+                if masks[unit] & bit:
+                    key = (kind, unit, d)
+                    repeats[key] = repeats.get(key, 0) + 1
+                    clashes[kind] += repeats[key]
+                else:
+                    masks[unit] |= bit
+            rows_with[d] |= 1 << i
+            cols_with[d] |= 1 << j
+            boxes_with[d] |= 1 << b
     per_cell, candidates, open_rows = _per_cell(order, cells, (rows, cols, boxes), check)
-    per_group = [0] * (size + 1)
+    per_group = ([0] * (size + 1), [0] * (size + 1), [0] * (size + 1))
     _count_groups(order, open_rows, (rows_with, cols_with, boxes_with), per_group, check)
-    given_pairs = sum(mask.bit_count() for unit in (rows, cols, boxes) for mask in unit)
+    row_pairs, col_pairs, box_pairs = (sum(mask.bit_count() for mask in unit)
+                                       for unit in (rows, cols, boxes))
     return CandidateCounts(
         candidates=candidates,
         open_cells=cells.count(0),
         per_cell=per_cell,
         per_group=per_group,
-        uncovered=3 * size * size - given_pairs,
-        clashes=clashes,
+        covered=(row_pairs, col_pairs, box_pairs),
+        clashes=(clashes[0], clashes[1], clashes[2]),
     )
 
 
@@ -139,10 +152,11 @@ def _count_groups(
     order: int,
     open_rows: list[int],
     units_with: tuple[list[int], list[int], list[int]],
-    per_group: list[int],
+    per_group: tuple[list[int], list[int], list[int]],
     check: Check,
 ) -> None:
-    """Add to `per_group` the open cells of every (unit, symbol) that can hold the symbol."""
+    """Add to `per_group` (rows, columns, boxes) how many open cells can hold each symbol."""
+    row_groups, col_groups, box_groups = per_group
     size = order * order
     rows_with, cols_with, boxes_with = units_with
     line = (1 << order) - 1  # `order` consecutive bits: a box's columns, or rows, in a band
@@ -152,6 +166,7 @@ def _count_groups(
     open_cols = [0] * size
     open_boxes = [0] * size
     for i, open_row in enumerate(open_rows):
+        check()
         bits = open_row
         while bits:
             low = bits & -bits
@@ -169,17 +184,17 @@ def _count_groups(
             band_rows = row_d >> (t * order) & line
             for r in range(order):
                 i = t * order + r
-                per_group[0 if band_rows >> r & 1 else (open_rows[i] & cols_free).bit_count()] += 1
+                row_groups[0 if band_rows >> r & 1 else (open_rows[i] & cols_free).bit_count()] += 1
             for s in range(order):  # box (t, s)
                 b = t * order + s
                 if band_boxes >> s & 1:
-                    per_group[0] += 1
+                    box_groups[0] += 1
                     continue
                 blocked = _spread(band_rows, order, line) | (col_d >> (s * order) & line) * comb
-                per_group[(open_boxes[b] & ~blocked).bit_count()] += 1
+                box_groups[(open_boxes[b] & ~blocked).bit_count()] += 1
         for s in range(order):  # stack s: columns and boxes s, order + s, ...
             stack_boxes = sum(1 << t for t in range(order) if box_d >> (t * order + s) & 1)
             rows_free = ~(row_d | _spread(stack_boxes, order, line))
             for c in range(order):
                 j = s * order + c
-                per_group[0 if col_d >> j & 1 else (open_cols[j] & rows_free).bit_count()] += 1
+                col_groups[0 if col_d >> j & 1 else (open_cols[j] & rows_free).bit_count()] += 1

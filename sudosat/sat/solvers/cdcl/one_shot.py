@@ -7,7 +7,7 @@ from typing import Any
 
 from sudosat.sat.cnf import CNF
 from sudosat.sat.result import Result, Status, Stop
-from sudosat.sat.solvers.base import Laps
+from sudosat.sat.solvers.base import Compaction, Laps
 from sudosat.sat.solvers.budget import (
     Deadline,
     budget_keywords,
@@ -38,7 +38,10 @@ def solve(
     Parameters
     ----------
     cnf : CNF
-        Any formula; unused variables get the value false.
+        Any formula; unused variables get the value false. One whose header
+        declares far more variables than its clauses use is solved over those
+        it uses (:class:`~sudosat.sat.solvers.base.Compaction`); the model
+        still lists every declared variable.
     deadline : Deadline, optional
         When the call stops, loading included, on the deadline's own clock
         (wall or CPU); on expiry the result is UNKNOWN, ``stop`` TIME.
@@ -83,11 +86,17 @@ def solve(
     settings: dict[str, Any] = dict(tunables)
     solver = Solver(seed=seed, proof=proof, runs=ONE_SHOT_RUNS, **settings)
     deadline = deadline or Deadline(None)
+    # The tables are sized by the variables the clauses use, not by a header that may
+    # declare millions more (the registry's solve has renumbered such a formula already).
+    compact = Compaction.of(cnf)
     # The collector stays paused until the solver is gone: re-enabled earlier, its
     # next pass would scan every clause list just loaded.
     with collector_paused():
-        result = _one_shot(solver, cnf, deadline, max_conflicts, max_propagations)
+        result = _one_shot(solver, cnf if compact is None else compact.cnf, deadline,
+                           max_conflicts, max_propagations)
         solver.delete()
+    if compact is not None:
+        compact.restore(result)
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sudosat.errors import SolverError, import_extra
 from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.base import Compaction
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep
 from sudosat.sat.solvers.cdcl.state import State
 
@@ -91,25 +92,38 @@ def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:
     dratify = import_extra("dratify", "proofs", "checking a DRAT proof (--certify)")
     check_proof, parse_dimacs = dratify.check_proof, dratify.parse_dimacs
 
-    # The same clauses under a header naming the largest variable they use: a header
-    # far above it (a million variables declared, two used) only bounds the numbers,
-    # and dratify refuses a header that large for so small an input.
-    used = max(map(abs, cnf.flat), default=0)
-    header = cnf if used == cnf.num_vars else CNF.from_flat(cnf.flat, used)
+    # The formula over the variables it uses, renumbered 1..k, and the proof mapped the same
+    # way: dratify reads a header of up to a million variables however short the file (more
+    # only from a file at least as long), and a formula that uses variable 2,000,000 in two
+    # clauses is no bigger than one that uses variables 1 and 2.
+    used = len(set(map(abs, cnf.flat)) - {0})
+    compact = None
+    if used == max(map(abs, cnf.flat), default=0):  # already 1..k: the header alone shrinks
+        formula_text = (cnf if used == cnf.num_vars else CNF.from_flat(cnf.flat, used)).to_dimacs()
+    else:
+        compact = Compaction.onto_used(cnf)
+        formula_text = compact.cnf.to_dimacs()
+        proof_text = compact.proof_in_compact(proof_text)
     try:
-        formula = parse_dimacs(header.to_dimacs())
+        formula = parse_dimacs(formula_text)
     except ValueError as exc:
-        return False, f"dratify cannot read the formula: {exc}"
+        return False, f"dratify cannot read the formula: {' '.join(str(exc).split())}"
     try:
         outcome = check_proof(formula, proof_text, engine="python")
     except ValueError as exc:
-        return False, f"malformed proof: {exc}"
+        return False, f"malformed proof: {' '.join(str(exc).split())}"
     if outcome.ok:
         return True, "verified"
     detail = outcome.reason
     if outcome.failed_clause is not None:
         from dratify import to_dimacs
 
-        body = " ".join([*(str(to_dimacs(q)) for q in outcome.failed_clause), "0"])
+        original = [to_dimacs(q) for q in outcome.failed_clause]
+        if compact is not None:  # named in the formula's own numbers
+            origin = compact.origin
+            original = [origin[abs(lit) - 1] * (1 if lit > 0 else -1)
+                        if abs(lit) <= len(origin) else lit for lit in original]
+        body = " ".join([*map(str, original), "0"])
         detail = f"step {outcome.failed_step} fails: {body} ({outcome.reason})"
     return False, detail
+
