@@ -9,6 +9,7 @@ import pandas as pd
 
 from sudosat.errors import InstanceError
 from sudosat.report.tables import HTML
+from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board
 
 
@@ -84,7 +85,7 @@ def unsolved_html(
         found = puzzle.clashes() if puzzle is not None else []
         answers = "; ".join(
             f"{r.solver}: {r.status}"
-            + (f" ({r.error})" if r.error and not (found and r.status == "UNSAT") else "")
+            + (f" ({r.error})" if r.error and not (found and r.status == Verdict.UNSAT) else "")
             for r in rows.itertuples()
         )
         if puzzle is None:
@@ -100,7 +101,7 @@ def solutions_from_results(results: pd.DataFrame) -> dict[int, Board]:
     solved: dict[int, Board] = {}
     if "output" not in results.columns:
         return solved
-    for row in results[(results["status"] == "SAT") & results["valid"]].itertuples():
+    for row in results[(results["status"] == Verdict.SAT) & results["valid"]].itertuples():
         line = int(row.line)
         if line not in solved:
             try:

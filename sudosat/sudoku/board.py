@@ -55,6 +55,7 @@ from functools import cache
 
 from sudosat.errors import InstanceError
 from sudosat.lines import misplaced_mark
+from sudosat.sudoku.board_view import EMPTY, board_table
 from sudosat.words import and_join
 
 Cell = tuple[int, int]
@@ -189,7 +190,13 @@ class Board:
     # -- reading ----------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, source: str | None = None, line: int | None = None) -> Board:
+    def parse(
+        cls,
+        text: str,
+        source: str | None = None,
+        line: int | None = None,
+        check: Callable[[], object] | None = None,
+    ) -> Board:
         """Read one board line in any of the three formats (see the module notes).
 
         The format is told apart by shape: a single token of k⁴ symbols is a grid
@@ -205,6 +212,10 @@ class Board:
             The file the line comes from, named in errors.
         line : int, optional
             The 1-based line number, named in errors.
+        check : callable, optional
+            Called between pieces of a long numeric line; it stops the reading by
+            raising (a time limit's ``Deadline.check``): an order-50 line of
+            12 MB or more takes about a second to read.
 
         Returns
         -------
@@ -232,7 +243,7 @@ class Board:
         if misplaced:
             raise InstanceError(misplaced, file=source, line=line)
         try:
-            return _parse(text)
+            return _parse(text, check)
         except InstanceError as error:
             raise InstanceError(error.reason, file=source, line=line) from None
 
@@ -334,29 +345,21 @@ class Board:
         Returns
         -------
         str
-            A ``<style>`` block and a ``<table class="sudosat-board">``; sizes
-            shrink with the order so that order 5 stays readable and larger
-            orders still fit a page.
+            A ``<style>`` block and a ``<table class="sudosat-board">``
+            (:func:`sudosat.sudoku.board_view.board_table`).
         """
         if puzzle is not None and puzzle.order != self.order:
             raise ValueError(
                 f"a puzzle of order {puzzle.order} cannot mark an order {self.order} board"
             )
-        n, size = self.order, self.size
-        font = {1: 16, 2: 16, 3: 16, 4: 14, 5: 12}.get(n, 9)
-        cell_px = max(round(font * 1.75), round(font * 0.62 * len(str(size))) + 6)
-        givens = puzzle.cells if puzzle is not None else None
-        parts = [
-            _html_style(n, cell_px),
-            f'<table class="sudosat-board sudosat-order-{n}" style="{_table_style(font)}">',
+        texts = [str(value) if value else EMPTY for value in self.cells]
+        if puzzle is None:
+            return board_table(self.order, texts)
+        marks = [
+            [] if not given else ["given"] if given == value else ["changed"]
+            for given, value in zip(puzzle.cells, self.cells, strict=True)
         ]
-        for i in range(size):
-            parts.append("<tr>")
-            for j in range(size):
-                parts.append(_html_cell(self, i, j, givens))
-            parts.append("</tr>")
-        parts.append("</table>")
-        return "".join(parts)
+        return board_table(self.order, texts, marks)
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -575,14 +578,14 @@ def check_solution(puzzle: Board, solution: Board) -> str | None:
 # -- parsing -------------------------------------------------------------------
 
 
-def _parse(text: str) -> Board:
+def _parse(text: str, check: Callable[[], object] | None = None) -> Board:
     """Parse one line (no file/line context: Board.parse adds it)."""
     # A byte-order mark can lead a file's first line. Only ASCII blanks and line
     # ends are trimmed: a form feed or U+2028 is a character the message names.
     stripped = text.strip(_LINE_BLANKS).lstrip("\ufeff").strip(_LINE_BLANKS)
     if not stripped:
         raise InstanceError("empty line")
-    board = _parse_plain_numbers(stripped)
+    board = _parse_plain_numbers(stripped, check)
     if board is not None:
         return board
     parts = _SEPARATORS.split(stripped)
@@ -609,29 +612,62 @@ def _parse(text: str) -> Board:
     return _parse_numbers(order, rest)
 
 
-def _parse_plain_numbers(stripped: str) -> Board | None:
+def _parse_plain_numbers(
+    stripped: str, check: Callable[[], object] | None = None
+) -> Board | None:
     """The common numeric line (ASCII digits and blanks, canonical values) at C speed, else None.
 
     An order-50 line holds 6.25 million numbers: splitting it with the separator
     pattern and calling ``int`` on each took about a second. Here ``str.split``
-    and one look-up per token in a table of the order's own values do the work;
-    any other line (commas, dashes, a leading zero, a bad value, a wrong count)
-    returns None and goes through the general parser, which names its fault.
+    and one look-up per token in a table of the order's own values do the work,
+    a piece of the line at a time with `check` called before each; any other
+    line (commas, dashes, a leading zero, a bad value, a wrong count) returns
+    None and goes through the general parser, which names its fault.
     """
-    if not stripped.isascii() or stripped.translate(_DIGITS_AND_BLANKS):
+    first = stripped.split(None, 1)[:1]  # nothing when it is all blanks of other kinds
+    if not first or not stripped.isascii():
         return None
-    tokens = stripped.split()
-    head = tokens[0]
-    if len(tokens) < 3 or len(head) > _MAX_ORDER_DIGITS:  # "N T" and the rest: general path
+    head = first[0]
+    if len(head) > _MAX_ORDER_DIGITS or not head.isdecimal():
         return None
     order = int(head)
-    if order < 2 or len(tokens) - 1 != order**4:
+    # Order 1 and "N T" lines (a token of N⁴ symbols) take the general path, and so does
+    # a line too short for N⁴ numbers, before a table of the order's values is made.
+    if order < 2 or 2 * order**4 > len(stripped):
         return None
     values = {str(value): value for value in range(order * order + 1)}
-    cells = tuple(map(values.get, tokens[1:]))
-    if None in cells:
+    cells: list[int | None] = []
+    for piece in _pieces(stripped[len(head):], _PARSE_PIECE):
+        if check is not None:
+            check()
+        if piece.translate(_DIGITS_AND_BLANKS):
+            return None
+        cells += map(values.get, piece.split())
+        if len(cells) > order**4:
+            return None
+    if len(cells) != order**4 or None in cells:
         return None
-    return Board._trusted(order, cells)  # type: ignore[arg-type]  # None ruled out above
+    return Board._trusted(order, tuple(cells))  # type: ignore[arg-type]  # no None: above
+
+
+_PARSE_PIECE = 1 << 20  # characters of a numeric line read between two looks at the deadline
+_BLANK = re.compile(r"[ \t]")
+
+
+def _pieces(text: str, size: int) -> Iterator[str]:
+    """`text` in pieces of about `size` characters, each cut at a blank (no number is split).
+
+    Examples
+    --------
+    >>> list(_pieces("12 34 5 678", 4))
+    ['12 34', ' 5 678']
+    """
+    start = 0
+    while start < len(text):
+        blank = _BLANK.search(text, start + size) if start + size < len(text) else None
+        stop = blank.start() if blank else len(text)
+        yield text[start:stop]
+        start = stop
 
 
 def _check_separators(parts: list[str]) -> None:
@@ -752,47 +788,3 @@ def _beyond_course(order: int) -> str:
     return (
         f"order {order} is beyond the course format (1..{COURSE_MAX_ORDER}); use the numeric format"
     )
-
-
-# -- HTML ------------------------------------------------------------------------
-
-_STYLE = (
-    "<style>"
-    "table.sudosat-board td{border:1px solid #999;padding:0;text-align:center;"
-    "vertical-align:middle;background:#fff;color:#000;font-weight:normal}"
-    "table.sudosat-board td.bt{border-top:2px solid #000}"
-    "table.sudosat-board td.bl{border-left:2px solid #000}"
-    "table.sudosat-board td.given{font-weight:bold}"
-    "table.sudosat-board td.changed{color:#c00;background:#fdd}"
-    "</style>"
-)
-
-
-def _html_style(order: int, cell_px: int) -> str:
-    """The shared rules, plus the cell size of this order (one rule, not one per cell)."""
-    size_rule = (
-        f"table.sudosat-board.sudosat-order-{order} td{{width:{cell_px}px;height:{cell_px}px}}"
-    )
-    return _STYLE.replace("</style>", size_rule + "</style>")
-
-
-def _table_style(font: int) -> str:
-    return (
-        "border-collapse:collapse;border:2px solid #000;table-layout:fixed;"
-        f"font-family:monospace;font-size:{font}px;margin:0.5em 0"
-    )
-
-
-def _html_cell(board: Board, i: int, j: int, givens: tuple[int, ...] | None) -> str:
-    n, size = board.order, board.size
-    value = board.cells[i * size + j]
-    classes = []
-    if i and i % n == 0:
-        classes.append("bt")
-    if j and j % n == 0:
-        classes.append("bl")
-    if givens is not None and givens[i * size + j]:
-        classes.append("given" if givens[i * size + j] == value else "changed")
-    attr = f' class="{" ".join(classes)}"' if classes else ""
-    text = str(value) if value else "&nbsp;"
-    return f"<td{attr}>{text}</td>"

@@ -45,10 +45,9 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
 
 from sudosat.errors import EncodingError
-from sudosat.sat.amo import AMO_METHODS, amo, amo_size
+from sudosat.sat.amo import AMO_METHODS
 from sudosat.sat.cnf import CNF
 from sudosat.sudoku.board import Board, units
 from sudosat.sudoku.encoding import (
@@ -57,24 +56,22 @@ from sudosat.sudoku.encoding import (
     cell_of,
     check_resources,
     encode,
+    estimate,
     get_encoding,
     variable,
 )
+from sudosat.sudoku.encoding.families import DECLARED, FullGrid, Writer, full_family_size, write
 from sudosat.sudoku.numbering import get_numbering
 
 Lit = int
 CellSets = list[tuple[int, ...]]
 
 FAMILY_LABELS: dict[str, str] = {
-    "completeness": "completeness: every cell holds some symbol",
-    "uniqueness": "uniqueness: no cell holds two symbols",
-    "rows": "validity in rows: no symbol twice in a row",
-    "columns": "validity in columns: no symbol twice in a column",
-    "boxes": "validity in boxes: no symbol twice in a box",
-    "coverage": "at least once: every symbol in every row, column and box",
-    "givens": "givens",
+    name: DECLARED[name].label
+    for name in ("completeness", "uniqueness", "rows", "columns", "boxes", "coverage", "givens")
 }
-"""Every family of the workbench, in the order it is written, with what it says."""
+"""Every family of the workbench, in the order it is written, with what it says (declared in
+:mod:`sudosat.sudoku.encoding.families`)."""
 
 GIVENS_MODES = {
     "units": "one unit clause per given",
@@ -391,22 +388,7 @@ def family_size(board: Board, switches: Switches) -> dict[str, tuple[int, int, i
     The givens family is sized as unit clauses; simplified givens change sizes
     only once they are substituted (see :func:`build`).
     """
-    size = board.size
-    cells, groups = size * size, size * size  # groups per unit kind: N² units x N² symbols
-    aux, clauses, literals = amo_size(switches.amo, size)
-    sizes: dict[str, tuple[int, int, int]] = {}
-    for name in switches.families():
-        if name == "completeness":
-            sizes[name] = (0, cells, cells * size)
-        elif name == "uniqueness":
-            sizes[name] = (cells * aux, cells * clauses, cells * literals)
-        elif name in _KINDS:
-            sizes[name] = (groups * aux, groups * clauses, groups * literals)
-        elif name == "coverage":
-            sizes[name] = (0, 3 * groups, 3 * groups * size)
-        else:
-            sizes[name] = (0, board.num_givens, board.num_givens)
-    return sizes
+    return {name: full_family_size(name, board, switches.amo) for name in switches.families()}
 
 
 def _switched(board: Board, switches: Switches, first: int) -> Built:
@@ -416,33 +398,14 @@ def _switched(board: Board, switches: Switches, first: int) -> Built:
     cells = [
         [var(i, j, d, order) for d in range(1, size + 1)] for i in range(size) for j in range(size)
     ]
-    table = units(order)
-    flat = array("i")
-    top = numbering.highest(order)
+    grid = FullGrid(board, cells)
+    writer = Writer(top=numbering.highest(order))
     families = []
     for name in switches.families():
-        start, top_before = len(flat), top
-        if name == "completeness":
-            for lits in cells:
-                flat.extend(lits)
-                flat.append(0)
-        elif name == "uniqueness":
-            for lits in cells:
-                top = amo(flat, lits, switches.amo, top)[1]
-        elif name in _KINDS:
-            offset = _KINDS.index(name) * size
-            for _, _, members in table[offset : offset + size]:
-                for d in range(size):
-                    top = amo(flat, [cells[c][d] for c in members], switches.amo, top)[1]
-        elif name == "coverage":
-            for _, _, members in table:
-                for d in range(size):
-                    flat.extend(cells[c][d] for c in members)
-                    flat.append(0)
-        else:
-            givens = [cells[c][v - 1] for c, v in enumerate(board.cells) if v]
-            flat.extend(chain.from_iterable(zip(givens, repeat(0))))
-        families.append(_family(name, flat, start, top - top_before, first))
+        start, top_before = len(writer.flat), writer.top
+        write(DECLARED[name], grid, writer, switches.amo)
+        families.append(_family(name, writer.flat, start, writer.top - top_before, first))
+    flat, top = writer.flat, writer.top
     if switches.givens == "simplify":
         true = {cells[c][v - 1] for c, v in enumerate(board.cells) if v}
         flat, families = _substitute(flat, families, true, first)
@@ -675,3 +638,14 @@ def cnf_excerpt(built: Built) -> list[tuple[str, int, list[tuple[str, str]]]]:
         )
         for f in built.families
     ]
+
+
+def empty_board_clauses(order: int, encoding: str) -> int:
+    """Clauses of the registered `encoding` for an empty board of `order` (counted, not built).
+
+    Examples
+    --------
+    >>> empty_board_clauses(3, "course") - empty_board_clauses(3, "minimal")  # uniqueness
+    2916
+    """
+    return estimate(Board.empty(order), encoding)["clauses"]

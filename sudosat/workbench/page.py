@@ -44,6 +44,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from sudosat.errors import SudosatError
+from sudosat.run.results import Verdict
 from sudosat.sat.amo import AMO_METHODS
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
@@ -69,10 +70,10 @@ from sudosat.workbench.formula import (
     preset,
 )
 from sudosat.workbench.views import (
-    BOARD_STYLE,
     EAGER_DOWNLOAD,
     FAMILY_SWITCHES,
     SWITCH_LABELS,
+    VIEW_STYLE,
     answer_html,
     clashing_givens,
     counts_html,
@@ -96,10 +97,10 @@ def choices() -> dict[str, Any]:
     (in a browser: zChaff, the ``exec:`` programs and PySAT's compiled
     solvers), so the page can say so instead of leaving them out silently;
     ``style`` is the style sheet of the views
-    (:data:`sudosat.workbench.views.BOARD_STYLE`).
+    (:data:`sudosat.workbench.views.VIEW_STYLE`).
     """
     return {
-        "style": BOARD_STYLE,
+        "style": VIEW_STYLE,
         "orders": list(ORDERS),
         "encodings": encoding_choices(),
         "families": [
@@ -237,7 +238,7 @@ class Session:
         if board is not None:
             reading = outcome.reading
             solution = reading.board if reading is not None and reading.valid else None
-            bad = sorted(clashing_givens(board)) if outcome.status == "UNSAT" else []
+            bad = sorted(clashing_givens(board)) if outcome.status == Verdict.UNSAT else []
             grid = {
                 "order": board.order,
                 "given": list(board.cells),

@@ -16,6 +16,7 @@ from typing import Any
 
 from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board, units
+from sudosat.sudoku.board_view import BOARD_STYLE, EMPTY, board_table
 from sudosat.sudoku.encoding import estimate
 from sudosat.workbench.compute import COURSE_EXAMPLE, CUSTOM, Outcome, compute
 from sudosat.workbench.formula import FAMILY_LABELS, Reading, Switches, cnf_excerpt, preset, verdict
@@ -37,27 +38,16 @@ EAGER_DOWNLOAD = 1_000_000
 
 # -- views (plain HTML, so that tests and the static page read the same) ----------------
 
-BOARD_STYLE = (
-    "<style>"
-    "table.sudosat-wb{border-collapse:collapse;border:2px solid #000;font-family:monospace;"
-    "margin:0.4em 0}"
-    "table.sudosat-wb td{border:1px solid #999;text-align:center;vertical-align:middle;"
-    "padding:0;background:#fff;color:#000}"
-    "table.sudosat-wb td.bt{border-top:2px solid #000}"
-    "table.sudosat-wb td.bl{border-left:2px solid #000}"
-    "table.sudosat-wb td.given{font-weight:bold}"
-    "table.sudosat-wb td.broken{background:#ffe0b3}"
-    "table.sudosat-wb td.bad{background:#f99;color:#700}"
-    "table.sudosat-wb td.clash{color:#c00;font-weight:bold}"
-    "table.sudosat-wb td.many{font-size:60%;line-height:1}"
+VIEW_STYLE = (
+    f"<style>{BOARD_STYLE}"
     ".sudosat-ok{color:#060;font-weight:bold}.sudosat-no{color:#b00;font-weight:bold}"
     "table.sudosat-counts td,table.sudosat-counts th{padding:1px 8px;text-align:right}"
     "table.sudosat-counts td:first-child,table.sudosat-counts th:first-child{text-align:left}"
     "</style>"
 )
-"""The style sheet of the board and the counts tables (one ``<style>`` element).
+"""The style sheet of the boards and the counts tables (one ``<style>`` element).
 
-The views carry it with each board; a page shows it once for its other tables.
+Each board carries the board's rules; a page shows this once for its other tables.
 """
 
 
@@ -70,48 +60,32 @@ def board_html(
     their broken units (``box 1`` ...); a symbol repeated in a unit is red; a
     cell that holds no symbol, several, or not its given is red, and so are
     the `clashing` givens. Rows and columns count from 1, as the reader does.
-    The table sits in a box that scrolls sideways when the page is narrower.
+    The table (:func:`sudosat.sudoku.board_view.board_table`) sits in a box
+    that scrolls sideways when the page is narrower.
     """
-    n, size = puzzle.order, puzzle.size
-    px = {1: 28, 2: 28, 3: 28, 4: 26, 5: 24}.get(n, 22)
-    font = {1: 16, 2: 16, 3: 16, 4: 13, 5: 11}.get(n, 9)
     broken: dict[int, list[str]] = {}
     if reading is not None:
-        table = {(kind, number): members for kind, number, members in units(n)}
+        table = {(kind, number): members for kind, number, members in units(puzzle.order)}
         for kind, number in reading.broken_units:
             for cell in table[(kind, number)]:
                 broken.setdefault(cell, []).append(f"{kind} {number}")
-    rows = []
-    for i in range(size):
-        tds = []
-        for j in range(size):
-            cell = i * size + j
-            held = reading.cells[cell] if reading is not None else _held(puzzle.cells[cell])
-            classes = ["bt"] * (i > 0 and i % n == 0) + ["bl"] * (j > 0 and j % n == 0)
-            classes += ["given"] * bool(puzzle.cells[cell])
-            attrs = ""
-            if cell in broken:
-                classes.append("broken")
-                attrs = f' data-units="{html.escape(", ".join(broken[cell]))}"'
-            if reading is not None and cell in reading.bad_cells:
-                classes.append("bad")
-            if cell in clashing or (reading is not None and cell in reading.clash_cells):
-                classes.append("clash")
-            if len(held) > 1:
-                classes.append("many")
-            text = "·".join(map(str, held)) if held else "&nbsp;"
-            tds.append(f'<td class="{" ".join(classes)}"{attrs}>{text}</td>')
-        rows.append("<tr>" + "".join(tds) + "</tr>")
-    sizes = f"table.sudosat-wb.o{n} td{{width:{px}px;height:{px}px;font-size:{font}px}}"
+    texts, marks = [], []
+    for cell, given in enumerate(puzzle.cells):
+        held = reading.cells[cell] if reading is not None else (given,) if given else ()
+        classes = ["given"] * bool(given) + ["broken"] * (cell in broken)
+        if reading is not None and cell in reading.bad_cells:
+            classes.append("bad")
+        if cell in clashing or (reading is not None and cell in reading.clash_cells):
+            classes.append("clash")
+        if len(held) > 1:
+            classes.append("many")
+        texts.append("·".join(map(str, held)) if held else EMPTY)
+        marks.append(classes)
+    where = {cell: ", ".join(names) for cell, names in broken.items()}
     return (
-        BOARD_STYLE.replace("</style>", sizes + "</style>")
-        + f'<div class="sudosat-wb-scroll" style="overflow-x:auto;max-width:100%">'
-        f'<table class="sudosat-wb o{n}">{"".join(rows)}</table></div>'
+        '<div class="sudosat-wb-scroll" style="overflow-x:auto;max-width:100%">'
+        f"{board_table(puzzle.order, texts, marks, where)}</div>"
     )
-
-
-def _held(value: int) -> tuple[int, ...]:
-    return (value,) if value else ()
 
 
 def counts_html(outcome: Outcome) -> str:
@@ -314,13 +288,14 @@ def answer_html(outcome: Outcome, explain: bool = True) -> str:
 
 def _no_model_html(outcome: Outcome, board: Board) -> str:
     """No board came back: why (UNSAT with the clashing givens named, or no decision)."""
-    said = {
-        "UNSAT": "the formula has no model: the puzzle has no solution under these clauses",
+    why: dict[str, str] = {
+        Verdict.UNSAT: "the formula has no model: the puzzle has no solution under these clauses",
         Verdict.TIMEOUT: "no decision within the time limit: this is not UNSAT",
         Verdict.UNKNOWN: "no decision: the local search gave up with time left, which is not UNSAT",
-    }.get(outcome.status, "")
+    }
+    said = why.get(outcome.status, "")
     clashing: frozenset[int] = frozenset()
-    if outcome.status == "UNSAT":
+    if outcome.status == Verdict.UNSAT:
         words = clash_words(board)
         if words:
             said = f"{said}; {words}"
@@ -334,7 +309,7 @@ def status_html(outcome: Outcome) -> str:
     if outcome.error:
         return f"<span class='sudosat-no'>{html.escape(outcome.error)}</span>"
     ms = outcome.stats.get("time (ms)", 0.0)
-    why = clash_words(outcome.board) if outcome.status == "UNSAT" and outcome.board else ""
+    why = clash_words(outcome.board) if outcome.status == Verdict.UNSAT and outcome.board else ""
     return (
         f"<span>{html.escape(outcome.solver)}: {html.escape(outcome.status)} "
         f"({ms:,.1f} ms to solve, {outcome.encode_ms:.1f} ms to build)"
@@ -422,4 +397,4 @@ def snapshot_html(settings: Iterable[Mapping[str, Any]], time_limit_ms: float = 
             "</div><details><summary>the CNF, clause by clause</summary>"
             f"{excerpt_html(outcome)}</details></div>"
         )
-    return BOARD_STYLE + "".join(parts)
+    return VIEW_STYLE + "".join(parts)

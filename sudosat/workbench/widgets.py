@@ -36,6 +36,7 @@ try:
     import ipywidgets as widgets
 except ImportError:  # the computation and the views need no widgets: sudosat.workbench.page
     raise MissingExtraError("the workbench's widgets", "widgets", "ipywidgets") from None
+from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
 from sudosat.workbench.compute import (
@@ -53,11 +54,11 @@ from sudosat.workbench.compute import (
 from sudosat.workbench.formula import GIVENS_MODES, NUMBERINGS, Switches, matching_encoding, preset
 from sudosat.workbench.grid import GRID_CSS, Grid, parse_cell
 from sudosat.workbench.views import (
-    BOARD_STYLE,
     DOWNLOAD_LIMIT,
     EAGER_DOWNLOAD,
     FAMILY_SWITCHES,
     SWITCH_LABELS,
+    VIEW_STYLE,
     answer_html,
     board_html,
     clashing_givens,
@@ -388,7 +389,7 @@ class Workbench:
             reading = outcome.reading
             solution = reading.board if reading is not None and reading.valid else None
             self._quietly(lambda: self.grid.show(board, solution))
-            if outcome.status == "UNSAT":  # givens that clash are the reason: mark them
+            if outcome.status == Verdict.UNSAT:  # givens that clash are the reason: mark them
                 for cell in clashing_givens(board):
                     self.grid.mark(cell, "sudosat-badcell", True)
         self.status.value = status_html(outcome)
@@ -438,7 +439,7 @@ class Workbench:
         )
         return widgets.VBox(
             [
-                widgets.HTML(GRID_CSS + BOARD_STYLE),
+                widgets.HTML(GRID_CSS + VIEW_STYLE),
                 puzzle,
                 solving,
                 self.status,

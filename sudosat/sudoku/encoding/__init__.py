@@ -6,7 +6,9 @@ The course encoding numbers it ``i·N⁴ + j·N² + d``, a bijection onto
 Every encoding is built by :func:`encode`, which returns an :class:`Encoded`
 holding the CNF and its decoder, so only this package knows the numbering.
 
-Clause families (their names are the keys of ``Encoded.family_counts``):
+Clause families (their names are the keys of ``Encoded.family_counts``; each is
+declared once in :mod:`~sudosat.sudoku.encoding.families`, which the encoder, the
+size estimates and the workbench all read):
 
 completeness
     every cell holds some symbol (one clause of N² literals per cell);
@@ -52,7 +54,9 @@ per process and order: a 9×9 course CNF then costs a copy and its givens
 
 The package's modules, from the bottom up: :mod:`~sudosat.sudoku.encoding.core` (the
 registry of encodings, the course numbering, :class:`Encoded`),
+:mod:`~sudosat.sudoku.encoding.counts` (candidates counted without listing them),
 :mod:`~sudosat.sudoku.encoding.candidates` (what the givens leave open),
+:mod:`~sudosat.sudoku.encoding.families` (every clause family: its clauses and counts),
 :mod:`~sudosat.sudoku.encoding.sizes` (sizes without building, the memory guard),
 :mod:`~sudosat.sudoku.encoding.build` (:func:`encode` and the rules cache),
 :mod:`~sudosat.sudoku.encoding.decode` (other numberings, the checked decoder). Every

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from itertools import chain
 
 from sudosat.sat.cnf import CNF
-from sudosat.sudoku.board import Board, units
-from sudosat.sudoku.encoding.candidates import _Candidates, _candidates, _unit_groups
-from sudosat.sudoku.encoding.core import Encoded, EncodingSpec, _Writer, get_encoding
-from sudosat.sudoku.encoding.sizes import _reduction
+from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding.candidates import list_candidates, unit_groups
+from sudosat.sudoku.encoding.core import Encoded, EncodingSpec, get_encoding
+from sudosat.sudoku.encoding.families import DECLARED, FullGrid, OpenGrid, Writer, write
+from sudosat.sudoku.encoding.sizes import reduction
 
 
 def encode(
@@ -119,18 +120,12 @@ def clear_rules_cache() -> None:
 # -- building from scratch ---------------------------------------------------------
 
 
-
-def _unit_bases(order: int, size: int) -> list[list[int]]:
-    """For rows, columns, boxes: the course number of x(s, 0) for each cell s."""
-    return [[cell * size for cell in cells] for _, _, cells in units(order)]
-
-
 def _encode_full(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     order, size = board.order, board.size
-    writer = _Writer(top=size**3, check=check)
+    writer = Writer(top=size**3, check=check)
+    grid = FullGrid.course(board)
     for family in spec.families:
-        writer.counts[family] = 0
-        _write_full_family(writer, family, board, spec.amo)
+        write(DECLARED[family], grid, writer, spec.amo)
     comment = (
         f"sudosat {spec.name} encoding, order {order}: "
         f"variable i*{size * size} + j*{size} + d is 'cell (i,j) holds d'"
@@ -138,32 +133,9 @@ def _encode_full(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     return Encoded(writer.finish(comment), board, spec.name, writer.counts, size**3)
 
 
-def _write_full_family(writer: _Writer, family: str, board: Board, method: str) -> None:
-    """Append one family over every cell variable (course numbering)."""
-    size = board.size
-    cell_bases = range(0, size**3, size)
-    if family == "completeness":
-        for base in cell_bases:
-            writer.at_least_one(family, range(base + 1, base + size + 1))
-    elif family == "uniqueness":
-        for base in cell_bases:
-            writer.at_most_one(family, range(base + 1, base + size + 1), method)
-    elif family in ("validity", "coverage"):
-        for bases in _unit_bases(board.order, size):
-            for d in range(1, size + 1):
-                lits = [base + d for base in bases]
-                if family == "validity":
-                    writer.at_most_one(family, lits, method)
-                else:
-                    writer.at_least_one(family, lits)
-    else:
-        givens = [cell * size + value for cell, value in enumerate(board.cells) if value]
-        writer.units(family, givens)
-
-
 def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
     size = board.size
-    cand = _candidates(board, check)
+    cand = list_candidates(board, check)
     # origin[k - 1] is the course number of compact variable k.
     origin = array("i")
     for start in range(0, len(cand.open_cells), size):  # a row's worth between deadline looks
@@ -173,42 +145,12 @@ def _encode_reduced(board: Board, spec: EncodingSpec, check=None) -> Encoded:
                     strict=True)
         origin.extend(chain.from_iterable((cell * size + d for d in ds) for cell, ds in pairs))
     num_open = len(origin)
-    groups = _unit_groups(board, cand, check)
-    cell_groups: list[range] = []
-    first = 1
-    for symbols in cand.symbols:
-        cell_groups.append(range(first, first + len(symbols)))
-        first += len(symbols)
-    writer = _Writer(top=num_open, check=check)
+    grid = OpenGrid(cand, unit_groups(board, cand, check))
+    writer = Writer(top=num_open, check=check)
     for family in spec.families:
-        writer.counts[family] = 0
-        _write_reduced_family(writer, family, cell_groups, groups, cand, spec.amo)
+        write(DECLARED[family], grid, writer, spec.amo)
     cnf = writer.finish(f"sudosat {spec.name} encoding, order {board.order}: "
                         f"{num_open} open candidates numbered 1..{num_open}")
-    reduction = _reduction(board, cand, groups, num_open)
+    removed = reduction(board, grid, num_open)
     decided = not cand.open_cells and not cnf.has_empty_clause
-    return Encoded(cnf, board, spec.name, writer.counts, num_open, decided, reduction, origin)
-
-
-def _write_reduced_family(writer: _Writer, family: str, cell_groups: list[range],
-                          groups: list[list[list[int]]], cand: _Candidates, method: str) -> None:
-    """Append one family as the givens leave it (the givens family: nothing remains)."""
-    if family == "completeness":
-        for cell_lits in cell_groups:
-            writer.at_least_one(family, cell_lits)  # empty when no candidate is left
-    elif family == "uniqueness":
-        for cell_lits in cell_groups:
-            writer.at_most_one(family, cell_lits, method)
-    elif family == "validity":
-        for u, unit_groups in enumerate(groups):
-            # Two givens with one symbol in a unit falsify both literals of their clause.
-            writer.empty_clauses(family, cand.clashes[u])
-            for lits in unit_groups:
-                writer.at_most_one(family, lits, method)
-    elif family == "coverage":
-        for u, unit_groups in enumerate(groups):
-            mask = cand.given_masks[u]
-            for d, lits in enumerate(unit_groups, start=1):
-                if not mask >> d & 1:  # a given d satisfies the clause
-                    writer.at_least_one(family, lits)
-
+    return Encoded(cnf, board, spec.name, writer.counts, num_open, decided, removed, origin)

@@ -9,7 +9,7 @@ from sudosat.sudoku.board import Board, units
 
 
 @dataclass
-class _Candidates:
+class Candidates:
     """What the givens leave open: the input of the reduced encodings.
 
     ``open_cells[k]`` is a cell index and ``symbols[k]`` its candidate symbols;
@@ -33,7 +33,7 @@ def _nothing() -> None:
     """The `check` of a build without a deadline."""
 
 
-def _candidates(board: Board, check: Callable[[], None] | None = None) -> _Candidates:
+def list_candidates(board: Board, check: Callable[[], None] | None = None) -> Candidates:
     """Candidates of every open cell: the symbols no peer holds as a given.
 
     `check` is called once per row (N² cells, N⁴ candidates at most) and stops
@@ -63,11 +63,11 @@ def _candidates(board: Board, check: Callable[[], None] | None = None) -> _Candi
         free = everything & ~(masks[row] | masks[column] | masks[box])
         open_cells.append(cell)
         symbols.append([d for d in range(1, size + 1) if free >> d & 1])
-    return _Candidates(open_cells, symbols, masks, clashes)
+    return Candidates(open_cells, symbols, masks, clashes)
 
 
-def _unit_groups(
-    board: Board, cand: _Candidates, check: Callable[[], None] | None = None
+def unit_groups(
+    board: Board, cand: Candidates, check: Callable[[], None] | None = None
 ) -> list[list[list[int]]]:
     """``groups[u][d - 1]``: the compact variables of symbol d in unit u, in cell order.
 

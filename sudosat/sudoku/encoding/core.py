@@ -1,25 +1,21 @@
 """The encodings' registry, the course numbering and :class:`Encoded` (what every build returns).
 
-Nothing here builds clauses but :class:`_Writer`, the flat clause array the
-builders of :mod:`sudosat.sudoku.encoding.build` write into.
+Nothing here builds clauses: the families are declared in
+:mod:`sudosat.sudoku.encoding.families` and written by :mod:`sudosat.sudoku.encoding.build`.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain, repeat
 
 from sudosat.errors import EncodingError
-from sudosat.sat.amo import amo
 from sudosat.sat.cnf import CNF
 from sudosat.sudoku.board import Board
+from sudosat.sudoku.encoding.families import DECLARED
 
 Lit = int
-
-FAMILIES = ("completeness", "uniqueness", "validity", "coverage", "givens")
-"""Every clause family, in the order the encodings write them."""
 
 DEFAULT_MAX_BYTES = 1_000_000_000
 """Default limit for :func:`check_resources`: 1 GB of clauses.
@@ -129,6 +125,18 @@ their names, but they are not in :data:`ENCODINGS` (which the experiments sweep)
 Dartmouth rules leave out the validity family (every symbol at least once per unit, with
 one symbol per cell, makes it exactly once); without its binary clauses unit propagation
 fixes far fewer cells, and cdcl needs many more conflicts a puzzle than with ``extended``."""
+
+FAMILIES = tuple(
+    name for name in DECLARED
+    if any(name in spec.families for spec in (*ENCODINGS.values(), *FORMAT_ENCODINGS.values()))
+)
+"""Every clause family some registered encoding writes, in the order the encodings write them
+(the order of :data:`sudosat.sudoku.encoding.families.DECLARED`)."""
+
+_UNDECLARED = {name for spec in (*ENCODINGS.values(), *FORMAT_ENCODINGS.values())
+               for name in spec.families} - set(DECLARED)
+if _UNDECLARED:  # a typo in a registration fails at import, not in the middle of a build
+    raise ImportError(f"encodings name undeclared clause families: {sorted(_UNDECLARED)}")
 
 _ALIASES = {
     name.replace("optimised", "optimized"): name for name in ENCODINGS if "optimised" in name
@@ -289,55 +297,3 @@ class Encoded:
             return None
         course = var if self._origin is None else self._origin[var - 1]
         return cell_of(course, self.board.order)
-
-
-
-# -- writing clauses ------------------------------------------------------------
-
-
-class _Writer:
-    """A flat clause array with its family counts, its empty clauses and its highest variable.
-
-    Every clause is written through a method that counts it, so :meth:`finish`
-    hands the CNF its clause count instead of letting it rescan the array: at
-    order 7 (34 million entries) the rescan took 0.7 s after the last look at
-    the caller's deadline.
-    """
-
-    def __init__(self, top: int, check: Callable[[], None] | None = None) -> None:
-        self.flat = array("i")
-        self.counts: dict[str, int] = {}
-        self.empty = 0
-        self.top = top
-        self.check = check
-
-    def at_least_one(self, family: str, lits: Sequence[Lit]) -> None:
-        self.flat.extend(lits)
-        self.flat.append(0)
-        self.counts[family] += 1
-        if not lits:
-            self.empty += 1
-
-    def at_most_one(self, family: str, lits: Sequence[Lit], method: str) -> None:
-        if self.check is not None:  # the families of pairs are where the time goes
-            self.check()
-        clauses, self.top = amo(self.flat, lits, method, self.top)  # never an empty clause
-        self.counts[family] += clauses
-
-    def units(self, family: str, lits: Sequence[Lit]) -> None:
-        """One unit clause per literal (none of them 0)."""
-        self.flat.extend(chain.from_iterable(zip(lits, repeat(0))))
-        self.counts[family] += len(lits)
-
-    def empty_clauses(self, family: str, count: int) -> None:
-        self.flat.extend(repeat(0, count))
-        self.counts[family] += count
-        self.empty += count
-
-    def finish(self, comment: str) -> CNF:
-        if self.check is not None:
-            self.check()
-        cnf = CNF.from_counted_flat(self.flat, self.top, sum(self.counts.values()), self.empty)
-        cnf.comments = [comment]
-        return cnf
-

@@ -11,7 +11,7 @@ from sudosat.sat.cnf import CNF
 from sudosat.sudoku.board import Board, check_solution
 from sudosat.sudoku.encoding.build import encode
 from sudosat.sudoku.encoding.core import Encoded, Lit, get_encoding
-from sudosat.sudoku.encoding.sizes import _full_size, estimate
+from sudosat.sudoku.encoding.sizes import estimate
 from sudosat.sudoku.numbering import get_numbering
 
 
@@ -174,7 +174,7 @@ def model_size(order: int, encoding: str = "course", numbering: str = "course",
     if spec.reduced:
         return estimate(_check_reduced(spec.name, numbering, instance), spec.name)["variables"]
     number = get_numbering(numbering, order)
-    return _full_size(Board.empty(order), spec)["variables"] - number.count + number.top
+    return estimate(Board.empty(order), spec.name)["variables"] - number.count + number.top
 
 
 def check_model_count(count: int, order: int, encoding: str = "course",

@@ -1,20 +1,27 @@
 """Sizes without building: :func:`estimate`, the memory guard :func:`check_resources`.
 
-Also :func:`_reduction`, the counts of what the givens removed from the
-extended encoding (they use the same closed formulas).
+Also :func:`reduction`, the counts of what the givens removed from the
+extended encoding. Every count comes from the families' declarations
+(:func:`~sudosat.sudoku.encoding.families.family_size`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence, Sized
 
 from sudosat.errors import ResourceLimitError
-from sudosat.sat.amo import amo_size
 from sudosat.sudoku.board import Board
-from sudosat.sudoku.encoding.candidates import _Candidates
 from sudosat.sudoku.encoding.core import DEFAULT_MAX_BYTES, ENCODINGS, EncodingSpec, get_encoding
 from sudosat.sudoku.encoding.counts import Check, count_candidates
+from sudosat.sudoku.encoding.families import (
+    DECLARED,
+    OpenGrid,
+    Tally,
+    cut_literals,
+    family_size,
+    full_family_size,
+    total_size,
+)
 
 _BYTES_PER_ENTRY = 4  # one int32 per literal and per clause-ending 0
 # Measured peak of a build over the final array (benchmarks/encoding.py, orders 4-6):
@@ -25,49 +32,19 @@ _BYTES_PER_CANDIDATE = 64  # a reduced build's per-candidate tables (origin, gro
 
 def _full_size(board: Board, spec: EncodingSpec) -> dict[str, int]:
     """Closed formulas for an encoding over every cell variable."""
-    size = board.size
-    cells, groups = size * size, 3 * size * size
-    aux = clauses = literals = 0
-
-    def add(count: int, size_of: tuple[int, int, int]) -> None:
-        nonlocal aux, clauses, literals
-        aux += count * size_of[0]
-        clauses += count * size_of[1]
-        literals += count * size_of[2]
-
-    for family in spec.families:
-        if family == "completeness":
-            add(cells, (0, 1, size))
-        elif family == "uniqueness":
-            add(cells, amo_size(spec.amo, size))
-        elif family == "validity":
-            add(groups, amo_size(spec.amo, size))
-        elif family == "coverage":
-            add(groups, (0, 1, size))
-        else:
-            add(board.num_givens, (0, 1, 1))
-    return {"variables": size**3 + aux, "clauses": clauses, "literals": literals}
-
+    aux, clauses, literals = total_size(
+        full_family_size(name, board, spec.amo) for name in spec.families
+    )
+    return {"variables": board.size**3 + aux, "clauses": clauses, "literals": literals}
 
 
 def _reduced_size(board: Board, spec: EncodingSpec, check: Check | None = None) -> dict[str, int]:
     """Candidate counting: the size of a reduced encoding without building it."""
     counts = count_candidates(board.order, board.cells, check)
-    aux = clauses = literals = 0
-    for n, cells in enumerate(counts.per_cell):  # each open cell: 1 completeness clause, AMO
-        extra, amo_clauses, amo_literals = amo_size(spec.amo, n)
-        aux += cells * extra
-        clauses += cells * (1 + amo_clauses)
-        literals += cells * (n + amo_literals)
-    for n, groups in enumerate(counts.per_group):  # each (unit, symbol): AMO over its cells
-        extra, amo_clauses, amo_literals = amo_size(spec.amo, n)
-        aux += groups * extra
-        clauses += groups * amo_clauses
-        literals += groups * amo_literals
-    # A coverage clause per symbol a unit lacks, over its open cells: every candidate
-    # is in three of them (its symbol is given in none of its units).
-    clauses += counts.uncovered + counts.clashes
-    literals += 3 * counts.candidates
+    aux, clauses, literals = total_size(
+        family_size(DECLARED[name], Tally.counted(DECLARED[name], counts), spec.amo)
+        for name in spec.families
+    )
     return {
         "variables": counts.candidates + aux,
         "clauses": clauses,
@@ -215,33 +192,22 @@ def _gigabytes(number: float) -> str:
 
 
 
-def _reduction(
-    board: Board, cand: _Candidates, groups: Sequence[Sequence[Sized]], num_open: int
-) -> dict[str, int]:
-    """What the givens removed from the extended encoding (pairwise counts)."""
+def reduction(board: Board, grid: OpenGrid, num_open: int) -> dict[str, int]:
+    """What the givens removed from the extended encoding (pairwise counts), from the built
+    `grid` of its open candidates (see ``Encoded.reduction``)."""
     size = board.size
     before = _full_size(board, ENCODINGS["extended"])
-    kept = falsified = 0
-    for symbols in cand.symbols:
-        n = len(symbols)
-        kept += 1 + n * (n - 1) // 2
-        falsified += size - n
-    for u, unit_groups in enumerate(groups):
-        kept += cand.clashes[u]
-        falsified += 2 * cand.clashes[u]
-        mask = cand.given_masks[u]
-        for d, lits in enumerate(unit_groups, start=1):
-            n = len(lits)
-            kept += n * (n - 1) // 2
-            if not mask >> d & 1:
-                kept += 1
-                falsified += size - n
+    kept = cut = 0
+    for name in ENCODINGS["extended"].families:
+        family = DECLARED[name]
+        sized = family_size(family, Tally.of(family, grid), "pairwise")
+        kept += sized[1]
+        cut += cut_literals(family, size, sized)
     return {
         "variables_decided": size**3 - num_open,
         "variables_open": num_open,
         "clauses_before": before["clauses"],
         "clauses_satisfied": before["clauses"] - kept,
         "clauses_kept": kept,
-        "literals_falsified": falsified,
+        "literals_falsified": cut,
     }
-
