@@ -21,6 +21,7 @@ from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import cdcl, registry
 from sudosat.sat.solvers.budget import Deadline, settings_from
 from sudosat.sat.solvers.cdcl import TUNABLES, luby, solve
+from sudosat.sat.solvers.cdcl.tunables import Backtrack, Restarts
 from sudosat.sat.solvers.codes import to_code
 from tests.clock import cpu_spent, late_by_at_most
 from tests.conftest import generated_lines, hard_puzzles, vu_rules_file
@@ -478,6 +479,20 @@ def test_unknown_and_out_of_range_options_are_refused():
         solve(CNF([[1]]), var_decay=2.0)
 
 
+def test_modes_are_taken_by_name_or_number_and_search_alike():
+    by_number = {"restart_mode": 2, "mode_first": 9, "chrono": 1, "target_phase": 2,
+                 "initial_phase": 1, "minimize": 1}
+    by_name = {"restart_mode": "alternate", "mode_first": 9, "chrono": "Reuse",
+               "target_phase": "always", "initial_phase": "true", "minimize": "local"}
+    settings = settings_from("cdcl", TUNABLES, by_name)
+    assert settings["restart_mode"] is Restarts.ALTERNATE and settings["chrono"] is Backtrack.REUSE
+    cnf = random_kcnf(random.Random(40), 100, 426)
+    assert solve(cnf, **by_number).stats["conflicts"] == solve(cnf, **by_name).stats["conflicts"]
+    for bad in (3, 1.5, "lubyy", True):
+        with pytest.raises(SolverError, match=r"restart_mode=.* is not one of luby \(0\), "):
+            solve(CNF([[1]]), restart_mode=bad)
+
+
 def test_every_tunable_declares_a_default_inside_its_range():
     for spec in TUNABLES.values():
         assert spec.low <= spec.default <= spec.high, spec.name
@@ -662,3 +677,4 @@ def _load_into_engine(cnf: CNF, cache: cdcl.RunCache | None = None) -> cdcl.Engi
     engine.runs = cache
     engine.load(cnf.flat)
     return engine
+

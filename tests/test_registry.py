@@ -149,8 +149,9 @@ from sudosat.sat.cnf import CNF  # noqa: E402
 from sudosat.sat.formulas import pigeonhole  # noqa: E402
 from sudosat.sat.result import Result, Status, Stop  # noqa: E402
 from sudosat.sat.solvers import incremental_support, open_solver, registry, solve  # noqa: E402
-from sudosat.sat.solvers.budget import BUDGET_STOPS  # noqa: E402
+from sudosat.sat.solvers.budget import BUDGET_STOPS, BUDGETS  # noqa: E402
 from sudosat.sat.solvers.incremental import CdclSession, OneShot  # noqa: E402
+from sudosat.sat.solvers.registry import refused_budgets  # noqa: E402
 
 CALLS: list[dict] = []
 
@@ -251,10 +252,12 @@ def test_solvers_that_cannot_honour_a_budget_refuse_it_in_one_line(name, budget)
 
 
 def test_pysat_back_ends_without_a_budget_refuse_it():
-    with pytest.raises(SolverError, match="pysat:cadical195 cannot honour max_propagations"):
+    with pytest.raises(SolverError, match="'pysat:cadical195' cannot honour max_propagations: "
+                                          "Limit on propagations is currently unsupported"):
         solve(pigeonhole(6, 5), "pysat:cadical195", max_propagations=10)
-    with pytest.raises(SolverError, match="worker process and cannot honour max_conflicts"):
+    with pytest.raises(SolverError, match="cannot honour max_conflicts: it runs in a worker"):
         solve(pigeonhole(6, 5), "pysat:lingeling", max_conflicts=10)
+    assert refused_budgets("pysat:minisat22", BUDGETS) == {}
 
 
 @pytest.mark.parametrize("value", [-1, -3, 2.5, True, "10"])
@@ -283,10 +286,25 @@ def test_budgets_hold_per_call_on_a_loaded_solver():
 
 
 def test_cdcl_takes_the_budgets_through_the_dispatch():
-    try:
-        result = solve(pigeonhole(8, 7), "cdcl", max_conflicts=30)
-    except SolverError as exc:  # cdcl's own budget keywords arrive with its own branch
-        pytest.skip(f"cdcl does not take max_conflicts yet: {exc.reason}")
+    result = solve(pigeonhole(8, 7), "cdcl", max_conflicts=30)
     assert result.is_unknown and result.stop is Stop.CONFLICTS
     again = solve(pigeonhole(8, 7), "cdcl", max_conflicts=30)
     assert again.stats["conflicts"] == result.stats["conflicts"]
+
+
+@pytest.mark.parametrize("backend", pysat_backends())
+@pytest.mark.parametrize(("budget", "counter", "limit"),
+                         [("max_conflicts", "conflicts", 10),
+                          ("max_propagations", "propagations", 100)])
+def test_every_pysat_budget_is_honoured_or_refused_never_ignored(backend, budget, counter, limit):
+    # Maple counts no propagations and ran to its answer under --max-propagations 100. Each
+    # back end either stops at its budget (or a little past it, the same every time) or is
+    # refused before it runs.
+    name = f"pysat:{backend}"
+    if budget in refused_budgets(name, [budget]):
+        with pytest.raises(SolverError, match=f"cannot honour {budget}"):
+            solve(pigeonhole(8, 7), name, **{budget: limit})
+        return
+    result = solve(pigeonhole(8, 7), name, **{budget: limit})
+    assert result.status is Status.UNKNOWN and result.stop is BUDGET_STOPS[budget]
+    assert result.stats[counter] >= limit

@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sudosat.errors import SolverError
@@ -416,60 +417,55 @@ class _Engine:
 #    active clause (one exists whenever the search calls it: num_active > 0).
 
 
-def _pick_first(engine: _Engine) -> int:
-    """The lowest-numbered free variable still occurring in an active clause, True first."""
+def _free_variables(engine: _Engine) -> Iterator[int]:
+    """The free variables still occurring in an active clause, in the engine's order.
+
+    The one scan every picker makes; each ranks what it yields in its own way.
+    """
     value, active = engine.value, engine.active
-    for v in range(1, engine.num_vars + 1):
-        if value[2 * v] == 0 and (active[2 * v] or active[2 * v + 1]):
-            return 2 * v
-    raise AssertionError("no free variable in an active clause")
+    return (v for v in engine.order if value[2 * v] == 0 and (active[2 * v] or active[2 * v + 1]))
+
+
+def _found(best: int) -> int:
+    if not best:
+        raise AssertionError("no free variable in an active clause")
+    return best
+
+
+def _heavier(v: int, score: list) -> int:
+    """The literal of `v` with the larger score (the positive one on a tie)."""
+    return 2 * v if score[2 * v] >= score[2 * v + 1] else 2 * v + 1
+
+
+def _pick_first(engine: _Engine) -> int:
+    """The first free variable still occurring in an active clause, True first.
+
+    ``dp`` never shuffles the engine's order: that is the lowest-numbered one.
+    """
+    return 2 * _found(next(_free_variables(engine), 0))
 
 
 def _pick_by_variable(engine: _Engine, score: list) -> int:
     """The free variable maximising score[2v] + score[2v+1], heavier polarity first."""
-    value, active = engine.value, engine.active
-    best, best_score = 0, -1.0
-    for v in engine.order:
-        pos = 2 * v
-        if value[pos] == 0 and (active[pos] or active[pos + 1]):
-            s = score[pos] + score[pos + 1]
-            if s > best_score:
-                best, best_score = v, s
-    if not best:
-        raise AssertionError("no free variable in an active clause")
-    return 2 * best if score[2 * best] >= score[2 * best + 1] else 2 * best + 1
+    best = max(_free_variables(engine), key=lambda v: score[2 * v] + score[2 * v + 1], default=0)
+    return _heavier(_found(best), score)
 
 
 def _pick_balanced(engine: _Engine) -> int:
     """The free variable maximising J(x)*J(~x)*1024 + J(x) + J(~x), heavier polarity first."""
-    value, active, jw = engine.value, engine.active, engine.jw
-    best, best_score = 0, -1.0
-    for v in engine.order:
-        pos = 2 * v
-        if value[pos] == 0 and (active[pos] or active[pos + 1]):
-            j_pos, j_neg = jw[pos], jw[pos + 1]
-            s = j_pos * j_neg * 1024.0 + j_pos + j_neg
-            if s > best_score:
-                best, best_score = v, s
-    if not best:
-        raise AssertionError("no free variable in an active clause")
-    return 2 * best if jw[2 * best] >= jw[2 * best + 1] else 2 * best + 1
+    jw = engine.jw
+
+    def balance(v: int) -> float:
+        j_pos, j_neg = jw[2 * v], jw[2 * v + 1]
+        return j_pos * j_neg * 1024.0 + j_pos + j_neg
+
+    return _heavier(_found(max(_free_variables(engine), key=balance, default=0)), jw)
 
 
 def _pick_by_literal(engine: _Engine, score: list) -> int:
-    """The literal of a free variable with the largest score."""
-    value, active = engine.value, engine.active
-    best, best_score = 0, -1.0
-    for v in engine.order:
-        pos = 2 * v
-        if value[pos] == 0 and (active[pos] or active[pos + 1]):
-            if score[pos] > best_score:
-                best, best_score = pos, score[pos]
-            if score[pos + 1] > best_score:
-                best, best_score = pos + 1, score[pos + 1]
-    if not best:
-        raise AssertionError("no free variable in an active clause")
-    return best
+    """The literal of a free variable with the largest score (the positive one on a tie)."""
+    literals = (lit for v in _free_variables(engine) for lit in (2 * v, 2 * v + 1))
+    return _found(max(literals, key=score.__getitem__, default=0))
 
 
 _PICKERS = {

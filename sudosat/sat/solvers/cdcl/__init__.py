@@ -53,7 +53,7 @@ a subclass of the one before it:
 * :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
 * :mod:`.model_check` — the independent model check of repeated answers;
 * :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
-* :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once.
+* :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once, the modes by name.
 
 A variable's *phase* is the polarity it is first tried with (the tunable
 ``initial_phase``), and then the value it last had (phase saving), unless its
@@ -95,20 +95,34 @@ from sudosat.sat.solvers.cdcl.reasons import (
     reason_literals,
 )
 from sudosat.sat.solvers.cdcl.solver import Observer, Solver
-from sudosat.sat.solvers.cdcl.tunables import TUNABLES
+from sudosat.sat.solvers.cdcl.tunables import (
+    TUNABLES,
+    Backtrack,
+    Minimize,
+    Mode,
+    Phase,
+    Restarts,
+    Target,
+)
 
 __all__ = [
     "TUNABLES",
-    "Clause",
+    "Backtrack",
     "ChronoEngine",
+    "Clause",
     "Engine",
     "Implication",
+    "Minimize",
+    "Mode",
     "Observer",
+    "Phase",
     "ProofStep",
     "Reason",
     "ReasonKind",
+    "Restarts",
     "RunCache",
     "Solver",
+    "Target",
     "certify",
     "luby",
     "reason_kind",

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from sudosat.sat.solvers.cdcl.heuristic import Heuristic
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, Reason, reason_literals
 from sudosat.sat.solvers.cdcl.state import LEVEL_BITS
+from sudosat.sat.solvers.cdcl.tunables import Minimize
 from sudosat.sat.solvers.codes import Code
 
 
@@ -113,7 +114,7 @@ class Analysis(Heuristic):
         seen, level, var_of = self.seen, self.level, self.var_of
         if not found:
             return [asserting], 0, 1
-        if len(found) > 1 and self.settings["minimize"]:
+        if len(found) > 1 and self.settings["minimize"] != Minimize.NONE:
             kept = self.minimize(found, abstract)
         else:
             kept = found
@@ -239,7 +240,7 @@ class Analysis(Heuristic):
         """
         reason, level, seen, var_of = self.reason, self.level, self.seen, self.var_of
         level_bit = self.level_bit
-        if self.settings["minimize"] < 2:
+        if self.settings["minimize"] != Minimize.RECURSIVE:
             kept = [q for q in found if not self._locally_redundant(q)]
         else:
             kept = []

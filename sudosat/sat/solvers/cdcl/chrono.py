@@ -4,10 +4,11 @@ MiniSat's engine backjumps: after learning a clause it undoes every level
 above the one where the clause is unit. With the tunable ``chrono`` the
 search keeps more of the trail (:meth:`ChronoEngine.backtrack_level`):
 
-* ``chrono=1``, trail reuse: keep the levels that the decisions after a
-  backjump would build again (CaDiCaL reuses the trail so at restarts);
-* ``chrono=2``, chronological backtracking (Nadel and Ryvchin, SAT 2018):
-  undo the conflict's level only.
+* ``chrono="reuse"`` (:attr:`~.tunables.Backtrack.REUSE`), trail reuse: keep
+  the levels that the decisions after a backjump would build again (CaDiCaL
+  reuses the trail so at restarts);
+* ``chrono="chrono"`` (:attr:`~.tunables.Backtrack.CHRONO`), chronological
+  backtracking (Nadel and Ryvchin, SAT 2018): undo the conflict's level only.
 
 Either applies only when the backjump would undo more than
 ``chrono_levels`` levels. The learnt clause's literal is then asserted at
@@ -31,6 +32,7 @@ from heapq import heappop
 
 from sudosat.sat.solvers.cdcl.engine import Engine
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication
+from sudosat.sat.solvers.cdcl.tunables import Backtrack
 from sudosat.sat.solvers.codes import Code
 
 
@@ -77,7 +79,9 @@ class ChronoEngine(Engine):
         current = len(self.trail_lim)
         if current - back <= self.settings["chrono_levels"]:
             return back
-        return self.rebuilt_levels(back) if self.settings["chrono"] == 1 else current - 1
+        if self.settings["chrono"] == Backtrack.REUSE:
+            return self.rebuilt_levels(back)
+        return current - 1
 
     def record(self, learnt: Clause, lbd: int) -> None:
         """:meth:`Engine.record`, its literal at the clause's own level: that of learnt[1],

@@ -11,6 +11,7 @@ import math
 from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.cdcl.database import ClauseDatabase
+from sudosat.sat.solvers.cdcl.tunables import Restarts, Target
 from sudosat.sat.solvers.codes import Code
 
 # What next_assumption returns when an assumption is false (not a literal code).
@@ -111,9 +112,10 @@ class Engine(ClauseDatabase):
         """
         conflicts_here = 0
         restart = False
-        track = self.settings["target_phase"] or self.settings["rephase_first"]
+        track = self.settings["target_phase"] != Target.NEVER or self.settings["rephase_first"]
         focused_after = math.inf if self.stable else self.settings["restart_min"]
-        averaging = self.settings["restart_mode"] != 0  # Luby alone never reads the averages
+        # Luby alone never reads the averages.
+        averaging = self.settings["restart_mode"] != Restarts.LUBY
         while True:
             conflict = self.propagate()
             if conflict is not None:
@@ -189,11 +191,11 @@ class Engine(ClauseDatabase):
         return self.lbd_fast > self.settings["restart_margin"] * self.lbd_slow
 
     def switch_mode(self) -> None:
-        """Turn stable mode into focused mode or back (restart_mode 2), at a restart.
+        """Turn stable mode into focused mode or back (``restart_mode`` alternate), at a restart.
 
         Stable mode: Luby restarts, VSIDS decay ``var_decay``, target phases
-        (``target_phase`` 1 or 2); focused mode: restarts by :meth:`note_lbd`,
-        decay ``focused_decay``, target phases only with ``target_phase`` 2.
+        (``target_phase`` stable or always); focused mode: restarts by :meth:`note_lbd`,
+        decay ``focused_decay``, target phases only with ``target_phase`` always.
         Each mode pair lasts ``mode_growth`` times as many conflicts as the last.
         """
         settings = self.settings
@@ -214,7 +216,7 @@ class Engine(ClauseDatabase):
         settings = self.settings
         mode = settings["target_phase"]
         return (
-            (mode == 2 or (mode == 1 and self.stable))
+            (mode == Target.ALWAYS or (mode == Target.STABLE and self.stable))
             and self.conflicts - self.call_conflicts >= settings["target_first"]
         )
 

@@ -18,6 +18,7 @@ from itertools import compress, islice, repeat
 from operator import add, gt, mul, not_, sub, xor
 
 from sudosat.sat.solvers.cdcl.propagation import Propagation
+from sudosat.sat.solvers.cdcl.tunables import Phase
 from sudosat.sat.solvers.codes import Code
 
 
@@ -46,7 +47,7 @@ class Heuristic(Propagation):
         candidates. Without any (random 3-SAT), it is the variable's number of
         occurrences, as in Chaff's original VSIDS; there the products were no
         better, so a formula without facts keeps the order it had. With
-        ``initial_phase`` 2 (the default), each variable of such a formula
+        ``initial_phase`` occurrences (the default), each variable of such a formula
         first takes the phase of the sign it has in more clauses.
         ``benchmarks/cdcl_ab.py`` compares such choices by their conflict
         totals and CPU time.
@@ -70,7 +71,7 @@ class Heuristic(Propagation):
         counts = [0, *map(add, positive, negative)]
         scale = 1.0 / (max(counts) + 1)
         self.activity = [count * scale for count in counts]
-        if self.settings["initial_phase"] == 2:
+        if self.settings["initial_phase"] == Phase.OCCURRENCES:
             # The more frequent sign first, ties false: 2v + 1 - (positive > negative).
             odd = range(3, 2 * len(positive) + 2, 2)
             self.phase[1:] = map(sub, odd, map(gt, positive, negative))

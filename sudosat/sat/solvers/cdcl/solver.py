@@ -30,7 +30,7 @@ from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.model_check import ModelChecker
 from sudosat.sat.solvers.cdcl.reasons import Clause, Implication, ProofStep
 from sudosat.sat.solvers.cdcl.state import NO_DEADLINE
-from sudosat.sat.solvers.cdcl.tunables import TUNABLES
+from sudosat.sat.solvers.cdcl.tunables import TUNABLES, Backtrack
 from sudosat.sat.solvers.codes import Code, to_codes, to_dimacs, to_dimacs_list
 
 __all__ = ["Observer", "Solver"]
@@ -151,7 +151,7 @@ class Solver:
         # The observer and the backtracking that keeps the trail are served by
         # subclasses chosen here, once, so that the default search runs exactly the
         # plain engine's code.
-        keeps_trail = self.settings["chrono"] != 0
+        keeps_trail = self.settings["chrono"] != Backtrack.BACKJUMP
         self._engine: Engine | None
         if observer is None:
             self._engine = (ChronoEngine if keeps_trail else Engine)(0, self.settings, seed, proof)

@@ -19,6 +19,7 @@ from random import Random
 from sudosat.sat.result import Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime, load_reserve
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep, Reason
+from sudosat.sat.solvers.cdcl.tunables import Phase, Restarts
 from sudosat.sat.solvers.codes import Code
 
 # The deadline of an engine outside a timed call.
@@ -51,9 +52,9 @@ def _negations(first: int, last: int) -> list[int]:
     return table
 
 
-def _first_phases(first: int, last: int, initial_phase: int) -> list[int]:
+def _first_phases(first: int, last: int, initial_phase: Phase) -> list[int]:
     """The literal each of the variables first..last is decided to at first (see ``phase``)."""
-    return list(range(2 * first + 1 - (initial_phase == 1), 2 * last + 2, 2))
+    return list(range(2 * first + 1 - (initial_phase == Phase.TRUE), 2 * last + 2, 2))
 
 
 class State:
@@ -123,7 +124,7 @@ class State:
         # phase[v]: the literal v is decided to, its last value (phase saving); index 0 unused.
         # A literal code rather than a sign bit: backjumping stores the undone literal as
         # it is, and a decision returns it as it is.
-        self.phase = _first_phases(0, n, int(settings["initial_phase"]))
+        self.phase = _first_phases(0, n, settings["initial_phase"])
         self.bins: list[list[Code]] = [[] for _ in range(size)]
         # terns[p]: (b, c, clause) per input clause {¬p, b, c}; see add_ternary
         self.terns: list[list[tuple[Code, Code, tuple[Code, Code, Code]]]] = [
@@ -172,10 +173,11 @@ class State:
         backtracking."""
         # Search modes (see Engine.solve): stable (Luby restarts, VSIDS decay var_decay,
         # target phases) and focused (restarts by LBD averages, focused_decay).
-        self.stable = settings["restart_mode"] != 1
+        self.stable = settings["restart_mode"] != Restarts.GLUCOSE
         self.var_decay = settings["var_decay"] if self.stable else settings["focused_decay"]
         self.mode_length = float(settings["mode_first"])
-        self.next_switch = self.mode_length if settings["restart_mode"] == 2 else math.inf
+        alternate = settings["restart_mode"] == Restarts.ALTERNATE
+        self.next_switch = self.mode_length if alternate else math.inf
         self.lbd_fast = self.lbd_slow = 0.0  # moving averages of learnt LBDs
         self.lbd_seen = 0  # learnt LBDs averaged so far (the averages' warm-up)
         # Phases: first_phase[v] is v's literal before any search (rephasing "original");
@@ -221,7 +223,7 @@ class State:
         self.heap_key += [-1.0] * extra
         self.used += [False] * extra
         self.reason += [None] * extra
-        self.phase += _first_phases(old + 1, num_vars, int(self.settings["initial_phase"]))
+        self.phase += _first_phases(old + 1, num_vars, self.settings["initial_phase"])
         if self.first_phase:
             self.first_phase += self.phase[old + 1 :]
         # target and best may be one list (see Heuristic.note_consistent): extended once.
