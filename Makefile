@@ -33,7 +33,7 @@ help:
 	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
 	@echo "make test        set up .venv, lint, type-check, run the whole test suite"
 	@echo "make test-fast   the same without the tests marked slow"
-	@echo "make lint        ruff over the package, tests, benchmarks and scripts"
+	@echo "make lint        ruff over the package, tests, benchmarks, scripts and notebooks"
 	@echo "make typecheck   mypy over the package (settings in pyproject.toml)"
 	@echo "make bench       run every benchmark script in benchmarks/ (output in build/bench/)"
 	@echo "make solve-own   solve INSTANCES with our cdcl under T ms -> results/ (output + table)"
@@ -67,7 +67,7 @@ test-fast: lint typecheck
 	$(PY) -m pytest -n 2 -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check sudosat tests benchmarks scripts live
+	$(VENV)/bin/ruff check sudosat tests benchmarks scripts live notebooks
 
 typecheck: $(STAMP)
 	$(PY) -m mypy

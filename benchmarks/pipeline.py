@@ -36,7 +36,8 @@ import time
 from pathlib import Path
 
 from sudosat.errors import InstanceError
-from sudosat.run.pipeline import run_batch, solve_line
+from sudosat.run.batch import run_batch
+from sudosat.run.pipeline import solve_line
 from sudosat.sudoku.board import Board
 
 ROOT = Path(__file__).resolve().parent.parent

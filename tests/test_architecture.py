@@ -72,10 +72,15 @@ FORBIDDEN = (
 
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 80
-# cdcl's propagate runs once per assigned literal: moving its watched-clause loop into a
-# method of its own cost 1.1 % (random100) and 2.2 % (16x16) in median CPU time, the same
-# conflicts (benchmarks/results/cdcl_ab_split_propagate.csv, by
-# ``benchmarks/cdcl_ab.py --base ec6c737 --sets random100,16x16 --repeat 2``).
+# cdcl's propagate runs once per assigned literal, so its three steps (binary, ternary and
+# watched clauses) are numbered sections of one function, not three methods: as methods they
+# cost 16 % (random100) and 15 % (16x16) in the median per-instance CPU ratio, the same
+# conflicts (benchmarks/results/cdcl_ab_split_propagate.csv, by ``benchmarks/cdcl_ab.py
+# --base f6ca2c2 --sets random100,16x16 --repeat 2``). Its loop walks the trail with a list
+# iterator started at qhead (propagation.unpropagated): a plain index loop cost 1-6 %
+# (benchmarks/results/cdcl_ab_index_loop.csv, ``--sets random100,16x16,random150 --repeat
+# 3``). The form kept measured 0.94-1.04 against f6ca2c2 over five such runs, where the
+# committed form itself measured 1.00-1.02: within noise.
 LONG_FUNCTIONS = {("sat.solvers.cdcl.propagation", "propagate")}
 """Functions allowed over the limit."""
 
@@ -286,6 +291,60 @@ def long_functions(
 # -- the package -------------------------------------------------------------------------
 
 
+def _private(name: str) -> bool:
+    """One leading underscore (``_helper``), not a dunder (``__version__``)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(root: Path, package: str | None = None) -> list[tuple[str, str]]:
+    """Every private name a module takes from another module of the package, as
+    (module, ``file:line what``): ``from x import _y``, or ``x._y`` where ``x`` names a
+    package module through an import (``import pkg.x as x``, ``from pkg import x``)."""
+    package = package or root.name
+    files = module_files(root)
+
+    def module_of(dotted: str) -> str | None:
+        inside = dotted.removeprefix(package + ".")
+        if dotted == package:
+            return "__init__"
+        return inside if inside != dotted and inside in files else None
+
+    found = []
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        where = path.relative_to(root.parent)
+        bound: dict[str, str] = {}  # a local name -> the dotted path it was imported as
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    local = alias.asname or alias.name.split(".")[0]
+                    bound[local] = alias.name if alias.asname else local
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = _anchor(name, path, node.level, package)
+                    base = f"{anchor}.{base}" if base else anchor
+                if _resolve(base, package, files) is None:
+                    continue
+                for alias in node.names:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+                    if _private(alias.name):
+                        taken = f"from {base} import {alias.name}"
+                        found.append((name, f"{where}:{node.lineno} {taken}"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+                continue
+            chain, value = [], node.value
+            while isinstance(value, ast.Attribute):
+                chain.append(value.attr)
+                value = value.value
+            if isinstance(value, ast.Name) and value.id in bound:
+                dotted = ".".join([bound[value.id], *reversed(chain)])
+                if module_of(dotted) not in (None, name):
+                    found.append((name, f"{where}:{node.lineno} {dotted}.{node.attr}"))
+    return found
+
+
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
     return import_graph(PACKAGE, "sudosat")
@@ -468,14 +527,51 @@ def test_a_90_line_function_is_reported(tmp_path):
     assert long_functions(root, allowed=(("mod", "long"), ("mod", "method"))) == []
 
 
+VERDICT_WORDS = ("SAT", "UNSAT", "TIMEOUT", "ERROR")
+WORD_HOMES = ("run.results", "sat.result")
+"""Where the verdict words are values: ``Verdict`` and ``Status``."""
+PROGRAM_WORDS = ("sat.solvers.zchaff", "sat.solvers.competition")
+"""Readers of zChaff's and MiniSat's output: there "SAT" and "UNSAT" are the programs' words."""
+PROGRAM_NAMES = {("cli", "SAT")}
+"""Where "SAT" is a program's name (``SAT -Sn FILE``, :data:`sudosat.cli.SAT_SN_PROGRAM`)."""
+
+
 def test_the_verdict_words_are_defined_once():
-    # "TIMEOUT" and "ERROR" as values are sudosat.run.results.Verdict's; every other module
-    # compares with Verdict.TIMEOUT, so that the word cannot drift.
+    # The verdict words as values are sudosat.run.results.Verdict's (and Status's); every
+    # other module compares with Verdict.SAT, Verdict.TIMEOUT ..., so that no word can drift.
     found = []
     for name, path in module_files(PACKAGE).items():
-        if name == "run.results":
+        if name in WORD_HOMES:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and node.value in ("TIMEOUT", "ERROR"):
+            if not (isinstance(node, ast.Constant) and node.value in VERDICT_WORDS):
+                continue
+            if name in PROGRAM_WORDS and node.value in ("SAT", "UNSAT"):
+                continue
+            if (name, node.value) not in PROGRAM_NAMES:
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.value!r}")
     assert found == [], "use sudosat.run.results.Verdict instead of:\n" + "\n".join(found)
+
+
+def test_no_private_name_crosses_a_module_boundary():
+    # What another module uses has a public name and a docstring (MiniSat and PySAT expose
+    # budgets and stats as API); an underscore name stays inside its module.
+    found = [what for _, what in private_imports(PACKAGE)]
+    assert found == [], "give these names a public name and a docstring:\n" + "\n".join(found)
+
+
+def test_a_private_name_taken_from_another_module_is_reported(tmp_path):
+    root = write_package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "_hidden = 1\n__version__ = '1'\n\n\ndef _own():\n    return _hidden\n",
+        "b.py": "from pkg.a import _hidden, __version__\n",
+        "c.py": "from . import a\n\nx = a._hidden\n",
+        "d.py": "import pkg.a as alias\nimport pkg\n\ny = alias._own() + pkg.a._hidden\n",
+        "e.py": "import os\n\nz = os._exit\n",
+    })
+    assert [what for _, what in private_imports(root)] == [
+        "pkg/b.py:1 from pkg.a import _hidden",
+        "pkg/c.py:3 pkg.a._hidden",
+        "pkg/d.py:4 pkg.a._hidden",
+        "pkg/d.py:4 pkg.a._own",
+    ]

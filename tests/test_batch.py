@@ -1,4 +1,4 @@
-"""Executors, the results log, worker crashes and resumed runs (sudosat.run.batch)."""
+"""Executors, the results log, worker crashes and resumed runs (sudosat.run.executors)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 
 from sudosat.errors import WorkerCrashed
 from sudosat.outputs import write_atomically
-from sudosat.run.batch import ProcessExecutor, SerialExecutor
-from sudosat.run.pipeline import COLUMNS, run_batch
+from sudosat.run.batch import COLUMNS, run_batch
+from sudosat.run.executors import ProcessExecutor, SerialExecutor
 from sudosat.run.results import ResultsLog, read_rows
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 from tests.test_pipeline import CLASHING, puzzle_lines, read_csv, write_lines
@@ -174,7 +174,7 @@ def test_two_workers_give_the_same_results_as_one(tmp_path):
 
 RUNNER = """
 import sys
-from sudosat.run.pipeline import run_batch
+from sudosat.run.batch import run_batch
 run_batch(sys.argv[1], sys.argv[2], results=sys.argv[3], jobs=int(sys.argv[4]),
           resume=sys.argv[5] == "resume", time_limit_ms=60000, progress=False)
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sudosat.cli import main
-from sudosat.run.pipeline import COLUMNS, run_batch
+from sudosat.run.batch import COLUMNS, run_batch
 from tests.test_batch import comparable
 from tests.test_pipeline import CLASHING, puzzle_lines, read_csv, write_lines
 
@@ -95,7 +95,7 @@ def test_cli_dask_executor_with_a_scheduler_address(tmp_path, cluster):
 
 
 def test_unreachable_scheduler_is_a_user_error(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("sudosat.run.batch.DASK_CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr("sudosat.run.executors.DASK_CONNECT_TIMEOUT_S", 1)
     instances = write_lines(tmp_path / "in.txt", puzzle_lines(1))
     code = main(
         [

@@ -12,14 +12,14 @@ import tempfile
 import pytest
 
 from sudosat.cli import main
-from sudosat.run.pipeline import run_batch
+from sudosat.run.batch import run_batch
 from tests.test_pipeline import puzzle_lines, write_lines
 
 pytest.importorskip("distributed", reason="the optional extra sudosat[cluster]")
 
 
 def test_an_unreachable_scheduler_fails_before_any_output(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("sudosat.run.batch.DASK_CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr("sudosat.run.executors.DASK_CONNECT_TIMEOUT_S", 1)
     instances = write_lines(tmp_path / "in.txt", puzzle_lines(1))
     code = main(["solve", str(instances), "-o", str(tmp_path / "out" / "solved.txt"),
                  "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--no-progress"])

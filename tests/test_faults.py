@@ -25,7 +25,7 @@ import psutil  # the test extra declares it: a missing psutil fails loudly, neve
 import pytest
 
 from sudosat.cli import main
-from sudosat.run.pipeline import run_batch
+from sudosat.run.batch import run_batch
 from tests.clock import cpu_spent, late_by_at_most
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION
 
@@ -105,7 +105,7 @@ def test_fault1_bad_line_in_encode_is_one_line(tmp_path, capsys, big_file):
 
 
 def test_fault1_serial_executor_survives_a_raising_item():
-    from sudosat.run.batch import SerialExecutor
+    from sudosat.run.executors import SerialExecutor
 
     def work(item):
         if item == 2:
@@ -324,12 +324,12 @@ def test_fault3_unreadable_rows_are_solved_again(tmp_path, capsys, two_files, da
 def test_fault4_bad_output_paths_are_refused_before_solving(
     tmp_path, capsys, monkeypatch, one_line, args, reason
 ):
-    import sudosat.run.pipeline as pipeline
+    import sudosat.run.batch as batch
 
     def no_solving(*_args, **_kwargs):
         raise AssertionError("a line was solved before the paths were checked")
 
-    monkeypatch.setattr(pipeline, "_execute", no_solving)
+    monkeypatch.setattr(batch, "_execute", no_solving)
     before = one_line.read_text()
     argv = [arg.format(input=one_line, tmp=tmp_path) for arg in args]
     code, _, err = run_cli(capsys, "solve", one_line, *argv)
@@ -348,7 +348,7 @@ def run_as_nobody(argv: list[str], cwd: Path) -> tuple[int, str]:
     """
     import tqdm.auto  # noqa: F401
 
-    import sudosat.run.pipeline  # noqa: F401 (imported here, before the child drops root)
+    import sudosat.run.batch  # noqa: F401 (imported here, before the child drops root)
 
     capture = tempfile.TemporaryFile()  # noqa: SIM115 (shared with the child, closed below)
     pid = os.fork()

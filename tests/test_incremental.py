@@ -670,7 +670,7 @@ def test_activation_variables_are_fresh_on_each_loaded_solver():
 
 
 def test_a_batch_in_this_process_closes_its_loaded_rules_at_the_end(tmp_path, monkeypatch):
-    from sudosat.run.pipeline import run_batch
+    from sudosat.run.batch import run_batch
 
     log = ClosingLog(monkeypatch)
     instances = tmp_path / "in.txt"

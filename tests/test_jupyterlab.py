@@ -206,7 +206,7 @@ def test_workbench_in_jupyterlab(chromium, lab, tmp_path):
                 "data-total-clauses", "11772"
             )
             expect(live.locator(".sudosat-valid")).to_be_visible()
-            answer_rows = live.locator(".sudosat-valid ~ .sudosat-wb-scroll table.sudosat-wb tr")
+            answer_rows = live.locator(".sudosat-valid ~ .sudosat-wb-scroll table.sudosat-board tr")
             expect(answer_rows.first).to_have_text("816435279")  # the course's solution
             expect(answer_rows.last).to_have_text("382659714")
             expect(page.get_by_text("2,916 fewer than").first).to_be_attached()  # the snapshot

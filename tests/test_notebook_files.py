@@ -6,6 +6,9 @@ cell. A notebook committed in another form (an older kernelspec name, a short
 language_info, keys out of order) is rewritten the first time a reader opens and saves
 it, and ``git status`` shows a change nobody made. The reports are built from copies
 (papermill executes into ``build/``), so the committed notebooks carry no outputs.
+
+Their code cells are short: calls and a page's sentences, the logic in the package where ruff,
+mypy and the tests see it.
 """
 
 from __future__ import annotations
@@ -55,3 +58,41 @@ def test_a_notebook_carries_what_jupyterlab_writes_and_no_output(path):
 
 def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 7
+
+
+MAX_CELL_LINES = 15
+"""A code cell holds calls and a page's sentences; logic of more lines belongs in the package.
+The parameters cell is not counted: one plain literal a line (``test_notebooks`` checks that),
+no logic, and papermill needs it whole."""
+
+
+def long_cells(path: Path) -> list[str]:
+    """The code cells of the notebook at `path` longer than :data:`MAX_CELL_LINES` lines (its
+    parameters cell aside)."""
+    notebook = nbformat.read(path, as_version=4)
+    found = []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type != "code" or "parameters" in cell.metadata.get("tags", []):
+            continue
+        lines = len(cell.source.rstrip("\n").splitlines())
+        if lines > MAX_CELL_LINES:
+            found.append(f"{path.name} cell {number}: {lines} lines")
+    return found
+
+
+def test_notebook_code_cells_are_short():
+    found = [cell for path in NOTEBOOKS for cell in long_cells(path)]
+    assert found == [], f"move logic into the package (at most {MAX_CELL_LINES} lines a cell)"
+
+
+def test_a_long_code_cell_is_reported_and_the_parameters_cell_is_not(tmp_path):
+    long = "\n".join(f"x{i} = {i}" for i in range(MAX_CELL_LINES + 1))
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(long, metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_markdown_cell(long),
+        nbformat.v4.new_code_cell(long),
+        nbformat.v4.new_code_cell("\n".join(long.splitlines()[1:]) + "\n\n"),
+    ])
+    path = tmp_path / "page.ipynb"
+    nbformat.write(notebook, path)
+    assert long_cells(path) == [f"page.ipynb cell 3: {MAX_CELL_LINES + 1} lines"]

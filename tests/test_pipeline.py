@@ -11,12 +11,10 @@ import pytest
 
 from sudosat.cli import main
 from sudosat.errors import SudosatError
+from sudosat.run.batch import COLUMNS, check_paths, run_batch
 from sudosat.run.pipeline import (
-    COLUMNS,
-    check_paths,
     output_paths,
     results_path,
-    run_batch,
     safe_name,
     solve_instance,
     solve_line,

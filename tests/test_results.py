@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sudosat.errors import InstanceError
 from sudosat.report import io
-from sudosat.run.pipeline import run_batch
+from sudosat.run.batch import run_batch
 from sudosat.run.results import (
     COLUMNS,
     STATUSES,

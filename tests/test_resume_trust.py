@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.run.pipeline import run_batch
+from sudosat.run.batch import run_batch
 from sudosat.run.results import Row, read_rows
 from sudosat.sudoku.board import Board, check_solution
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION

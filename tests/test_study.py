@@ -7,7 +7,7 @@ import matplotlib.pyplot
 import pandas as pd
 import pytest
 
-from sudosat.report.study_command import main
+from sudosat.cli import main
 from sudosat.report.study_plots import (
     plot_size,
     plot_time,
@@ -158,8 +158,9 @@ def test_plots_have_one_panel_per_solver_and_save_png_and_svg(small_table, tmp_p
 @pytest.mark.slow
 def test_command_line_writes_csv_and_figures(tmp_path, capsys):
     csv = tmp_path / "rows.csv"
-    code = main(["--orders", "2", "--alphas", "0", "0.5", "--boards", "1", "--solvers", "cdcl",
-                 REFERENCE, "--encodings", "course", "--csv", str(csv), "--figures", str(tmp_path)])
+    code = main(["study", "--orders", "2", "--alphas", "0", "0.5", "--boards", "1", "--solvers",
+                 "cdcl", REFERENCE, "--encodings", "course", "--csv", str(csv),
+                 "--figures", str(tmp_path)])
     assert code == 0
     rows = pd.read_csv(csv)
     assert len(rows) == 4 and set(rows["status"]) == {"SAT"}

@@ -8,19 +8,19 @@ import sys
 from pathlib import Path
 
 from sudosat.cli.common import (
-    _EPILOG_FORMATS,
+    EPILOG_FORMATS,
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_USAGE,
-    _add_memory_option,
-    _check_board_memory,
-    _check_encoding_memory,
-    _encoding_name,
-    _guard_outputs,
-    _instance_line,
-    _positive_int,
-    _read_text,
-    _write_output,
+    add_memory_option,
+    check_board_memory,
+    check_encoding_memory,
+    encoding_name,
+    guard_outputs,
+    instance_line,
+    positive_int,
+    read_input_text,
+    write_output,
 )
 from sudosat.errors import InstanceError, OutputError, SudosatError
 from sudosat.lines import split_lines
@@ -30,7 +30,8 @@ from sudosat.run.results import Verdict, format_output, parse_output
 # sudosat encode
 
 
-def _add_encode_parser(subparsers) -> None:
+def add_encode_parser(subparsers) -> None:
+    """Declare ``sudosat encode`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "encode",
         help="translate a Sudoku instance into DIMACS CNF",
@@ -39,7 +40,7 @@ def _add_encode_parser(subparsers) -> None:
         "i*N^4 + j*N^2 + d; with --numbering rcv it is named by the digits row, column, value "
         "(111..999 for 9x9; (N^2+1)^2*r + (N^2+1)*c + v from order 4). With -o DIR (an existing "
         "directory) every line of FILE (or --line K) becomes DIR/<stem>-<K>.cnf.",
-        epilog=_EPILOG_FORMATS
+        epilog=EPILOG_FORMATS
         + "\noutput formats (--format):\n"
         "  dimacs     a complete DIMACS file (default)\n"
         "  vu         the 'SAT -Sn' assignment's puzzle file: the givens as unit clauses in rcv\n"
@@ -57,13 +58,13 @@ def _add_encode_parser(subparsers) -> None:
     )
     parser.add_argument(
         "--line",
-        type=_positive_int,
+        type=positive_int,
         metavar="K",
         help="which line of FILE to encode (1-based; default 1, or every line with -o DIR)",
     )
     parser.add_argument(
         "--encoding",
-        type=_encoding_name,
+        type=encoding_name,
         metavar="NAME",
         help="encoding name (default course; extended for --format vu --with-rules, dartmouth "
         "for --format dartmouth; 'sudosat encode --list' shows all)",
@@ -86,10 +87,11 @@ def _add_encode_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write here (a file, or an existing directory)"
     )
-    _add_memory_option(parser)
+    add_memory_option(parser)
 
 
-def _run_encode(args: argparse.Namespace) -> int:
+def run_encode(args: argparse.Namespace) -> int:
+    """Run ``sudosat encode`` with the parsed `args`; return the exit code."""
     from sudosat.sudoku.encoding import ENCODINGS, FORMAT_ENCODINGS
 
     if args.list:
@@ -107,9 +109,9 @@ def _run_encode(args: argparse.Namespace) -> int:
         _make_folder(args.output)  # "-o DIR/" names a directory, made when missing
     if args.output and Path(args.output).is_dir():
         return _encode_lines_to_directory(args)
-    _guard_outputs([(args.file, "the instance file")], [(args.output, "the formula")])
+    guard_outputs([(args.file, "the instance file")], [(args.output, "the formula")])
     line = args.line or 1
-    _write_output(_encoded_text(_instance_line(args.file, line, args.max_memory), args, line),
+    write_output(_encoded_text(instance_line(args.file, line, args.max_memory), args, line),
                   args.output)
     return EXIT_OK
 
@@ -147,7 +149,7 @@ def _encoded_text(board, args: argparse.Namespace, line: int) -> str:
     from sudosat.sudoku.numbering import get_numbering
 
     if args.encoding in ENCODINGS:
-        _check_encoding_memory(board, args, args.file, line)
+        check_encoding_memory(board, args, args.file, line)
     if args.format == "vu" and not args.with_rules:
         number = get_numbering("rcv", board.order)
         return "".join(f"{number.variable(i, j, d)} 0\n" for i, j, d in board.givens())
@@ -172,7 +174,7 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     stem = "stdin" if args.file == "-" else Path(args.file).name.split(".")[0]
-    lines = split_lines(_read_text(args.file, args.max_memory))
+    lines = split_lines(read_input_text(args.file, args.max_memory))
     if args.line and args.line > len(lines):
         raise InstanceError(f"there is no line {args.line}: the file has {len(lines)} lines",
                             file=source)
@@ -180,7 +182,7 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
     numbers = [number for number in wanted if lines[number - 1].strip()]  # blank: no instance
     targets = {number: str(Path(args.output) / f"{stem}-{number}.cnf") for number in numbers}
     roles = [(target, f"the formula of line {number}") for number, target in targets.items()]
-    _guard_outputs([(args.file, "the instance file")], roles)
+    guard_outputs([(args.file, "the instance file")], roles)
     written = failed = 0
     for number in numbers:
         try:
@@ -190,7 +192,7 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
             print(f"sudosat: {exc}", file=sys.stderr)
             failed += 1
             continue
-        _write_output(text, targets[number])
+        write_output(text, targets[number])
         written += 1
     failures = f"; {failed} line{'s' * (failed != 1)} not encoded" if failed else ""
     print(f"{written} file{'s' * (written != 1)} written to {args.output}{failures}",
@@ -202,7 +204,8 @@ def _encode_lines_to_directory(args: argparse.Namespace) -> int:
 # sudosat decode
 
 
-def _add_decode_parser(subparsers) -> None:
+def add_decode_parser(subparsers) -> None:
+    """Declare ``sudosat decode`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "decode",
         help="turn a SAT solution back into a board line",
@@ -221,7 +224,7 @@ def _add_decode_parser(subparsers) -> None:
     parser.add_argument("solution", help="solution file ('-' for standard input)")
     parser.add_argument(
         "--order",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="the board's order N (default: the instance's, else the one order whose models "
         "have the answer's variable count: 999 in rcv or 729 in course is order 3)",
@@ -230,11 +233,11 @@ def _add_decode_parser(subparsers) -> None:
         "--instance", metavar="FILE", help="the instance file the formula came from"
     )
     parser.add_argument(
-        "--line", type=_positive_int, default=1, metavar="K", help="its line (default 1)"
+        "--line", type=positive_int, default=1, metavar="K", help="its line (default 1)"
     )
     parser.add_argument(
         "--encoding",
-        type=_encoding_name,
+        type=encoding_name,
         metavar="NAME",
         help="the encoding used (default course; the optimised ones need --instance)",
     )
@@ -252,10 +255,11 @@ def _add_decode_parser(subparsers) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write here instead of standard output"
     )
-    _add_memory_option(parser)
+    add_memory_option(parser)
 
 
-def _run_decode(args: argparse.Namespace) -> int:
+def run_decode(args: argparse.Namespace) -> int:
+    """Run ``sudosat decode`` with the parsed `args`; return the exit code."""
     from sudosat.sat.assignment import read_assignment
     from sudosat.sat.result import Status, Stop
     from sudosat.sudoku.encoding import ENCODINGS, check_model_count, decode_model, get_encoding
@@ -268,15 +272,15 @@ def _run_decode(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     numbering = args.numbering or ("rcv" if args.format == "dartmouth" else "course")
     source = "<stdin>" if args.solution == "-" else args.solution
-    _guard_outputs([(args.solution, "the solution"), (args.instance, "the instance file")],
+    guard_outputs([(args.solution, "the solution"), (args.instance, "the instance file")],
                    [(args.output, "the board")])
     if args.order is not None:
-        _check_board_memory(args.order, args)
-    text = _read_text(args.solution, args.max_memory)
+        check_board_memory(args.order, args)
+    text = read_input_text(args.solution, args.max_memory)
     answer = read_assignment(text, source, args.format, args.max_memory)
-    instance = _instance_line(args.instance, args.line, args.max_memory) if args.instance else None
+    instance = instance_line(args.instance, args.line, args.max_memory) if args.instance else None
     if instance is not None and encoding in ENCODINGS:
-        _check_encoding_memory(instance, args, args.instance, args.line)
+        check_encoding_memory(instance, args, args.instance, args.line)
     try:
         if args.order is None:
             args.order = _decoded_order(answer, encoding, numbering, instance)
@@ -285,7 +289,7 @@ def _run_decode(args: argparse.Namespace) -> int:
                       "gives no value, so its order cannot be told: pass --order N",
                       file=sys.stderr)
                 return EXIT_USAGE
-            _check_board_memory(args.order, args)
+            check_board_memory(args.order, args)
         if answer.status is not Status.SAT:
             # An answer without a model still has to be about this encoding.
             if answer.num_vars is not None:
@@ -295,13 +299,13 @@ def _run_decode(args: argparse.Namespace) -> int:
             # for it, no decision within T, is TIMEOUT.
             stop = Stop.TIME if answer.status is Status.UNKNOWN else Stop.ANSWERED
             word = Verdict.of(answer.status, stop)
-            _write_output(format_output(word, order=args.order) + "\n", args.output)
+            write_output(format_output(word, order=args.order) + "\n", args.output)
             return EXIT_OK
         board = decode_model(answer.values, args.order, encoding=encoding, numbering=numbering,
                              instance=instance, num_vars=answer.num_vars)
     except SudosatError as exc:
         raise exc.at(file=source) from None
-    _write_output(board.to_line() + "\n", args.output)
+    write_output(board.to_line() + "\n", args.output)
     return EXIT_OK
 
 
@@ -332,7 +336,8 @@ def _decoded_order(answer, encoding: str, numbering: str, instance) -> int | Non
 # sudosat check
 
 
-def _add_check_parser(subparsers) -> None:
+def add_check_parser(subparsers) -> None:
+    """Declare ``sudosat check`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "check",
         help="check solved boards against their puzzles",
@@ -348,11 +353,12 @@ def _add_check_parser(subparsers) -> None:
     parser.add_argument("solutions", help="the answers, one line per instance line")
 
 
-def _run_check(args: argparse.Namespace) -> int:
+def run_check(args: argparse.Namespace) -> int:
+    """Run ``sudosat check`` with the parsed `args`; return the exit code."""
     from sudosat.sudoku.board import Board, check_solution
 
-    puzzles = split_lines(_read_text(args.file))
-    answers = split_lines(_read_text(args.solutions))
+    puzzles = split_lines(read_input_text(args.file))
+    answers = split_lines(read_input_text(args.solutions))
     problems: list[str] = []
     if len(puzzles) != len(answers):
         problems.append(

@@ -8,38 +8,39 @@ from collections.abc import Callable, Sequence
 
 from sudosat.cli.common import (
     EXIT_USAGE,
-    _Parser,
+    Parser,
 )
 from sudosat.cli.encode import (
-    _add_check_parser,
-    _add_decode_parser,
-    _add_encode_parser,
-    _run_check,
-    _run_decode,
-    _run_encode,
+    add_check_parser,
+    add_decode_parser,
+    add_encode_parser,
+    run_check,
+    run_decode,
+    run_encode,
 )
 from sudosat.cli.generate import (
-    _add_count_parser,
-    _add_generate_parser,
-    _run_count,
-    _run_generate,
+    add_count_parser,
+    add_generate_parser,
+    run_count,
+    run_generate,
 )
-from sudosat.cli.guard import _guarded
+from sudosat.cli.guard import guarded
 from sudosat.cli.sat import (
-    _add_sat_parser,
-    _run_sat,
+    add_sat_parser,
+    run_sat,
 )
 from sudosat.cli.solve import (
-    _add_solve_parser,
-    _add_solvers_parser,
-    _run_solve,
-    _run_solvers,
+    add_solve_parser,
+    add_solvers_parser,
+    run_solve,
+    run_solvers,
 )
+from sudosat.cli.study import add_study_parser, run_study_command
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``sudosat`` argument parser with every sub-command."""
-    parser = _Parser(
+    parser = Parser(
         prog="sudosat",
         description="Sudoku of any order reduced to SAT, solved by our own solvers and by zChaff.",
         epilog="examples:\n"
@@ -59,14 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"sudosat {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     registered: list[tuple[Callable, Callable]] = [
-        (_add_encode_parser, _run_encode),
-        (_add_sat_parser, _run_sat),
-        (_add_decode_parser, _run_decode),
-        (_add_check_parser, _run_check),
-        (_add_solvers_parser, _run_solvers),
-        (_add_generate_parser, _run_generate),
-        (_add_count_parser, _run_count),
-        (_add_solve_parser, _run_solve),
+        (add_encode_parser, run_encode),
+        (add_sat_parser, run_sat),
+        (add_decode_parser, run_decode),
+        (add_check_parser, run_check),
+        (add_solvers_parser, run_solvers),
+        (add_generate_parser, run_generate),
+        (add_count_parser, run_count),
+        (add_solve_parser, run_solve),
+        (add_study_parser, run_study_command),
     ]
     for add_parser, run in registered:
         before = set(subparsers.choices)
@@ -76,14 +78,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``sudosat`` with `argv` (default: the process's arguments); return the exit code."""
+def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
+    """Run ``sudosat`` with `argv` (default: the process's arguments); return the exit code.
+
+    `started` is when the command began on the wall clock (``time.monotonic``):
+    a time limit that bounds the whole command (``sat -T``) counts from it
+    (default: from now). :func:`sudosat.cli.main` gives the process's start.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    return _guarded(lambda: args.run(args), "sudosat", _subject(args))
+    args.started = started
+    return guarded(lambda: args.run(args), "sudosat", _subject(args))
 
 
 def _subject(args: argparse.Namespace) -> str | None:

@@ -7,23 +7,24 @@ import importlib.util
 import sys
 
 from sudosat.cli.common import (
-    _EPILOG_FORMATS,
+    EPILOG_FORMATS,
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_USAGE,
-    _add_memory_option,
-    _add_solver_options,
-    _add_time_limit,
-    _add_zchaff_option,
-    _check_board_memory,
-    _deadline,
-    _guard_outputs,
-    _positive_int,
-    _read_text,
-    _seed,
-    _solver_name,
-    _strict_number,
-    _write_output,
+    add_memory_option,
+    add_solver_options,
+    add_time_limit,
+    add_zchaff_option,
+    check_board_memory,
+    deadline_of,
+    guard_outputs,
+    positive_int,
+    read_input_text,
+    seed_number,
+    solver_name,
+    strict_number,
+    too_large,
+    write_output,
 )
 from sudosat.errors import SudosatError
 from sudosat.run.results import Verdict, format_output
@@ -33,15 +34,16 @@ from sudosat.run.results import Verdict, format_output
 
 
 def _fraction(text: str) -> float:
-    value = _strict_number(text)
+    value = strict_number(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+        raise too_large(text) or argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError("alpha is a fraction of the cells: 0 <= alpha <= 1")
     return value
 
 
-def _add_generate_parser(subparsers) -> None:
+def add_generate_parser(subparsers) -> None:
+    """Declare ``sudosat generate`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "generate",
         help="generate boards of order N with a fraction alpha of the cells given",
@@ -59,7 +61,7 @@ def _add_generate_parser(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--order", type=_positive_int, required=True, metavar="N", help="the order N"
+        "--order", type=positive_int, required=True, metavar="N", help="the order N"
     )
     parser.add_argument(
         "--alpha",
@@ -68,10 +70,10 @@ def _add_generate_parser(subparsers) -> None:
         help="fraction of the cells given, 0 <= A <= 1 (required unless --minimal)",
     )
     parser.add_argument(
-        "--count", type=_positive_int, default=1, metavar="K", help="how many boards (default 1)"
+        "--count", type=positive_int, default=1, metavar="K", help="how many boards (default 1)"
     )
     parser.add_argument(
-        "--seed", type=_seed, default=0, metavar="S",
+        "--seed", type=seed_number, default=0, metavar="S",
         help="seed; board k uses seed S + k (default 0)",
     )
     parser.add_argument(
@@ -99,21 +101,21 @@ def _add_generate_parser(subparsers) -> None:
     parser.add_argument(
         "--solver",
         default="cdcl",
-        type=_solver_name,
+        type=solver_name,
         metavar="NAME",
         help="solver of the base solution and uniqueness checks (default cdcl)",
     )
-    _add_zchaff_option(parser)
+    add_zchaff_option(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
-    _add_time_limit(parser, "for all the boards together",
+    add_time_limit(parser, "for all the boards together",
                     "it says so in one line on standard error, writes nothing and exits 1")
     parser.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress bars on standard error (default: only when it is a terminal)",
     )
-    _add_memory_option(parser)
+    add_memory_option(parser)
 
 
 def _check_zchaff(args: argparse.Namespace) -> None:
@@ -124,14 +126,15 @@ def _check_zchaff(args: argparse.Namespace) -> None:
         find_zchaff(args.zchaff)
 
 
-def _run_generate(args: argparse.Namespace) -> int:
+def run_generate(args: argparse.Namespace) -> int:
+    """Run ``sudosat generate`` with the parsed `args`; return the exit code."""
     from sudosat.run.generate import generate_many
 
     if args.alpha is None and not args.minimal:
         print("sudosat generate: --alpha is required (unless --minimal)", file=sys.stderr)
         return EXIT_USAGE
-    _guard_outputs([], [(args.output, "the boards")])
-    _check_board_memory(args.order, args, args.count)
+    guard_outputs([], [(args.output, "the boards")])
+    check_board_memory(args.order, args, args.count)
     _check_zchaff(args)
     boards = generate_many(
         args.order,
@@ -144,13 +147,13 @@ def _run_generate(args: argparse.Namespace) -> int:
         base=args.base,
         solver=args.solver,
         zchaff=args.zchaff,
-        deadline=_deadline(args),
+        deadline=deadline_of(args),
         # by default on a terminal, where the extra that draws the bars is installed
         progress=(sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None)
         if args.progress is None
         else args.progress,
     )
-    _write_output("".join(board.to_line() + "\n" for board in boards), args.output)
+    write_output("".join(board.to_line() + "\n" for board in boards), args.output)
     return EXIT_OK
 
 
@@ -158,7 +161,8 @@ def _run_generate(args: argparse.Namespace) -> int:
 # sudosat count
 
 
-def _add_count_parser(subparsers) -> None:
+def add_count_parser(subparsers) -> None:
+    """Declare ``sudosat count`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "count",
         help="count the solutions of every instance of a file, up to a limit",
@@ -169,7 +173,7 @@ givens, counted up to --limit: '0', '1', ... or 'at least K'; 'TIMEOUT' when
 cannot be read. One
 incremental solver per line: solve, forbid that solution, solve again.
 Exit 0, or 1 when a line was an ERROR.""",
-        epilog=_EPILOG_FORMATS
+        epilog=EPILOG_FORMATS
         + "\nexamples:\n"
         "  sudosat count data/course-example.txt           # 1: exactly one solution\n"
         "  sudosat generate --order 3 --alpha 0.2 --count 4 --seed 1 | sudosat count - --limit 5",
@@ -180,7 +184,7 @@ Exit 0, or 1 when a line was an ERROR.""",
         "--limit",
         "--count-solutions",
         dest="limit",
-        type=_positive_int,
+        type=positive_int,
         default=2,
         metavar="K",
         help="stop counting at K solutions (default 2: is it unique?)",
@@ -197,22 +201,23 @@ Exit 0, or 1 when a line was an ERROR.""",
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of standard output"
     )
-    _add_time_limit(parser, "per line (loading the rules and every count)",
+    add_time_limit(parser, "per line (loading the rules and every count)",
                     "the line's answer is 'TIMEOUT'")
-    _add_solver_options(parser)
+    add_solver_options(parser)
 
 
-def _run_count(args: argparse.Namespace) -> int:
+def run_count(args: argparse.Namespace) -> int:
+    """Run ``sudosat count`` with the parsed `args`; return the exit code."""
     from sudosat.sudoku.incremental import check_encoding
 
-    _guard_outputs([(args.file, "the instance file")], [(args.output, "the counts")])
+    guard_outputs([(args.file, "the instance file")], [(args.output, "the counts")])
     check_encoding(args.encoding)
-    lines = _read_text(args.file).split("\n")
+    lines = read_input_text(args.file).split("\n")
     if lines and not lines[-1]:
         lines.pop()  # the final line end starts no line
     _check_zchaff(args)
     answers, failed = _count_lines(args, lines)
-    _write_output("".join(line + "\n" for line in answers), args.output)
+    write_output("".join(line + "\n" for line in answers), args.output)
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
@@ -229,7 +234,7 @@ def _count_lines(args: argparse.Namespace, lines: list[str]) -> tuple[list[str],
             board = Board.parse(text, source=source, line=number)
             found = count_solutions(
                 board, args.limit, solver=args.solver, encoding=args.encoding,
-                deadline=_deadline(args), seed=args.seed, zchaff=args.zchaff,
+                deadline=deadline_of(args), seed=args.seed, zchaff=args.zchaff,
             )
         except SudosatError as exc:
             print(f"sudosat: {exc}", file=sys.stderr)

@@ -20,8 +20,9 @@ from typing import Any, TextIO
 from sudosat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
-    _UsageError,
+    UsageError,
 )
 from sudosat.errors import OutputError, SudosatError, open_error_reason
 
@@ -91,7 +92,7 @@ class _Stdout:
         return getattr(self._stream, name)
 
 
-def _guarded(action: Callable[[], int], program: str, subject: str | None = None) -> int:
+def guarded(action: Callable[[], int], program: str, subject: str | None = None) -> int:
     """Run `action`, turning every error into one line on standard error and an exit code.
 
     Bad input (a :class:`SudosatError`) and what the machine refuses (a full
@@ -124,12 +125,12 @@ def _run(action: Callable[[], Any], program: str, subject: str | None) -> Any:
     except SudosatError as exc:
         print(f"{program}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except _UsageError as exc:
+    except UsageError as exc:
         print(f"{program}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except _StdoutClosed:
         return EXIT_BAD_INPUT
     except MemoryError:
@@ -187,6 +188,7 @@ _STAGES = (
     ("sudosat.lines", "reading"),
     ("sudosat.run.pipeline", "running the batch on"),
     ("sudosat.run.batch", "running the batch on"),
+    ("sudosat.run.executors", "running the batch on"),
     ("sudosat.outputs", "writing the output of"),
 )
 

@@ -7,27 +7,30 @@ import sys
 
 from sudosat.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
-    _add_budget_options,
-    _add_solver_options,
-    _add_time_limit,
-    _budget_options,
-    _check_output_names,
-    _deadline,
-    _encoding_name,
-    _memory_size,
-    _positive_int,
-    _scheduler_address,
-    _solver_name,
-    _UsageError,
+    UsageError,
+    add_budget_options,
+    add_solver_options,
+    add_time_limit,
+    budget_options,
+    check_output_names,
+    deadline_of,
+    encoding_name,
+    memory_size,
+    positive_int,
+    scheduler_option,
+    solver_name,
 )
+from sudosat.errors import InstanceError
 
 # ---------------------------------------------------------------------------------------
 # sudosat solve
 
 
-def _add_solve_parser(subparsers) -> None:
+def add_solve_parser(subparsers) -> None:
+    """Declare ``sudosat solve`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "solve",
         help="solve every instance of a file (own solver, zChaff, any other) and report",
@@ -79,7 +82,7 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
         "--solver",
         dest="solvers",
         action="append",
-        type=_solver_name,
+        type=solver_name,
         metavar="NAME",
         help="solver (repeatable; default cdcl): cdcl, dpll, dp, walksat, gsat, "
         "zchaff, pysat:NAME, exec:PROGRAM",
@@ -87,15 +90,16 @@ line ended in ERROR, each such line named on standard error as FILE:LINE.""",
     parser.add_argument(
         "--encoding",
         default="course",
-        type=_encoding_name,
+        type=encoding_name,
         metavar="NAME",
         help="encoding (default course; 'sudosat encode --list' shows all)",
     )
     _add_batch_options(parser)
-    _add_time_limit(parser, "per line and solver, for the whole pipeline",
+    add_time_limit(parser, "per line and solver, for the whole pipeline (parsing the line, "
+                    "encoding, loading the solver, solving, decoding)",
                     "the line's output is 'N TIMEOUT'")
-    _add_solver_options(parser)
-    _add_budget_options(parser)
+    add_solver_options(parser)
+    add_budget_options(parser)
 
 
 def _add_batch_options(parser: argparse.ArgumentParser) -> None:
@@ -106,7 +110,7 @@ def _add_batch_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="worker processes (default 1: in this process)",
@@ -124,14 +128,14 @@ def _add_batch_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--scheduler",
-        type=_scheduler_address,
+        type=scheduler_option,
         metavar="ADDRESS",
         help="Dask scheduler address (tcp://HOST:8786); without it, --executor "
         "dask starts a local cluster of -j workers",
     )
     parser.add_argument(
         "--max-memory",
-        type=_memory_size,
+        type=memory_size,
         metavar="SIZE",
         help="refuse a formula bigger than this (e.g. 500M, 2G; default 1G)",
     )
@@ -150,29 +154,27 @@ def _add_batch_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_solve(args: argparse.Namespace) -> int:
-    from sudosat.run.pipeline import BatchSettings, results_path, run_batch
+def run_solve(args: argparse.Namespace) -> int:
+    """Run ``sudosat solve`` with the parsed `args`; return the exit code."""
+    from sudosat.run.batch import BatchSettings, run_batch
+    from sudosat.run.pipeline import results_path
 
     solvers = args.solvers or ["cdcl"]
     # The rest of the guard (inputs, links, writability) runs in run_batch, before any work.
-    _check_output_names([(args.output, "the output"), (args.results, "the results table")])
+    check_output_names([(args.output, "the output"), (args.results, "the results table")])
     instances = _solve_input(args)
     extra = _incremental_options(solvers, args.encoding) if args.incremental else None
     if extra is not None and not extra:
         return EXIT_USAGE
-    budgets = _budget_options(args)
+    budgets = budget_options(args, solvers)  # refused here, before any work
     if budgets:
-        from sudosat.sat.solvers.registry import check_budgets
-
-        for solver in solvers:  # one clear line before any work, never a silent ignore
-            check_budgets(solver, **budgets)
         extra = {solver: {**(extra or {}).get(solver, {}), **budgets} for solver in solvers}
     try:
         settings = BatchSettings(
             solvers=tuple(solvers),
             solver_options=extra,
             encoding=args.encoding,
-            deadline=_deadline(args),
+            deadline=deadline_of(args),
             results=args.results,
             jobs=args.jobs,
             resume=args.resume,
@@ -191,7 +193,7 @@ def _run_solve(args: argparse.Namespace) -> int:
             "run the same command with --resume to complete it",
             file=sys.stderr,
         )
-        return 130
+        return EXIT_INTERRUPTED
     print(summary)
     return _report_error_lines(summary, "<stdin>" if args.file == "-" else args.file)
 
@@ -205,7 +207,9 @@ def _solve_input(args: argparse.Namespace) -> str:
     if args.file != "-":
         return args.file
     if not args.output:
-        raise _UsageError("solve: reading standard input ('-') needs -o OUT to name the output")
+        raise UsageError("solve: reading standard input ('-') needs -o OUT to name the output")
+    if sys.stdin is None:  # closed by the shell ('<&-')
+        raise InstanceError("cannot read: standard input is closed", file="<stdin>")
     return "/dev/stdin"
 
 
@@ -245,7 +249,8 @@ def _report_error_lines(summary, source: str, most: int = 10) -> int:
 # sudosat solvers
 
 
-def _add_solvers_parser(subparsers) -> None:
+def add_solvers_parser(subparsers) -> None:
+    """Declare ``sudosat solvers`` and its options on `subparsers`."""
     parser = subparsers.add_parser(
         "solvers",
         help="list every solver and whether it is available here",
@@ -266,7 +271,8 @@ def _add_solvers_parser(subparsers) -> None:
     parser.add_argument("--zchaff", metavar="PATH", help="check this zChaff binary")
 
 
-def _run_solvers(args: argparse.Namespace) -> int:
+def run_solvers(args: argparse.Namespace) -> int:
+    """Run ``sudosat solvers`` with the parsed `args`; return the exit code."""
     from sudosat.sat.solvers import list_solvers
 
     options = {"zchaff": args.zchaff} if args.zchaff else {}  # an option, not the environment

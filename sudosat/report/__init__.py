@@ -1,8 +1,10 @@
 """The report: what the notebooks show, and the build that renders them.
 
 Each page has its module, which computes the page's tables, figures and facts
-(small frozen records); the page's sentences are written in its notebook from
-those facts:
+(small frozen records). A page's short sentences are written in its notebook from
+those facts; where a sentence has branches (zero counts, verdicts, a busy machine),
+it is a function of the facts in a words module, where the tests reach every branch
+(:mod:`~sudosat.report.scaling_words`, :mod:`~sudosat.report.heuristics_words`):
 
 * :mod:`~sudosat.report.reduction`: the reduction page (clause families, the encodings);
 * :mod:`~sudosat.report.solvers_page`: the solvers page (costs, counters, the engine, a trace);
@@ -12,7 +14,7 @@ those facts:
 * :mod:`~sudosat.report.results_page`: the results page (difficulty, where the time goes),
   with :mod:`~sudosat.report.run` and :mod:`~sudosat.report.comparison`;
 * :mod:`~sudosat.report.scaling_page` and :mod:`~sudosat.report.heuristics_page`: the studies;
-* :mod:`~sudosat.report.study_plots`: the measuring study's figures (``study_command``).
+* :mod:`~sudosat.report.study_plots`: the measuring study's figures (``sudosat study``).
 
 Under them: :mod:`~sudosat.report.io` (paths, instance, solution and results
 files, the manifest), :mod:`~sudosat.report.clocks` (wall-clock against CPU time:
@@ -32,60 +34,25 @@ plots. A page's own tables, figures and facts are imported from its module.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from sudosat.report.boards import (
-        board_html,
-        board_pair_html,
-        solutions_from_results,
-        solved_boards_html,
-        unsolved_html,
-    )
-    from sudosat.report.io import offered_puzzles, read_manifest, resolve, solver_order
-    from sudosat.report.plots import (
-        plot_cactus,
-        plot_per_instance,
-        plot_scatter,
-        save_and_show,
-        use_style,
-    )
-    from sudosat.report.tables import (
-        HTML,
-        bullets,
-        difficulty_table,
-        summary_table,
-        table,
-        time_split_table,
-        times_table,
-    )
-
-# Where each exported name lives. The names are imported on first use, so a
-# command that only needs the build (``python -m sudosat.report.build``) checks
-# its parameters without paying for pandas and matplotlib first.
-_HOMES = {
-    "board_html": "boards",
-    "board_pair_html": "boards",
-    "solutions_from_results": "boards",
-    "solved_boards_html": "boards",
-    "unsolved_html": "boards",
-    "offered_puzzles": "io",
-    "read_manifest": "io",
-    "resolve": "io",
-    "solver_order": "io",
-    "plot_cactus": "plots",
-    "plot_per_instance": "plots",
-    "plot_scatter": "plots",
-    "save_and_show": "plots",
-    "use_style": "plots",
-    "HTML": "tables",
-    "bullets": "tables",
-    "difficulty_table": "tables",
-    "summary_table": "tables",
-    "table": "tables",
-    "time_split_table": "tables",
-    "times_table": "tables",
+# What this package exports, by the module each name lives in: the one list. The names are
+# imported on first use, so a command that only needs the build
+# (``python -m sudosat.report.build``) checks its parameters without paying for pandas and
+# matplotlib first.
+_EXPORTS = {
+    "boards": (
+        "board_html", "board_pair_html", "solutions_from_results", "solved_boards_html",
+        "unsolved_html",
+    ),
+    "io": ("offered_puzzles", "read_manifest", "resolve", "solver_order"),
+    "plots": ("plot_cactus", "plot_per_instance", "plot_scatter", "save_and_show", "use_style"),
+    "tables": (
+        "HTML", "bullets", "difficulty_table", "summary_table", "table", "time_split_table",
+        "times_table",
+    ),
 }
+_HOMES = {name: home for home, names in _EXPORTS.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
@@ -98,26 +65,9 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = [
-    "HTML",
-    "board_html",
-    "board_pair_html",
-    "bullets",
-    "difficulty_table",
-    "offered_puzzles",
-    "plot_cactus",
-    "plot_per_instance",
-    "plot_scatter",
-    "read_manifest",
-    "resolve",
-    "save_and_show",
-    "solutions_from_results",
-    "solved_boards_html",
-    "solver_order",
-    "summary_table",
-    "table",
-    "time_split_table",
-    "times_table",
-    "unsolved_html",
-    "use_style",
-]
+def __dir__() -> list[str]:
+    """The module's own names and every exported one (completion in a notebook)."""
+    return sorted({*globals(), *_HOMES})
+
+
+__all__ = sorted(_HOMES)

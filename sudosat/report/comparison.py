@@ -21,7 +21,9 @@ Three comparisons, each of time columns of the results table
 :func:`wall_cpu_facts` says whether wall-clock and CPU times of the solver
 calls disagree, as they do on a busy machine: that affects the wall-clock
 comparisons, not those on CPU time. Both the experiment page and the results
-page read these facts; each words them itself.
+page read these facts; each words them itself, from the same phrases
+(:func:`clock_phrases`). The results page's account of the comparisons branches
+on every count, so its sentences are written here (:func:`comparison_words`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from sudosat.report.clocks import BUSY_RATIO, CPU, WALL, clock_facts, clock_of
+from sudosat.report.formats import and_join, plural, ratio
 from sudosat.report.io import DECIDED
 from sudosat.report.run import REFERENCE_FALLBACK
 
@@ -303,3 +306,106 @@ def wall_cpu_facts(results: pd.DataFrame, solvers: Sequence[str]) -> WallCpuFact
         ratio > BUSY_RATIO for solver, ratio in ratios if solver in judged
     )
     return WallCpuFacts(tuple(ratios), judged, busy)
+
+
+# -- words: what the pages say of these facts -----------------------------------------------
+
+CLOCK_WORDS = {WALL: "on the wall clock", CPU: "on CPU time"}
+"""How a sentence names each clock."""
+
+LEADS = {"search": "Search alone", "end to end": "End to end", "overhead": "Overhead"}
+"""How a sentence opens on each compared time."""
+
+_WHY_NOT = {
+    ("search", CPU): "no search time of its own (a search is never set against a whole process)",
+    ("overhead", WALL): "its search on CPU time only, so its wall-clock hand-over cannot be told "
+                        "apart",
+    ("overhead", CPU): "no search time, so its hand-over cannot be told apart",
+}
+
+
+@dataclass(frozen=True)
+class ClockPhrases:
+    """The parts of a page's sentence on wall against CPU time, from :class:`WallCpuFacts`.
+
+    Attributes
+    ----------
+    ratios : str
+        Every solver's median ratio (``1.02 for cdcl and 1.10 for zchaff``).
+    bound : str
+        How the judged ratios stand to the threshold (``At most 1.5 for cdcl``).
+    waits : str
+        A sentence (with its leading blank) on the ratios shown but not judged, or nothing.
+    affected, unaffected : str
+        The comparisons a busy machine inflates, and those it leaves alone.
+    """
+
+    ratios: str
+    bound: str
+    waits: str
+    affected: str
+    unaffected: str
+
+
+def clock_phrases(clocks: WallCpuFacts) -> ClockPhrases:
+    """The :class:`ClockPhrases` of `clocks` (judged by at least one solver: `busy` is set)."""
+    bound = (f"Above {clocks.threshold:g} for {and_join(clocks.over)}" if clocks.busy else
+             f"At most {clocks.threshold:g} for {and_join(clocks.judged)}")
+    waits = ("" if set(clocks.judged) == {s for s, _ in clocks.ratios} else
+             " A program started for each instance also waits for its start and its files, "
+             "so its ratio is shown, not judged.")
+    return ClockPhrases(
+        ratios=and_join([f"{ratio(r)} for {s}" for s, r in clocks.ratios]),
+        bound=bound,
+        waits=waits,
+        affected=and_join([f"{m.name} {CLOCK_WORDS[m.clock]}" for m in clocks.affected]),
+        unaffected=and_join([LEADS[m.name].lower() for m in clocks.unaffected]),
+    )
+
+
+def _who(s: ScatterFacts) -> str:
+    """Which solver was faster on how many of the instances both decided."""
+    n = s.both
+    everyone = "it" if n == 1 else f"all {n}"
+    if s.winner is None:
+        return (f"they tied on {everyone}" if s.ties == n else
+                f"each was faster on {s.own_faster} of the {n}"
+                + (f", and they tied on {s.ties}" if s.ties else ""))
+    won, lost = s.wins
+    if won == n:
+        return f"{s.winner} was faster on {everyone}"
+    other = s.reference if s.winner == s.own else s.own
+    return (f"{s.winner} was faster on {won} of the {n}" + (f", {other} on {lost}" if lost else "")
+            + (f", and they tied on {s.ties}" if s.ties else ""))
+
+
+def comparison_words(versus: ComparisonFacts) -> list[str]:
+    """The results page's paragraphs on the comparisons: each made, and why any other is not.
+
+    Which solver was faster, on how many instances, and the median ratio, for every
+    comparison of :data:`MEASURES`; the wording branches on the counts (ties, one
+    instance, a clean sweep), so it is written here, where the tests read it.
+    """
+    if versus.reference is None:
+        return ["Only one solver ran: there is nothing to compare it with."]
+    if not versus.both:
+        return ["No instance was decided by both solvers: there is nothing to compare."]
+    said = [f"Each comparison is made on the {plural(versus.both, 'instance')} both solvers "
+            f"decided; a ratio above 1 means {versus.own} took longer."]
+    for s in versus.compared:
+        share = ("" if s.median_ratio is None else f"; the median ratio of {s.own}'s time to "
+                 f"{s.reference}'s is {ratio(s.median_ratio)}")
+        said.append(f"**{LEADS[s.name]} {CLOCK_WORDS[s.clock]}**: {_who(s)}{share}.")
+    for m, lacking in versus.not_compared:
+        has = "has" if len(lacking) == 1 else "have"
+        said.append(f"{LEADS[m.name]} {CLOCK_WORDS[m.clock]} is not compared: "
+                    f"{and_join(lacking)} {has} {_WHY_NOT[(m.name, m.clock)]}.")
+    pair = (versus.own, versus.reference)
+    reported = [s for s in pair if not in_process(s)]
+    timed = [s for s in pair if in_process(s)]
+    if versus.search is not None:
+        how = ([f"{and_join(reported)} {'reports' if len(reported) == 1 else 'report'} it"]
+               if reported else []) + ([f"the search of {and_join(timed)} is timed in this "
+                                        "process"] if timed else [])
+        said.append(f"Every search time is CPU time: {'; '.join(how)}.")
+    return said

@@ -111,7 +111,7 @@ def data_facts(results: pd.DataFrame) -> DataFacts:
     return DataFacts(
         puzzles=int(results["puzzle"].nunique()),
         runs=len(results),
-        solved=int((status == "SAT").sum()),
+        solved=int((status == Verdict.SAT.value).sum()),
         budget_stops=int(budget.sum()),
         capped=int(capped.sum()),
         measured_at=tuple(sorted(set(cached))),

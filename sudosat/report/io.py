@@ -29,7 +29,7 @@ order."""
 STAGES = ("encode_wall_ms", "solve_wall_ms", "decode_wall_ms")
 """The timed stages of one instance, in the order they run."""
 
-DECIDED = ("SAT", "UNSAT")
+DECIDED = (Verdict.SAT.value, Verdict.UNSAT.value)
 """Statuses that are answers (a time-out or an error is not)."""
 
 # -- paths -----------------------------------------------------------------------------

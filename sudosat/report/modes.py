@@ -17,8 +17,8 @@ MODES = ("fresh CNF", "rules loaded once")
 
 TIMES = ("encode_cpu_ms", "solve_cpu_ms", "total_cpu_ms", "total_wall_ms")
 """The results row's times that :func:`mode_comparison` keeps: the modes are compared on CPU
-time, which a busy machine inflates far less than wall time; the wall-clock total shows
-whether it was busy."""
+time, which a busy machine inflates far less than wall time; the wall-clock total shows whether
+it was busy."""
 
 AS_FAST = 1.1
 """Two medians within this factor of each other count as equally fast (:attr:`ModeFacts.even`):

@@ -2,7 +2,8 @@
 
 :func:`instance_facts` reads the conflicts of the order-3 instances (the
 figures of :func:`~sudosat.report.tables.difficulty_table`) and, for the
-report's own instance file, which lines were chosen as graded puzzles;
+report's own instance file, which lines were chosen as graded puzzles
+(:func:`difficulty_words` says so, its wording branching on every count);
 :func:`stage_facts` and :func:`plot_time_split` split the CPU time of each solver's
 median instance into its parts.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sudosat.report.formats import line_ranges
 from sudosat.report.io import DECIDED
 from sudosat.report.plots import COLOURS, PAGE_WIDTH_IN, ReportFigure, styled
 from sudosat.report.tables import HARD_CONFLICTS, difficulty_table
@@ -306,3 +308,54 @@ def _wrapped(solver: str) -> str:
     """A solver's name on two lines after its kind (``pysat:`` / ``minisat22``): bars stay apart."""
     kind, colon, name = solver.partition(":")
     return f"{kind}{colon}\n{name}" if colon else solver
+
+
+# -- words: the paragraph on how hard the instances were ----------------------------------
+
+
+def _conflict_words(c: ConflictFacts, one: str, many: str) -> str:
+    """Conflict counts as the difficulty table rounds them (a sentence's end)."""
+    if c.instances == 1:
+        return f"needed {c.least:,} conflicts on the one {one}."
+    return (f"needed from {c.least:,} to {c.most:,} conflicts on the {c.instances:,} {many} "
+            f"(median {c.median:,.1f}); {c.hard:,} of the {c.instances:,} needed more than "
+            f"{c.threshold}.")
+
+
+def difficulty_words(hard: InstanceFacts) -> str:
+    """The results page's paragraph on how hard the instances were, from :func:`instance_facts`.
+
+    Where the graded puzzles come from (the report's own file only), the clashing
+    boards, and the conflicts of the order-3 instances, the graded ones apart unless
+    their figures are the same; the wording branches on each of them.
+    """
+    text = ""
+    if hard.graded_lines:
+        text += (
+            f"The order-3 puzzles on {line_ranges(hard.graded_lines)} of `{GRADED_INSTANCES}` "
+            "are minimal puzzles with exactly one solution (no given can be removed without "
+            "allowing a second one), made by `data/make_data.py` with the project's generator "
+            "from a fixed seed and chosen from a larger batch by the conflicts `cdcl` needed on "
+            "them when the file was written: half are the hardest of the batch, half spread "
+            "evenly over the other grades (`data/README.md` gives the numbers). ")
+    if hard.clashing_lines:
+        holds = "holds a board" if len(hard.clashing_lines) == 1 else "hold boards"
+        text += (f"{line_ranges(hard.clashing_lines).capitalize()} {holds} whose givens clash, "
+                 "there for the UNSAT path (see the end of the page). ")
+    if hard.order3 is None:
+        return text + f"No order-3 instance was decided by {hard.solver} in this run."
+    text += f"In this run {hard.solver} " + _conflict_words(
+        hard.order3, "instance of order 3 it decided", "instances of order 3 it decided")
+    if hard.graded is None:
+        return text
+    figures = [(c.least, c.most, c.median, c.hard) for c in (hard.graded, hard.order3)]
+    if figures[0] == figures[1]:  # said once: the same figures, not the same sentence
+        text += (f" The {hard.graded.instances:,} graded puzzles alone "
+                 f"({line_ranges(hard.graded_lines)}) give the same figures.")
+    else:
+        text += (f" On the graded puzzles alone ({line_ranges(hard.graded_lines)}) it "
+                 + _conflict_words(hard.graded, "graded puzzle it decided",
+                                   "graded puzzles it decided"))
+    kept = "keep" if hard.graded_order_kept else "do not keep"
+    return text + (" The file lists them easiest first by the grades `cdcl` gave when it was "
+                   f"written; this run's counts {kept} that order.")

@@ -3,7 +3,8 @@ under one T, the machine and the method its times come from, read back for the r
 
 :func:`run_timed_experiment` writes what :func:`read_run` reads: ``results.csv``, one
 solutions file per solver and ``manifest.json``. :func:`run_facts` is what the two pages say
-about a run (what it used, where and how it was timed); the sentences are the notebooks'.
+about a run (what it used, where and how it was timed); the sentences are the notebooks',
+but for the two paragraphs both pages print alike (:func:`machine_and_method`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pandas as pd
 
 from sudosat.errors import InstanceError
 from sudosat.report.io import load_results, read_instances, read_manifest, resolve, write_manifest
+from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board, check_solution
 
 REFERENCE_FALLBACK = "pysat:minisat22"
@@ -105,7 +107,7 @@ def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
     replaced by :data:`REFERENCE_FALLBACK`, any other solver that cannot run
     is dropped.
     """
-    from sudosat.run.pipeline import probe_solver
+    from sudosat.run.batch import probe_solver
 
     chosen, stand_ins, dropped = [], [], []
     for name in split_names(names):
@@ -144,7 +146,7 @@ def run_timed_experiment(
     DataFrame
         The results table.
     """
-    from sudosat.run.pipeline import run_batch
+    from sudosat.run.batch import run_batch
 
     source = resolve(instances)
     folder = resolve(output_dir)
@@ -198,7 +200,7 @@ def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -
     """
     boards = read_instances(instances)
     wrong = []
-    for row in results[results["status"] == "SAT"].itertuples():
+    for row in results[results["status"] == Verdict.SAT].itertuples():
         line, puzzle = int(row.line), boards.get(int(row.line))
         try:
             why = check_solution(puzzle, Board.parse(str(row.output))) if puzzle else "no input"
@@ -265,3 +267,33 @@ def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> RunFacts:
         load_average=float(load) if isinstance(load, int | float) else None,
         workers=int(manifest.get("jobs", 1)),
     )
+
+
+def machine_and_method(facts: RunFacts) -> tuple[str, str]:
+    """The **Machine.** and **Method.** paragraphs of a timed run, as both its pages print them.
+
+    The experiment page that runs it and the results page that reads it back say the same
+    of where and how its times were taken, so the paragraphs are written once, here.
+    """
+    cores = "?" if facts.cores is None else facts.cores
+    load = "" if facts.load_average is None else (
+        f" The load average when the run started was {facts.load_average:g}.")
+    workers = ("one worker process, so no two timed runs overlap" if facts.workers == 1 else
+               f"{facts.workers} worker processes, one per free core (at most the cores minus one)")
+    machine = (f"**Machine.** {facts.processor}, {cores} cores, {facts.system}, "
+               f"{facts.implementation} {facts.python}.{load}")
+    method = (
+        f"**Method.** Every (instance, solver) pair is timed by {workers}. The solvers are "
+        "interleaved per instance (line 1 with every solver, then line 2, ...), so a change of "
+        "load hits all of them alike. Every time is taken on two clocks: the *wall clock*, what a "
+        "user waits, and *CPU time*, this process's and its solver programs', which leaves out the "
+        "time other programs held the processor (though they still slow each step). *total* is "
+        "the time of an instance from its line to its checked board: *encode* builds the CNF, "
+        "*decode* reads the board back and checks it, and between them the solver spends its "
+        "own *search* time on CPU, as it measures it (our `cdcl` and PySAT's solvers: this "
+        "process's CPU time around the search) or reports it "
+        "(zChaff's `Total Run Time`, the CPU time an `exec:` program prints), and the *overhead*, "
+        "the rest of the hand-over: loading the clauses into the solver, writing the CNF file, "
+        "starting the program and reading its answer back, checking the model."
+    )
+    return machine, method

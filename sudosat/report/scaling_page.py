@@ -147,7 +147,7 @@ def naive_table(
 
 def invalid_solved_rows(rows: pd.DataFrame) -> list[str]:
     """The SAT rows of a study's table whose decoded board was not valid (empty when all are)."""
-    bad = rows[(rows["status"] == "SAT") & ~rows["valid"].astype(bool)]
+    bad = rows[(rows["status"] == Verdict.SAT.value) & ~rows["valid"].astype(bool)]
     return [f"row {index}: {row['solver']} SAT but invalid" for index, row in bad.iterrows()]
 
 
@@ -179,7 +179,7 @@ def grid_run_facts(rows: pd.DataFrame) -> GridRunFacts:
     reused = rows.loc[rows["computed_at"] != "", "computed_at"]
     return GridRunFacts(
         runs=len(rows),
-        solved=int((rows["status"] == "SAT").sum()),
+        solved=int((rows["status"] == Verdict.SAT.value).sum()),
         undecided=int(rows["status"].isin(UNDECIDED).sum()),
         refused=int((rows["status"] == Verdict.ERROR).sum()),
         cells=rows.groupby(["order", "alpha"]).ngroups,

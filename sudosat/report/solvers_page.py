@@ -20,6 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.clocks import ClockFacts, Stopwatch, clock_facts
+from sudosat.report.formats import and_join
 from sudosat.report.plots import (
     COLOURS,
     MARKERS,
@@ -546,3 +547,61 @@ _SOURCE_STYLE = (
     "<style>pre.sudosat-source{font-size:78%;line-height:1.3;background:#f7f7f7;"
     "padding:0.6em 0.8em;border-left:3px solid #ccc;overflow-x:auto;white-space:pre}</style>"
 )
+
+
+# -- words: the page's sentences that branch on the figures -------------------------------
+
+
+def growth_words(growth: ComponentGrowth) -> str:
+    """The paragraph on the fitted growth exponents: over which orders, left out, each fit."""
+    fitted = len(growth.orders)
+    if fitted < 2:
+        return (f"Only order {and_join(growth.orders)} was measured: no growth exponent can be "
+                "fitted.")
+    how = "the slope between them" if fitted == 2 else "a least-squares line"
+    text = (
+        "The exponent k of time ∝ literals^k (k ≈ 1: linear in the formula; k near 0: "
+        f"independent of it) is fitted over orders {and_join(growth.orders)}, the {fitted} "
+        f"largest measured ({and_join(f'{n:,}' for n in growth.literals)} literals), {how} on "
+        "log-log axes.")
+    if growth.left_out:
+        many = len(growth.left_out) > 1
+        text += (f" Order{'s' if many else ''} {and_join(growth.left_out)} "
+                 f"{'are' if many else 'is'} left out of the fit, so that the fixed cost of each "
+                 "call, which does not grow with the formula, weighs less in it.")
+    if growth.fits:
+        text += " Each component's time over those orders: " + "; ".join(
+            f"{f.component} {f.first_ms:.2f} → {f.last_ms:.2f} ms (k ≈ {f.k:.2f}"
+            + ("" if f.orders == fitted else f", orders {f.first_order} to {f.last_order} only")
+            + ")" for f in growth.fits) + "."
+    if growth.unfitted:
+        text += (f" No exponent for {and_join(growth.unfitted)}: fewer than two of those orders "
+                 "took measurable time.")
+    return text
+
+
+def counter_words(harder: HarderFacts) -> str:
+    """What each solver needed on the puzzle against the other (``cdcl needed more decisions
+    (12 against 3) and as many conflicts (0 against 0)``), solvers joined by semicolons."""
+
+    def word(a: int, b: int) -> str:
+        return "more" if a > b else "fewer" if a < b else "as many"
+
+    return "; ".join(
+        f"{s.solver} needed " + " and ".join(f"{word(a, b)} {m} ({a:,} against {b:,})"
+                                             for m, a, b in s.counters)
+        for s in harder.solvers)
+
+
+def stats_words(stats: Mapping[str, Any]) -> list[str]:
+    """A run's counters and times as a sentence lists them (``1.5 ms``, ``12 decisions``)."""
+    said = []
+    for key, value in stats.items():
+        if key.endswith("_ms"):
+            words = key.removesuffix("_ms").replace("_", " ").replace("cpu", "CPU")
+            said.append(f"{words} time {float(value):.1f} ms")
+        elif key.endswith("_s"):
+            said.append(f"{key.removesuffix('_s').replace('_', ' ')} {float(value):.3f} s")
+        else:
+            said.append(f"{int(value):,} {key.replace('_', ' ')}")
+    return said

@@ -1,6 +1,6 @@
 """The figures of the measuring study (:mod:`sudosat.studies.scaling`): median time and
 encoding size against the order N and the fill fraction alpha, as
-``python -m sudosat.report.study_command`` draws and saves them.
+``sudosat study --figures DIR`` draws and saves them.
 """
 
 from __future__ import annotations

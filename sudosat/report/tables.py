@@ -153,8 +153,8 @@ def summary_table(results: pd.DataFrame) -> pd.DataFrame:
             {
                 "solver": solver,
                 "instances": len(mine),
-                "solved": int(((mine["status"] == "SAT") & mine["valid"]).sum()),
-                "unsat": int((mine["status"] == "UNSAT").sum()),
+                "solved": int(((mine["status"] == Verdict.SAT) & mine["valid"]).sum()),
+                "unsat": int((mine["status"] == Verdict.UNSAT).sum()),
                 "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
                 "errors": int((mine["status"] == Verdict.ERROR).sum()),
                 "median wall ms": _quantile(wall, 0.5),
@@ -207,7 +207,7 @@ def style_times(table: pd.DataFrame) -> Any:
 
     def colour(value: Any) -> str:
         return {
-            "UNSAT": "background:#eef",
+            Verdict.UNSAT.value: "background:#eef",
             Verdict.TIMEOUT.value: "background:#fed",
             Verdict.ERROR.value: "background:#fcc",
         }.get(str(value), "")

@@ -1,295 +1,534 @@
-"""Where batch work runs: in this process, in local worker processes, or on Dask.
+"""A file of instance lines, every line with every solver: :func:`run_batch`.
 
-The executors of :func:`sudosat.run.pipeline.run_batch`, apart from the Sudoku
-logic so that they stay small and testable on their own (how its files are
-written is :mod:`sudosat.outputs`'s):
-
-    :class:`SerialExecutor` (in this process), :class:`ProcessExecutor` (local
-    worker processes) and :class:`DaskExecutor` (a Dask ``distributed``
-    cluster). Each is a context manager with one method, ``map_unordered(fn,
-    items)``, which yields ``(item, outcome)`` pairs as the work finishes, in
-    any order. ``outcome`` is ``fn(item)``, or the exception that stopped it
-    when the *worker itself* died (a killed process, a lost Dask worker): a
-    crash costs the items it hit, never the others.
-
-This module knows nothing of Sudoku.
+It answers each line with :func:`sudosat.run.pipeline.solve_line` on one of the
+executors of :mod:`sudosat.run.executors` (this process, local worker
+processes, a Dask cluster), writes one output file per solver (exactly one line
+per input line, in order, atomically at the end) and appends the results table
+row by row, so that an interrupted run loses nothing finished and
+``resume=True`` completes it (see :mod:`sudosat.run.pipeline` for the whole
+story, from one board to a cluster sweep).
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import os
-import shutil
-import signal
-import tempfile
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+import dataclasses
+import functools
+import importlib.util
+import statistics
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from sudosat.errors import SudosatError, WorkerCrashed
-from sudosat.process import die_with_parent
+from sudosat.errors import (
+    InstanceError,
+    OutputError,
+    SudosatError,
+    import_extra,
+    open_error_reason,
+)
+from sudosat.lines import read_text, split_lines
+from sudosat.outputs import (
+    SPECIAL_KINDS,
+    ResultsLock,
+    check_outputs,
+    file_kind,
+    output_target,
+    write_atomically,
+)
+from sudosat.run.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+from sudosat.run.pipeline import (
+    Task,
+    output_paths,
+    parse_line,
+    results_path,
+    solve_line,
+)
+from sudosat.run.results import (
+    COLUMNS,
+    STATUSES,
+    ResultsLog,
+    Row,
+    Verdict,
+    read_rows,
+    write_table,
+)
+from sudosat.run.resume import Key, kept_rows, solvers_order, stamped
+from sudosat.run.resume import run_hash as _run_hash
+from sudosat.run.runner import (
+    blank_row,
+    failed_outcome,
+    import_solver,
+)
+from sudosat.sat.cnf import CNF
+from sudosat.sat.solvers.budget import Deadline, one_deadline
+from sudosat.sat.solvers.registry import solve
+from sudosat.sudoku.incremental import LoadedRules
 
-Work = Callable[[Any], Any]
-"""What an executor runs: one picklable function applied to each item."""
-Done = tuple[Any, Any]
-"""``(item, outcome)`` as an executor yields it."""
+__all__ = [
+    "COLUMNS",
+    "STATUSES",
+    "BatchSettings",
+    "BatchSummary",
+    "SolverSummary",
+    "check_paths",
+    "probe_solver",
+    "run_batch",
+    "run_hash",
+]
 
 
-DASK_CONNECT_TIMEOUT_S = 20
-"""Seconds to wait for a Dask scheduler to answer before giving up."""
-MANAGER_JOIN_S = 10
-"""Seconds to let a stopped process pool's manager thread finish."""
+@dataclass(frozen=True)
+class BatchSettings:
+    """How :func:`run_batch` solves a file: everything but the files themselves.
 
-
-# ---------------------------------------------------------------------------------------
-# executors
-
-
-class SerialExecutor:
-    """Run every item in this process, one after another (``-j 1``)."""
-
-    def __enter__(self) -> SerialExecutor:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
-
-    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
-        """Yield ``(item, fn(item))`` for every item, in order (the exception if it raised)."""
-        for item in items:
-            try:
-                outcome = fn(item)
-            except Exception as exc:  # like a worker's crash: that item only, never the rest
-                outcome = exc
-            yield item, outcome
-
-
-def _start_worker(parent: int) -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle; die with the parent.
-
-    The parent stops its workers itself after Ctrl-C or SIGTERM. If it is
-    killed outright (SIGKILL), the kernel sends each worker SIGTERM, which
-    kills the worker and the process group of any solver program it runs
-    (:mod:`sudosat.process`); the resource tracker then sees every end of
-    its pipe closed and exits too.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(signal.SIGTERM, parent)
-
-
-class ProcessExecutor:
-    """Run items in `workers` local processes, surviving the death of any of them.
-
-    A process that dies (killed, out of memory, a crash in C code) breaks a
-    :class:`~concurrent.futures.ProcessPoolExecutor` and fails every item in
-    flight. The innocent are not to pay for it: the items in flight become
-    *suspects* and are run again one at a time in a fresh pool, so a second
-    death names the one item that causes it, which is then reported as
-    :class:`WorkerCrashed`; the rest of the work goes on in parallel.
-
-    Parameters
+    Attributes
     ----------
-    workers : int
-        Number of processes (at least 1).
-    start_method : str
-        ``spawn`` (default: each worker is a fresh interpreter, safe beside
-        threads such as tqdm's or a notebook kernel's), ``forkserver`` or ``fork``.
+    solvers : tuple of str
+        Solver names; each line is solved with each, under the same T.
+    encoding : str
+        The encoding for every line.
+    deadline : Deadline, optional
+        T, per line and solver, for the whole pipeline: each line restarts it
+        (:meth:`~sudosat.sat.solvers.budget.Deadline.restarted`) when its work
+        begins, on its clock (the command line's ``-T`` is a wall-clock one).
+    time_limit_ms : float, optional
+        A convenience for `deadline`: T in wall-clock milliseconds, made into
+        `deadline` here, once (give one or the other).
+    results : path, optional
+        The results table (its suffix chooses CSV or JSONL, see
+        :func:`sudosat.run.results.table_format`); default :func:`results_path`.
+    jobs : int
+        Worker processes (1: in this process), or local Dask workers.
+    resume : bool
+        Keep the rows already in `results` for these lines, solvers and this
+        encoding, and solve only the others. The input file must be the same.
+    seed : int
+        Seed for every solver call (the same for every line, so any worker
+        gives the same answer).
+    zchaff : str, optional
+        The zChaff binary for the ``zchaff`` solver.
+    solver_options : mapping, optional
+        Extra keyword options per solver name (``{"cdcl": {"incremental": True}}``).
+    executor : {"processes", "dask"}
+        Local processes (default), or a Dask cluster at `scheduler` (a local
+        one of `jobs` workers when `scheduler` is None).
+    scheduler : str, optional
+        The Dask scheduler's address.
+    progress : bool, optional
+        Show a tqdm progress bar; default: when standard error is a terminal
+        or a notebook runs us.
+    max_bytes : int, optional
+        The memory guard's limit per formula (see :func:`solve_instance`).
     """
 
-    def __init__(self, workers: int, start_method: str = "spawn") -> None:
-        self.workers = max(1, workers)
-        self.context = multiprocessing.get_context(start_method)
-        self._pool: ProcessPoolExecutor | None = None
+    solvers: tuple[str, ...] = ("cdcl",)
+    encoding: str = "course"
+    time_limit_ms: float | None = None
+    deadline: Deadline | None = None
+    results: str | Path | None = None
+    jobs: int = 1
+    resume: bool = False
+    seed: int = 0
+    zchaff: str | None = None
+    solver_options: Mapping[str, Mapping[str, Any]] | None = None
+    executor: str = "processes"
+    scheduler: str | None = None
+    progress: bool | None = None
+    max_bytes: int | None = None
 
-    def __enter__(self) -> ProcessExecutor:
-        return self
+    def __post_init__(self) -> None:
+        solvers = tuple(dict.fromkeys(self.solvers)) or ("cdcl",)  # once each, in order
+        object.__setattr__(self, "solvers", solvers)
+        if self.time_limit_ms is not None or self.deadline is not None:
+            limit = one_deadline(self.deadline, self.time_limit_ms)
+            object.__setattr__(self, "deadline", limit)
+            object.__setattr__(self, "time_limit_ms", None)  # the one form from here on
 
-    def __exit__(self, *exc_info: object) -> None:
-        self._stop_pool(terminate=exc_info[0] is not None)
+    def options(self, solver: str) -> dict[str, Any]:
+        """The keyword options `solver` gets on every line: the seed, zChaff's path, the extras."""
+        mine: dict[str, Any] = {"seed": self.seed}
+        if solver == "zchaff" and self.zchaff:
+            mine["zchaff"] = self.zchaff
+        mine.update((self.solver_options or {}).get(solver, {}))
+        return mine
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        self._stop_pool(terminate=True)
-        self._pool = ProcessPoolExecutor(
-            self.workers,
-            mp_context=self.context,
-            initializer=_start_worker,
-            initargs=(os.getpid(),),
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything a worker needs besides the line: small and picklable."""
+
+    encoding: str
+    deadline: Deadline | None  # each line restarts it
+    source: str
+    options: dict[str, dict[str, Any]]  # solver -> its keyword options
+    max_bytes: int | None = None
+    # The loaded rules of a run in this process, closed at its end (workers: their own).
+    rules: LoadedRules | None = field(default=None, compare=False, repr=False)
+
+
+def _solve_task(job: _Job, task: Task) -> Row:
+    """Worker entry point: solve line `task` = (number, text, solver); return its row.
+
+    The line's deadline starts here, once the solver's module is imported: T
+    is for the line's work.
+    """
+    number, text, solver = task
+    import_solver(solver)
+    extra: dict[str, Any] = {"rules": job.rules} if job.rules is not None else {}
+    outcome = solve_line(
+        text,
+        number,
+        solver,
+        job.encoding,
+        deadline=None if job.deadline is None else job.deadline.restarted(),
+        source=job.source,
+        max_bytes=job.max_bytes,
+        **extra,
+        **job.options.get(solver, {}),
+    )
+    return outcome.row
+
+
+@dataclass
+class SolverSummary:
+    """Counts and times of one solver over a file."""
+
+    solver: str
+    output: Path
+    solved: int = 0
+    unsat: int = 0
+    timeouts: int = 0
+    errors: int = 0
+    unknown: int = 0  # a work budget ran out before T (never counted as a time-out)
+    times_ms: list[float] = field(default_factory=list, repr=False)
+    error_lines: list[tuple[int, str]] = field(default_factory=list, repr=False)
+
+    def add(self, row: Row) -> None:
+        status = row.get("status")
+        if status == Verdict.ERROR:
+            self.error_lines.append((int(row["line"]), str(row.get("error") or "error")))
+        if status == Verdict.SAT:
+            self.solved += 1
+        elif status == Verdict.UNSAT:
+            self.unsat += 1
+        elif status == Verdict.TIMEOUT:
+            self.timeouts += 1
+        elif status == Verdict.UNKNOWN:
+            self.unknown += 1
+        else:
+            self.errors += 1
+        if status != Verdict.ERROR and row.get("total_wall_ms") not in (None, ""):
+            self.times_ms.append(float(row["total_wall_ms"]))
+
+    @property
+    def lines(self) -> int:
+        return self.solved + self.unsat + self.timeouts + self.unknown + self.errors
+
+    def __str__(self) -> str:
+        times = self.times_ms
+        timing = (
+            f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            if times
+            else "no timings"
         )
-        return self._pool
-
-    def _stop_pool(self, terminate: bool) -> None:
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # The pool keeps its processes in a private dict; reaching for it is the only way to
-        # stop a worker in the middle of a long item (after Ctrl-C or when the pool broke).
-        processes = list((getattr(pool, "_processes", None) or {}).values()) if terminate else []
-        pool.shutdown(wait=not terminate, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        # Let the pool's manager thread see its workers gone and close its wake-up pipe now.
-        # Left running, it races Python's exit hook, which may write to that pipe as it is
-        # closed and print a traceback after Ctrl-C (CPython 3.11, gh-125451).
-        manager = getattr(pool, "_executor_manager_thread", None)
-        if manager is not None:
-            manager.join(timeout=MANAGER_JOIN_S)
-
-    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
-        """Yield ``(item, fn(item) or WorkerCrashed)`` as items finish."""
-        pending: deque[Any] = deque(items)
-        suspects: deque[Any] = deque()
-        in_flight: dict[Future, Any] = {}
-        window = 2 * self.workers  # enough to keep every worker busy, few to re-run after a crash
-        pool = self._new_pool()
-        while pending or suspects or in_flight:
-            isolating = bool(suspects)
-            source = suspects if isolating else pending
-            limit = 1 if isolating else window
-            broken = False
-            while source and len(in_flight) < limit:
-                item = source.popleft()
-                try:
-                    in_flight[pool.submit(fn, item)] = item
-                except BrokenProcessPool:  # a worker died since the last wait: this item never ran
-                    source.appendleft(item)
-                    broken = True
-                    break
-            if broken:  # keep what finished before the break; the rest is lost with the pool
-                done = {future for future in in_flight if future.done()}
-            else:
-                done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                item = in_flight.pop(future)
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool:
-                    broken = True
-                    in_flight[future] = item  # re-run with the others in flight, below
-                    continue
-                except Exception as exc:  # e.g. an outcome that cannot be pickled: that item only
-                    outcome = exc
-                yield item, outcome
-            if not broken:
-                continue
-            lost = list(in_flight.values())
-            in_flight.clear()
-            if isolating and len(lost) == 1:
-                yield (
-                    lost[0],
-                    WorkerCrashed(
-                        "the worker process died while solving this "
-                        "instance (killed, out of memory or crashed)"
-                    ),
-                )
-            else:
-                suspects.extend(lost)
-            pool = self._new_pool()
+        budget = f"{self.unknown} unknown (a work budget ran out), " if self.unknown else ""
+        return (
+            f"{self.solver}: {self.lines} lines: {self.solved} solved, {self.unsat} unsat, "
+            f"{self.timeouts} timeouts, {budget}{self.errors} errors; {timing} -> {self.output}"
+        )
 
 
-class DaskExecutor:
-    """Run items on a Dask ``distributed`` cluster (the optional extra ``sudosat[cluster]``).
+@dataclass
+class BatchSummary:
+    """What :func:`run_batch` did: one :class:`SolverSummary` per solver, and the files."""
+
+    solvers: dict[str, SolverSummary]
+    results: Path
+    resumed: int = 0
+    new_rows: int = 0
+    discarded: int = 0
+
+    def __str__(self) -> str:
+        lines = [str(summary) for summary in self.solvers.values()]
+        note = f" ({self.resumed} rows kept from the earlier run)" if self.resumed else ""
+        if self.discarded:
+            note += (
+                f" ({self.discarded} rows of the earlier run did not match this input "
+                "and these options, or did not check, and were solved again)"
+            )
+        lines.append(f"results: {self.results}{note}")
+        return "\n".join(lines)
+
+
+def run_batch(
+    instances: str | Path,
+    output: str | Path | None = None,
+    settings: BatchSettings | None = None,
+    **changes: Any,
+) -> BatchSummary:
+    """Solve every line of an instance file with every solver; write outputs and results.
 
     Parameters
     ----------
-    scheduler : str or None
-        The scheduler's address (``tcp://host:8786``); None starts a
-        :class:`distributed.LocalCluster` of `workers` processes on this machine.
-    workers : int
-        Workers of the local cluster (ignored with `scheduler`).
-    window : int or None
-        Items submitted ahead of the results (default: four per worker thread),
-        so that a sweep of any size never floods the scheduler.
+    instances : path
+        The instance file, one board per line (any format :meth:`Board.parse` reads).
+    output : path, optional
+        The output file; see :func:`output_paths` for several solvers or none.
+    settings : BatchSettings, optional
+        How to solve (default ``BatchSettings()``: cdcl, course, no limit).
+    **changes
+        Fields of :class:`BatchSettings` to change (``solvers=["cdcl",
+        "dpll"], jobs=2``); an unknown name is a TypeError.
+
+    Returns
+    -------
+    BatchSummary
+
+    Raises
+    ------
+    SudosatError
+        The instance file cannot be read (InstanceError), or an output cannot
+        be written (OutputError). A bad line is never raised: it becomes an
+        ERROR line and row.
+    KeyboardInterrupt
+        After Ctrl-C, once every finished row is safely in the results table.
 
     Notes
     -----
-    Every worker must be able to ``import sudosat`` (the same version as the
-    client). A worker that dies is retried by Dask on another worker; an item
-    that kills workers repeatedly comes back as the exception Dask raises
-    (``KilledWorker``), reported as that item's error.
+    Worker processes are started with ``spawn`` (fresh interpreters, safe
+    beside threads): a script that calls this with ``jobs > 1`` needs the
+    usual ``if __name__ == "__main__":`` guard. Rows are appended in the order
+    they finish; at the end the table is rewritten sorted by line, then solver.
     """
+    settings = dataclasses.replace(settings or BatchSettings(), **changes)
+    solvers = list(settings.solvers)
+    lines = _read_lines(instances, settings.max_bytes)  # stops at the limit while reading
+    outputs = output_paths(instances, output, solvers)
+    results = Path(settings.results or results_path(instances, output))
+    roles = [(path, f"the output of {solver}") for solver, path in outputs.items()]
+    check_paths(instances, [*roles, (results, "the results table")])  # before any work
+    options = {solver: settings.options(solver) for solver in solvers}
+    tasks = [(number, text, solver) for number, text in enumerate(lines, 1) for solver in solvers]
+    # bad executor options fail before any file changes
+    runner = _make_executor(settings.executor, settings.jobs, settings.scheduler)
+    # Solving in this process, the run owns the loaded rules and closes them at its end.
+    rules = LoadedRules() if isinstance(runner, SerialExecutor) else None
+    job = _Job(settings.encoding, settings.deadline, str(instances), options,
+               settings.max_bytes, rules)
+    try:
+        with runner:  # started before any file is made: a Dask scheduler out of reach leaves none
+            return _run_job(job, tasks, runner, settings, lines, solvers, (outputs, results))
+    finally:
+        if rules is not None:
+            rules.close()
 
-    def __init__(
-        self, scheduler: str | None = None, workers: int = 2, window: int | None = None
-    ) -> None:
-        self.scheduler = scheduler
-        self.workers = max(1, workers)
-        self.window = window
-        self._stack = contextlib.ExitStack()
-        self.client: Any = None
 
-    def __enter__(self) -> DaskExecutor:
-        try:
-            import dask
-            import distributed
-        except ImportError:
-            raise SudosatError(
-                "--executor dask needs the optional extra: pip install 'sudosat[cluster]'"
-            ) from None
-        try:
-            if self.scheduler is None:
-                # The workers' scratch space (Dask's default: $TMPDIR/dask-scratch-space, left
-                # behind) in a folder of our own, removed after the cluster has stopped.
-                scratch = tempfile.mkdtemp(prefix="sudosat-dask-")
-                self._stack.callback(shutil.rmtree, scratch, True)
-                self._stack.enter_context(dask.config.set({"temporary-directory": scratch}))
-                cluster = self._stack.enter_context(
-                    distributed.LocalCluster(
-                        n_workers=self.workers, threads_per_worker=1, dashboard_address=":0",
-                        local_directory=scratch,
-                    )
-                )
-                self.client = self._stack.enter_context(distributed.Client(cluster))
-            else:
-                client = distributed.Client(self.scheduler, timeout=f"{DASK_CONNECT_TIMEOUT_S}s")
-                self.client = self._stack.enter_context(client)
-        except (OSError, TimeoutError) as exc:
-            self._stack.close()
-            where = self.scheduler or "a local cluster"
-            why = " ".join(str(exc).split())  # one line, whatever Dask's message holds
-            raise SudosatError(f"cannot reach the Dask scheduler at {where}: {why}") from None
+def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
+             lines: list[str], solvers: list[str], paths: tuple[dict, Path]) -> BatchSummary:
+    """Solve the tasks not answered yet, keep the rows, write the table and the outputs."""
+    outputs, results = paths
+    _ensure_parent(results)
+    special = file_kind(output_target(results)) in SPECIAL_KINDS
+    with ResultsLock(results) as lock:
+        found = read_rows(results) if settings.resume and not special else []
+        run_hashes = {solver: run_hash(job, solver) for solver in solvers}
+        kept = kept_rows(found, lines, run_hashes, parse_line)
+        rows = {(row["line"], row["solver"]): row for row in kept}
+        done = {key for key in rows if key[1] in outputs}
+        todo = [task for task in tasks if (task[0], task[2]) not in done]
+        summary = BatchSummary(
+            {s: SolverSummary(s, outputs[s]) for s in solvers},
+            results,
+            resumed=len(done),
+            discarded=len(found) - len(kept),
+        )
+        with ResultsLog(results, COLUMNS, kept, lock=lock) as log:
+            _execute(job, todo, runner, _show_progress(settings.progress), (log, rows, summary))
+        for row in rows.values():
+            if row["solver"] in summary.solvers:
+                summary.solvers[row["solver"]].add(row)
+        if not special:
+            write_table(results, sorted(rows.values(), key=solvers_order(solvers)), lock=lock)
+        _write_outputs(outputs, rows, len(lines))
+    return summary
+
+
+def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]) -> None:
+    """Refuse outputs that cannot be written, or that would overwrite the input or each other.
+
+    `outputs` pairs each path with what it holds (``the results table``). Run
+    before any line is solved, so that a bad path costs nothing; the rule is
+    every command's (:func:`sudosat.outputs.check_outputs`).
+
+    Raises
+    ------
+    OutputError
+        One line naming the path and why.
+    """
+    check_outputs([(instances, "the instance file")], outputs)
+
+
+def _read_lines(path: str | Path, max_bytes: int | None = None) -> list[str]:
+    """The file's lines (a final line end does not start another line)."""
+    try:
+        text = read_text(path, max_bytes)  # no newline translation: a lone CR stays inside its line
+    except OSError as exc:
+        raise InstanceError(open_error_reason(exc), file=str(path)) from None
+    return split_lines(text)
+
+
+def _ensure_parent(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot create the folder: {exc.strerror}", file=str(path.parent)
+        ) from None
+
+
+def run_hash(job: _Job, solver: str) -> str:
+    """A fingerprint of what shapes `solver`'s answers in `job` (:func:`resume.run_hash`)."""
+    return _run_hash(solver, job.encoding, job.deadline, job.options.get(solver, {}),
+                     job.max_bytes)
+
+
+class _Recorder:
+    """Takes each finished row: appends it to the log, keeps it, counts it on the bar."""
+
+    _KEYS = {
+        Verdict.SAT: "solved",
+        Verdict.UNSAT: "unsat",
+        Verdict.TIMEOUT: "timeouts",
+        Verdict.UNKNOWN: "unknown",
+        Verdict.ERROR: "errors",
+    }
+
+    def __init__(self, log: ResultsLog, rows: dict, summary: BatchSummary, bar: Any) -> None:
+        self.log, self.rows, self.summary, self.bar = log, rows, summary, bar
+        self.counts = dict.fromkeys(self._KEYS.values(), 0)
+
+    def take(self, row: Row) -> None:
+        self.log.append(row)
+        self.rows[(row["line"], row["solver"])] = row
+        self.summary.new_rows += 1
+        self.counts[self._KEYS[row["status"]]] += 1
+        self.bar.set_postfix(self.counts, refresh=False)
+        self.bar.update()
+
+
+def _execute(
+    job: _Job,
+    todo: list[Task],
+    runner: Any,
+    show: bool,
+    recorder_parts: tuple[ResultsLog, dict, BatchSummary],
+) -> None:
+    """Run the tasks on `runner` (entered); every row reaches the recorder as soon as it exists."""
+    if show:
+        tqdm = import_extra("tqdm.auto", "progress", "a progress bar (--progress)").tqdm
+    else:
+        tqdm = _NoBar
+    with tqdm(total=len(todo), disable=not show, unit="line", dynamic_ncols=True) as bar:
+        recorder = _Recorder(*recorder_parts, bar)
+        missing = _unavailable(runner, job, sorted({task[2] for task in todo}))
+        for task in todo:
+            if task[2] in missing:  # a solver that cannot run here: say why, skip the encoding
+                recorder.take(_stamped(job, task, _failed_row(job, task, missing[task[2]])))
+        ready = [task for task in todo if task[2] not in missing]
+        for task, outcome in runner.map_unordered(functools.partial(_solve_task, job), ready):
+            row = outcome if isinstance(outcome, Row) else _failed_row(job, task, outcome)
+            recorder.take(_stamped(job, task, row))
+
+
+class _NoBar:
+    """What the recorder uses of a tqdm bar, when none is shown (tqdm may not be installed)."""
+
+    def __init__(self, **_options: Any) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self._stack.close()
+    def __exit__(self, *_exc: object) -> None:
+        return None
 
-    def _threads(self) -> int:
-        info = self.client.scheduler_info()
-        return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+    def set_postfix(self, *_args: Any, **_kwargs: Any) -> None:
+        pass
 
-    def map_unordered(self, fn: Work, items: Iterable[Any]) -> Iterator[Done]:
-        """Yield ``(item, fn(item) or the exception that lost it)`` as items finish."""
-        from distributed import as_completed
-
-        pending = iter(items)
-        window = self.window or 4 * self._threads()
-        in_flight: dict[Any, Any] = {}
-        finished = as_completed()
-
-        def submit_next() -> bool:
-            item = next(pending, _END)
-            if item is _END:
-                return False
-            future = self.client.submit(fn, item, pure=False)
-            in_flight[future.key] = item
-            finished.add(future)
-            return True
-
-        for _ in range(window):
-            if not submit_next():
-                break
-        for future in finished:
-            item = in_flight.pop(future.key)
-            try:
-                outcome = future.result()
-            except Exception as exc:  # a lost worker or a task Dask gave up on: that item only
-                outcome = WorkerCrashed(f"the Dask task failed: {type(exc).__name__}: {exc}")
-            future.release()
-            submit_next()
-            yield item, outcome
+    def update(self, _n: int = 1) -> None:
+        pass
 
 
-_END = object()
+def _stamped(job: _Job, task: Task, row: Row) -> Row:
+    """`row` with the fingerprints of its line, its run and its answer (what resume checks)."""
+    return stamped(row, task[1], run_hash(job, task[2]))
+
+
+def _unavailable(runner: Any, job: _Job, solvers: list[str]) -> dict[str, str]:
+    """Solver -> why it cannot run, probed where the lines will run (a Dask worker, say)."""
+    probes = runner.map_unordered(functools.partial(_probe_task, job), solvers)
+    missing = {}
+    for solver, outcome in probes:
+        if outcome is not None:
+            missing[solver] = outcome if isinstance(outcome, str) else _reason(outcome)
+    return missing
+
+
+def _probe_task(job: _Job, solver: str) -> str | None:
+    return probe_solver(solver, **job.options.get(solver, {}))
+
+
+def _failed_row(job: _Job, task: Task, error: BaseException | str) -> Row:
+    """The ERROR row of a task that could not run (a dead worker, a missing solver)."""
+    number, _, solver = task  # the line is not read again here: it may be what failed
+    reason = error if isinstance(error, str) else _reason(error)
+    return failed_outcome(blank_row(number, solver, job.encoding), reason).row
+
+
+def _reason(error: BaseException) -> str:
+    return error.reason if isinstance(error, SudosatError) else f"{type(error).__name__}: {error}"
+
+
+def _make_executor(executor: str, jobs: int, scheduler: str | None):
+    if executor == "dask":
+        return DaskExecutor(scheduler, workers=jobs)
+    if executor != "processes":
+        raise SudosatError(f"unknown executor {executor!r}; use 'processes' or 'dask'")
+    if scheduler is not None:
+        raise SudosatError("--scheduler needs --executor dask")
+    return SerialExecutor() if jobs <= 1 else ProcessExecutor(jobs)
+
+
+def _show_progress(progress: bool | None) -> bool:
+    """Whether to show the bar: as asked, else on a terminal or in a notebook (if tqdm is here)."""
+    if progress is not None:
+        return progress
+    shown = sys.stderr.isatty() or "ipykernel" in sys.modules
+    return shown and importlib.util.find_spec("tqdm") is not None
+
+
+def _write_outputs(outputs: dict[str, Path], rows: dict[Key, Row], num_lines: int) -> None:
+    for solver, path in outputs.items():
+        text = "".join(rows[(k, solver)]["output"] + "\n" for k in range(1, num_lines + 1))
+        _ensure_parent(path)
+        write_atomically(path, text)
+
+
+def probe_solver(solver: str, **options: Any) -> str | None:
+    """Why `solver` cannot run here (None when it answers a one-clause formula).
+
+    Examples
+    --------
+    >>> probe_solver("no-such-solver").startswith("unknown solver")
+    True
+    """
+    options.pop("incremental", None)  # a pipeline mode, not a solver option
+    try:
+        solve(CNF([[1]], 1), solver, deadline=Deadline(10_000), **options)
+    except SudosatError as exc:
+        return exc.reason
+    except Exception as exc:  # whatever stops the probe would stop every line
+        return f"crashed: {type(exc).__name__}: {exc}"
+    return None

@@ -21,9 +21,6 @@ class Status(StrEnum):
     UNSAT = "UNSAT"
     UNKNOWN = "UNKNOWN"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def course_code(self) -> int:
         """The ``R`` of the course's ``s cnf R V`` line: 1, 0 or -1."""
@@ -52,9 +49,6 @@ class Stop(StrEnum):
     PROPAGATIONS = "propagations"
     GAVE_UP = "gave up"
     ERROR = "error"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass

@@ -7,8 +7,9 @@ cell, several boards, several encodings, our solver and a reference, one
 conflict budget for every solver call), caches it (:mod:`sudosat.studies.cache`),
 summarises it and computes what the conclusions rest on (the hardest fills,
 growth fits, where an encoding stops being usable, what the optimised encoding
-saves). The page's facts and figures are :mod:`sudosat.report.scaling_page`'s;
-its sentences are the scaling notebook's.
+saves). The page's facts and figures are :mod:`sudosat.report.scaling_page`'s,
+its longer paragraphs :mod:`sudosat.report.scaling_words`'; the rest of its
+sentences are the scaling notebook's.
 
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
@@ -53,7 +54,7 @@ from sudosat.studies.cache import Limit, code_version, load_or_compute
 from sudosat.studies.scaling import failed_row, measure, prepare_once, study_limits
 from sudosat.sudoku.board import Board
 
-SOLVED = ("SAT", "UNSAT")
+SOLVED = (Verdict.SAT.value, Verdict.UNSAT.value)
 UNDECIDED = (str(Verdict.UNKNOWN), str(Verdict.TIMEOUT))
 """The statuses of a run a limit stopped: UNKNOWN (the conflict budget) and TIMEOUT (the CPU
 cap)."""
@@ -250,9 +251,9 @@ def percent(alpha: float) -> str:
     return f"{value:g} %"
 
 
-def milliseconds(value: float, lower_bound: bool = False) -> str:
+def milliseconds(value: float | None, lower_bound: bool = False) -> str:
     """A time for prose and tables: whole ms, two significant figures below 10; ``>=`` before a
-    lower bound."""
+    lower bound; a dash for a missing time (None or NaN)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     text = f"{value:.2g}" if value < 10 else f"{value:,.0f}"

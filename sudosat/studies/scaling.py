@@ -25,7 +25,7 @@ times are measurements, whose ratio says how busy the machine was.
 
 Run the full grid from the command line::
 
-    python -m sudosat.report.study_command --orders 3 4 5 6 --alphas 0 0.2 0.4 0.6 --boards 3 \\
+    sudosat study --orders 3 4 5 6 --alphas 0 0.2 0.4 0.6 --boards 3 \\
         --max-conflicts 20000 -T 600000 --csv scaling.csv --figures figures
 """
 
@@ -42,16 +42,21 @@ import pandas as pd
 
 from sudosat.errors import SudosatError
 from sudosat.run.generate import generate_many
+from sudosat.run.results import COLUMNS as RESULT_COLUMNS
 from sudosat.run.results import Verdict
 from sudosat.run.runner import InstanceOutcome, Prepared, prepare, run_instance
 from sudosat.sat.solvers.budget import BUDGET_STOPS, BUDGETS, Clock
 from sudosat.studies.cache import Limit
+from sudosat.studies.defaults import (
+    DEFAULT_ALPHAS,
+    DEFAULT_ENCODINGS,
+    DEFAULT_ORDERS,
+    DEFAULT_SOLVERS,
+)
 from sudosat.sudoku.board import Board
 
-DEFAULT_ORDERS = (3, 4, 5, 6)
-DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.6)
-DEFAULT_SOLVERS = ("cdcl", "pysat:cadical195")
-DEFAULT_ENCODINGS = ("optimised",)
+ANSWERED = (Verdict.SAT.value, Verdict.UNSAT.value)
+"""The statuses of a run that answered (a board's ``solved`` count)."""
 
 STUDY_CLOCK = Clock.CPU
 """The clock of a study's time limit: this process's CPU time, never wall time (which
@@ -96,39 +101,24 @@ def clock_changes_search(solver: str) -> bool:
     return solver.startswith("pysat:")
 
 
+STUDY_KEYS = ("order", "size", "alpha", "board", "seed", "givens", "encoding", "solver")
+"""What identifies a study row: the grid cell, the board and how it was solved."""
+
 COLUMNS = (
-    "order",
-    "size",
-    "alpha",
-    "board",
-    "seed",
-    "givens",
-    "encoding",
-    "solver",
-    "status",
-    "stop",
-    "valid",
+    *STUDY_KEYS,
     "generate_cpu_ms",
-    "encode_wall_ms",
-    "encode_cpu_ms",
-    "solve_wall_ms",
-    "solve_cpu_ms",
-    "load_cpu_ms",
-    "search_cpu_ms",
-    "decode_wall_ms",
-    "decode_cpu_ms",
-    "total_wall_ms",
-    "total_cpu_ms",
-    "variables",
-    "clauses",
+    *(column for column in RESULT_COLUMNS if column in (
+        "status", "stop", "valid", "encode_wall_ms", "encode_cpu_ms", "solve_wall_ms",
+        "solve_cpu_ms", "load_cpu_ms", "search_cpu_ms", "decode_wall_ms", "decode_cpu_ms",
+        "total_wall_ms", "total_cpu_ms", "variables", "clauses", "decisions", "conflicts",
+        "propagations", "error")),
     "literals",
-    "decisions",
-    "conflicts",
-    "propagations",
-    "error",
 )
-"""One row per (board, encoding, solver), in this column order. Times are milliseconds on
-the clock their name says: ``_cpu_ms`` this process's CPU time, ``_wall_ms`` elapsed time.
+"""One row per (board, encoding, solver), in this column order: the row's keys, the
+board's generation time, the columns it shares with the results table
+(:data:`sudosat.run.results.COLUMNS`, in their order there, the one schema both
+follow), and the formula's literals. Times are milliseconds on the clock their name says:
+``_cpu_ms`` this process's CPU time, ``_wall_ms`` elapsed time.
 ``solve_cpu_ms`` is what the CPU-time limit bounds; ``load_cpu_ms`` and ``search_cpu_ms`` are
 its parts for a solver that loads the clauses before it searches (cdcl, PySAT's). ``stop``
 says why the solver stopped: ``answered``, a work budget (:data:`BUDGET_STOP_WORDS`), ``time``
@@ -473,7 +463,7 @@ def cell_table(table: pd.DataFrame, time: str = "total_cpu_ms") -> pd.DataFrame:
             f"max_{clock}_ms": grouped[time].max(),
             "clauses": grouped["clauses"].median(),
             "variables": grouped["variables"].median(),
-            "solved": grouped["status"].apply(lambda s: int(s.isin(["SAT", "UNSAT"]).sum())),
+            "solved": grouped["status"].apply(lambda s: int(s.isin(ANSWERED).sum())),
             "boards": grouped["status"].size(),
         }
     )

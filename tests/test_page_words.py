@@ -1,0 +1,81 @@
+"""The page sentences that branch on their facts read right in every branch.
+
+They live in the page modules, not in the notebooks' code cells, so that they are tested
+here on facts made by hand: a quiet machine and a busy one, ties and clean sweeps, one
+instance and many, nothing decided.
+"""
+
+from __future__ import annotations
+
+from sudosat.report import comparison, results_page, run, solvers_page
+from sudosat.report.comparison import ComparisonFacts, ScatterFacts, WallCpuFacts
+
+
+def test_clock_phrases_name_the_judged_solvers_on_a_quiet_machine_and_the_busy_ones():
+    quiet = comparison.clock_phrases(WallCpuFacts((("cdcl", 1.01),), ("cdcl",), False))
+    assert (quiet.ratios, quiet.bound, quiet.waits) == ("1.01 for cdcl", "At most 1.5 for cdcl", "")
+    busy = comparison.clock_phrases(
+        WallCpuFacts((("cdcl", 2.0), ("zchaff", 3.0)), ("cdcl",), True))
+    assert busy.bound == "Above 1.5 for cdcl" and busy.ratios == "2.00 for cdcl and 3.00 for zchaff"
+    assert "shown, not judged" in busy.waits
+    assert busy.affected == "end to end on the wall clock and overhead on the wall clock"
+    assert busy.unaffected == "search alone, end to end and overhead"
+
+
+def facts(own_faster: int, reference_faster: int, ties: int) -> ScatterFacts:
+    both = own_faster + reference_faster + ties
+    return ScatterFacts("cdcl", "zchaff", "total_wall_ms", both, own_faster, reference_faster,
+                        ties, 0.5)
+
+
+def test_comparison_words_say_who_was_faster_in_every_case():
+    said = comparison.comparison_words(
+        ComparisonFacts("cdcl", "zchaff", (facts(3, 0, 0), facts(1, 2, 1), facts(1, 1, 0))))
+    assert said[0].startswith("Each comparison is made on the 3 instances both solvers decided")
+    assert "cdcl was faster on all 3; the median ratio" in said[1]
+    assert "zchaff was faster on 2 of the 4, cdcl on 1, and they tied on 1" in said[2]
+    assert "each was faster on 1 of the 2" in said[3]
+    assert comparison.comparison_words(ComparisonFacts("cdcl", None)) == [
+        "Only one solver ran: there is nothing to compare it with."]
+    assert comparison.comparison_words(ComparisonFacts("cdcl", "zchaff")) == [
+        "No instance was decided by both solvers: there is nothing to compare."]
+
+
+def test_difficulty_words_without_graded_puzzles_or_decided_instances():
+    none = results_page.InstanceFacts("cdcl", (), (), None, None, None)
+    assert results_page.difficulty_words(none) == (
+        "No order-3 instance was decided by cdcl in this run.")
+    one = results_page.ConflictFacts(1, 7, 7, 7.0, 0)
+    said = results_page.difficulty_words(results_page.InstanceFacts("cdcl", (), (3,), one, None,
+                                                                    None))
+    assert said.startswith("Line 3 holds a board whose givens clash")
+    assert said.endswith("In this run cdcl needed 7 conflicts on the one instance of order 3 "
+                         "it decided.")
+
+
+def test_growth_words_with_one_order_and_with_a_fit():
+    one = solvers_page.ComponentGrowth((3,), (100,), (), (), ())
+    assert solvers_page.growth_words(one).startswith("Only order 3 was measured")
+    fit = solvers_page.ComponentFit("parser", 1.0, 2, 3, 4, 0.5, 4.0)
+    two = solvers_page.ComponentGrowth((3, 4), (100, 800), (1, 2), (fit,), ("check",))
+    said = solvers_page.growth_words(two)
+    assert "the slope between them" in said and "Orders 1 and 2 are left out" in said
+    assert "parser 0.50 → 4.00 ms (k ≈ 1.00)" in said and "No exponent for check" in said
+
+
+def test_counters_and_stats_read_as_words():
+    harder = solvers_page.HarderFacts(
+        "traced puzzle", "course example", 20, 30,
+        (solvers_page.SolverCounters("dp", (("decisions", 5, 2), ("conflicts", 0, 0))),), ("dp",))
+    assert solvers_page.counter_words(harder) == (
+        "dp needed more decisions (5 against 2) and as many conflicts (0 against 0)")
+    assert solvers_page.stats_words({"search_cpu_ms": 1.25, "decisions": 1200, "load_s": 0.5}) == [
+        "search CPU time 1.2 ms", "1,200 decisions", "load 0.500 s"]
+
+
+def test_machine_and_method_say_how_many_workers_timed_the_run():
+    facts = run.run_facts({"jobs": 2, "machine": {"cores": 4, "load_average": 0.5}}, ["cdcl"])
+    machine, method = run.machine_and_method(facts)
+    assert machine.startswith("**Machine.** an unknown processor, 4 cores")
+    assert "The load average when the run started was 0.5." in machine
+    assert "timed by 2 worker processes, one per free core" in method

@@ -1,0 +1,309 @@
+"""The study pages' paragraphs say what their facts say, branch by branch.
+
+Each paragraph is worded from a small record, built here by hand: the tests check which
+branch a record takes and that its numbers reach the text, not the wording itself (the
+built pages are checked for repeated sentences and for numbers matching their data).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pandas as pd
+import pytest
+
+from sudosat.report import heuristics_words, scaling_words
+from sudosat.report.clocks import ClockFacts
+from sudosat.report.heuristics_page import (
+    MIN_BOTH_FINISHED,
+    DataFacts,
+    UnfinishedFacts,
+    hypothesis_facts,
+)
+from sudosat.report.scaling_page import (
+    BoardFacts,
+    CellFacts,
+    CellRun,
+    GridRunFacts,
+    LargeFacts,
+    LargeIntroFacts,
+    LimitFacts,
+    MissedBoard,
+    Peak,
+    ReferenceFacts,
+    SavingsFacts,
+    UsabilityFacts,
+)
+from sudosat.run.results import Verdict
+from sudosat.studies.grid import Fit, GridSpec
+from sudosat.studies.heuristics import Comparison
+
+# -- the heuristics page ---------------------------------------------------------------------
+
+WON = Comparison("dlis", 20, 15, 3, 2, 12.0, 0.001, 0.002, 0.7, 3.5, 2.1, 5.2, 1, 0,
+                 grade_medians=(("easy", 4.0, 9.0), ("hard", math.inf, math.inf)))
+"""MOMS ahead of dlis on the counts and the ratio, significantly."""
+QUIET = DataFacts(puzzles=20, runs=60, solved=59, budget_stops=1, capped=0, measured_at=())
+
+
+def test_unfinished_words_say_all_finished_or_count_the_stops_and_the_pairs():
+    none = UnfinishedFacts(0, 60, 0, 0, (), "moms", (("dlis", 0, 0), ("dp", 0, 0)))
+    [every] = heuristics_words.unfinished_words(none, "a budget of 9 propagations", "a cap")
+    assert "All 60 runs finished within a budget of 9 propagations" in every
+    cut = UnfinishedFacts(5, 60, 4, 1, (("hard", (("dlis", 3),), 4),), "moms",
+                          (("dlis", 2, 1), ("dp", 0, 1)))
+    said = heuristics_words.unfinished_words(cut, "the budget", "the cap")
+    assert len(said) == 4
+    assert said[0].startswith("5 of the 60 runs did not finish: 4 used up the budget, 1 reached")
+    assert "1 run the CPU cap stopped" in said[1]
+    assert "“hard” (dlis 3 of 4)" in said[2]
+    assert "against dlis, 2 puzzles on which only dlis" in said[3]
+    assert "and 1 on which MOMS did not" in said[3]
+    uncapped = heuristics_words.unfinished_words(replace(cut, capped=0, majority=()), "b", "c")
+    assert len(uncapped) == 3 and "No solver left most of its runs unfinished" in uncapped[1]
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({}, "MOMS needed fewer decisions on more puzzles than more, and the interval"),
+        ({"ratio_low": 0.8}, "the interval includes 1"),
+        ({"fewer": 3, "more": 15, "ratio": 0.3, "ratio_low": 0.2, "ratio_high": 0.5},
+         "MOMS needed more decisions on more puzzles than fewer"),
+        ({"fewer": 8, "more": 8}, "in MOMS's favour, though MOMS needed fewer decisions on as"),
+        ({"fewer": 3, "more": 15}, "mixed: the interval excludes 1 in MOMS's favour, but MOMS "
+                                   "needed more decisions on more puzzles (15) than it needed "
+                                   "fewer (3)"),
+        ({"ratio": 0.3, "ratio_low": 0.2, "ratio_high": 0.5},
+         "mixed: the interval excludes 1 in dlis's favour, but MOMS needed fewer decisions"),
+    ],
+)
+def test_direction_words_never_go_beyond_the_counts_or_the_interval(change, says):
+    assert says in heuristics_words.direction_words(replace(WON, **change))
+
+
+def test_grade_words_group_the_grades_and_name_an_unfinished_median():
+    said = heuristics_words.grade_words(
+        replace(WON, grade_medians=(("a", 4.0, 9.0), ("b", 9.0, 4.0), ("c", math.inf, math.inf),
+                                    ("d", 2.0, 3.0))))
+    assert said.startswith(" ") and said.endswith(";")
+    assert "lower in “a” (4 vs 9) and “d” (2 vs 3); higher in “b” (9 vs 4)" in said
+    assert "the same as dlis's in “c” (not finished)" in said
+    assert heuristics_words.grade_words(replace(WON, grade_medians=())) == ""
+
+
+def test_comparison_words_give_the_test_or_say_why_there_is_none():
+    tested = heuristics_words.comparison_words(WON)
+    for number in ("15 of 20 puzzles", "p = 0.001", "Holm-adjusted p = 0.002", "r = +0.70",
+                   "3.50 times", "95 % CI 2.10 to 5.20", "MOMS 0, dlis 1"):
+        assert number in tested
+    few = replace(WON, unfinished_pairs=20 - MIN_BOTH_FINISHED + 1)
+    untested = heuristics_words.comparison_words(few)
+    assert f"both finished on {MIN_BOTH_FINISHED - 1} of 20" in untested
+    assert "not tested" in untested and "Wilcoxon" not in untested
+
+
+def test_verdict_words_state_a_verdict_only_when_every_named_rival_was_tested():
+    dp = replace(WON, rival="dp")
+    holds = heuristics_words.verdict_words(hypothesis_facts([WON, dp]), QUIET, "limits")
+    assert holds[0].startswith("The hypothesis holds at the 0.05 level")
+    assert "than dlis and than dp" in holds[0] and "same on any machine" in holds[1]
+    weak = replace(dp, p_holm=0.2)
+    fails = heuristics_words.verdict_words(hypothesis_facts([WON, weak]),
+                                           replace(QUIET, capped=2), "limits")
+    assert fails[0].startswith("The hypothesis does not hold") and fails[0].endswith("than dp.")
+    assert "Against dp the geometric mean" in fails[1]  # its interval favours MOMS all the same
+    assert "The CPU cap stopped 2 runs" in fails[2]
+    untested = replace(dp, unfinished_pairs=20)
+    none = heuristics_words.verdict_words(hypothesis_facts([WON, untested]),
+                                          replace(QUIET, capped=1), "the budget and the cap")
+    assert len(none) == 1 and "with dp could not be tested within the budget and the cap" in none[0]
+    assert none[0].endswith("keeps the cap from stopping them first.")
+    small = heuristics_words.verdict_words(hypothesis_facts([untested]), replace(QUIET, puzzles=3),
+                                           "limits")
+    assert len(small) == 1 and "the experiment has 3 puzzles" in small[0]
+
+
+def test_conclusion_words_are_the_comparisons_then_the_verdict():
+    said = heuristics_words.conclusion_words(hypothesis_facts([WON]), QUIET, "a", "b")
+    assert said[0] == heuristics_words.comparison_words(WON)
+    assert said[1:] == heuristics_words.verdict_words(hypothesis_facts([WON]), QUIET, "a and b")
+
+
+def test_load_words_say_how_busy_the_machine_was_and_what_that_leaves_alone():
+    unknown = heuristics_words.load_words(ClockFacts(0, None), QUIET)
+    assert unknown == "No run recorded a CPU time, so how busy the machine was is not known."
+    busy = heuristics_words.load_words(ClockFacts(60, 2.25),
+                                       replace(QUIET, capped=1, measured_at=("yesterday",)))
+    assert "60 solver calls, some of them on other days" in busy
+    assert "2.25 times CPU time (all calls together): above 1.5, so the machine was busy" in busy
+    assert busy.endswith("except the runs the CPU cap stopped.")
+    quiet = heuristics_words.load_words(ClockFacts(60, 1.01), QUIET)
+    assert "not above 1.5, so the machine was not busy" in quiet and quiet.endswith("budget.")
+
+
+# -- the scaling page ------------------------------------------------------------------------
+
+SPEC = GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3, seed=7, max_conflicts=20000,
+                time_limit_ms=600000.0, solver="cdcl", encodings=("course",),
+                reference="pysat:minisat22", reference_encodings=("course",))
+
+
+def test_grid_words_name_the_limits_and_the_cells_that_repeat_a_board():
+    distinct = BoardFacts(seeds=3, cells=4, distinct_cells=4, repeats=(), repeats_are_empty=False)
+    said = scaling_words.grid_words(SPEC, distinct)
+    assert said.startswith("Budget: 20,000 conflicts for every solver call; behind it a CPU-time "
+                           "cap of 600 s on cdcl's calls")
+    assert "3 boards per cell (generator seeds 7..9)" in said
+    assert "runs: course / cdcl, course / pysat:minisat22." in said
+    assert said.endswith("In every cell the 3 seeds give 3 different boards.")
+    empty = BoardFacts(3, 4, 2, ((0.0, 1, (2, 3)),), True)
+    repeated = scaling_words.grid_words(replace(SPEC, time_limit_ms=None), empty)
+    assert "no CPU-time cap" in repeated
+    assert "in 2 of 4 cells; at 0 % given (N = 2 and 3) they give 1 distinct board" in repeated
+    assert repeated.endswith("counted once per run.")
+    one = scaling_words.grid_words(replace(SPEC, boards=1), replace(distinct, seeds=1))
+    assert "1 board per cell (generator seed 7)" in one and "different boards" not in one
+
+
+def test_run_words_say_what_stopped_the_undecided_runs():
+    ran = GridRunFacts(runs=12, solved=10, undecided=2, refused=0, cells=4, cells_from_cache=4,
+                       measured_at=("2026-11-28",))
+    busy = ClockFacts(12, 1.1)
+    said = scaling_words.run_words(ran, LimitFacts(2, ()), busy)
+    assert said.startswith("12 runs: 10 solved, each checked valid; 2 undecided, 0 refused.")
+    assert "The budget stopped all 2 undecided runs" in said
+    assert "Cells read from the cache: 4 of 4 (measured 2026-11-28)." in said
+    assert "not which boards were decided" in said
+    none = scaling_words.run_words(replace(ran, undecided=0), LimitFacts(0, ()), busy)
+    assert "No run was stopped by a limit; the CPU cap stopped none" in none
+    capped = scaling_words.run_words(ran, LimitFacts(1, ("course / cdcl (order 3)",)), busy)
+    assert "The CPU cap stopped 1 run before the budget did (course / cdcl (order 3))" in capped
+    assert "the other 1 undecided runs were stopped by the budget" in capped
+
+
+@pytest.mark.parametrize(
+    ("peak", "says"),
+    [
+        (Peak(3, (0.2, 0.4), "unfinished", (9.0, 9.0), (5.0, 5.0), 2, 3),
+         "20 % and 40 % tie (median undecided: 2 of 3 stopped by the budget in each)"),
+        (Peak(3, (0.2,), "time", (), (1.5,), 0, 3), "20 % (median 1.5 ms of CPU; no conflict"),
+        (Peak(3, (0.2,), "conflicts", (0.0,), (1.0,), 0, 3), "no fill's median board met a"),
+        (Peak(3, (0.2, 0.4), "conflicts", (1500.0, 1500.0), (1.0, 2.0), 0, 3),
+         "20 % and 40 % tie (median 1,500 conflicts each)"),
+        (Peak(3, (0.2,), "conflicts", (2.5,), (12.0,), 0, 3),
+         "20 % (median 2.5 conflicts, 12 ms of CPU)"),
+    ],
+)
+def test_peak_words_name_tied_fills_together(peak, says):
+    assert scaling_words.peak_words(peak).startswith(says)
+
+
+def _fit(measure="median_conflicts", censored=False, lower_bound=False):
+    return Fit("course", measure, 2.04, 1.5, 2.6, 0.0, 0.987, 4, censored, (5, 6), lower_bound)
+
+
+def test_growth_words_give_each_exponent_and_what_undecided_runs_do_to_it():
+    [none] = scaling_words.growth_words([], "cdcl")
+    assert "fewer than three orders" in none
+    clauses, conflicts = scaling_words.growth_words(
+        [_fit("clauses"), _fit(censored=True, lower_bound=True)], "cdcl")
+    assert "the clauses grow like N^2.0 (95 % CI 1.5 to 2.6, R² = 0.99, 4 orders)." in clauses
+    assert "the median conflicts of cdcl grows like" in conflicts
+    assert conflicts.endswith("(a lower bound: at N = 5 and 6 some runs were undecided, and "
+                              "their conflicts stopped counting at the budget).")
+    neither = scaling_words.bound_words(_fit("median_cpu_ms", censored=True))
+    assert neither.startswith(" (not a bound either way: at N = 5 and 6 some medians are runs")
+
+
+def test_usable_words_say_where_an_encoding_stops_being_usable():
+    fine = UsabilityFacts("optimised", "cdcl", 6, None)
+    assert scaling_words.usable_words(fine, "the budget").startswith(
+        "With cdcl, the optimised encoding stayed usable up to N = 6")
+    stops = UsabilityFacts("course", "cdcl", 6, 5, (0.2, 0.4), 7, 12, ((6, 12, 12),))
+    said = scaling_words.usable_words(stops, "the budget")
+    assert said.startswith("With cdcl, the course encoding stops being usable at N = 5")
+    assert said.endswith("undecided at 20 %, 40 % given (7 of 12 runs of that order); at N = 6, "
+                         "12 of 12.")
+
+
+def test_savings_and_reference_words_give_the_grid_totals():
+    saved = SavingsFacts("course", "optimised", "cdcl", ((3, 0.5), (4, 0.875)), 9, 1, 24)
+    removes, runs = scaling_words.savings_words(saved)
+    assert removes.endswith("N = 3: 50 %; N = 4: 88 %.")
+    assert "course encoding left 9 of 24 runs" in runs and "optimised encoding 1 of" in runs
+    absent = ReferenceFacts("optimised", "cdcl", "pysat:cadical195", False)
+    assert "was not run with the optimised encoding" in scaling_words.reference_words(absent, "b")
+    ran = replace(absent, ran=True, solver_decided=20, reference_decided=24, runs=24,
+                  solver_lower=3, cells=8)
+    said = scaling_words.reference_words(ran, "the budget")
+    assert "cdcl decided 20 and pysat:cadical195 24 of the same 24 runs within the budget" in said
+    assert "the lower in 3 of 8 cells" in said
+
+
+def test_missed_words_name_each_board_and_leave_out_what_was_not_recorded():
+    full = MissedBoard(4, 0.2, 8, "UNKNOWN", "conflicts", 120.0, 30.0, 20000, 45.0, 900)
+    bare = MissedBoard(5, 0.4, 9, "UNKNOWN", "conflicts", 5.0, None, None, 2.5, None)
+    said = scaling_words.missed_words([full, bare], "cdcl", "ref")
+    assert said.startswith("ref did not decide 2 boards that cdcl decided")
+    assert ("N = 4, 20 % given, seed 8: it stopped (UNKNOWN, conflicts) after 20,000 conflicts "
+            "and 120 ms of CPU, 30 of them loading the clauses, where cdcl needed 900 conflicts "
+            "and 45 ms") in said
+    assert ("N = 5, 40 % given, seed 9: it stopped (UNKNOWN, conflicts) and 5 ms of CPU, "
+            "where cdcl needed 2.5 ms.") in said
+
+
+def test_cell_words_say_what_the_encoding_changed_on_the_same_boards():
+    runs = (CellRun("course", "cdcl", 3, 1, 2, 40.0), CellRun("optimised", "cdcl", 3, 3, 0, None))
+    cell = CellFacts(6, 0.4, True, runs, "cdcl", "course", "optimised", 1, 3, 3, 3)
+    said = scaling_words.cell_words(cell, 20000)
+    assert said.startswith("At N = 6 with 40 % given, within 20,000 conflicts: course with cdcl: "
+                           "1 of 3 solved, 2 undecided (median of the solved 40 ms of CPU); "
+                           "optimised with cdcl: 3 of 3 solved.")
+    assert "the encoding decides whether the board is solved at all" in said
+    same = scaling_words.cell_words(replace(cell, base_solved=3), 20000)
+    assert "both encodings decided 3 of 3 boards" in same
+    worse = scaling_words.cell_words(replace(cell, better_solved=0), 20000)
+    assert worse.endswith("the course encoding decided more boards (1) than the optimised "
+                          "encoding (0).")
+    assert "no cell N = 7, 50 % given" in scaling_words.cell_words(CellFacts(7, 0.5, False), 1)
+
+
+def test_large_intro_words_give_the_sizes_and_the_fills_tried():
+    intro = LargeIntroFacts(((7, 12_000), (8, 2_500_000)), 6)
+    said = scaling_words.large_intro_words(intro, [0.7, 0.6], "cdcl", 20000)
+    assert said.startswith("At N = 7 and 8 (the grid stops at N = 6), the course encoding of an "
+                           "empty board would have 12,000 clauses at N = 7 and 2,500,000 at N = "
+                           "8 (about 2.5 million)")
+    assert "one board per fill from 70 % given down (70 %, 60 %)" in said
+    one = scaling_words.large_intro_words(LargeIntroFacts(((7, 12_000),), 6), [0.7], "cdcl", 1)
+    assert one.endswith("One board per order, at 70 % given.") and "million" not in one
+
+
+def test_large_words_say_how_far_each_order_went_and_what_stopped_it():
+    steps = [LargeFacts(7, None),
+             LargeFacts(8, 0.6, 50_000, 1500.0, 0.55, Verdict.UNKNOWN),
+             LargeFacts(9, 0.7, 90_000, 2500.0, 0.65, Verdict.TIMEOUT),
+             LargeFacts(10, 0.7, 90_000, 2500.0, 0.65, Verdict.ERROR),
+             LargeFacts(11, 0.5, 90_000, 2500.0)]
+    said = scaling_words.large_words(steps, LimitFacts(1, ("cdcl (order 9)",)), "cdcl")
+    assert said[0].startswith("N = 7") and "no board" in said[0]
+    assert said[1].startswith("N = 8: down to 60 % given")
+    assert "(50,000 clauses, 1,500 ms of CPU), and was stopped by the budget at 55 %." in said[1]
+    assert "stopped by the CPU cap" in said[2] and "failed (ERROR) at 65 %" in said[3]
+    assert said[4].endswith("ms of CPU).")
+    assert said[5].startswith("Where the CPU cap stopped a board")
+    assert len(scaling_words.large_words(steps[:2], LimitFacts(1, ()), "cdcl")) == 2
+
+
+def test_hardest_table_has_a_row_per_encoding_and_a_column_per_order():
+    summary = pd.DataFrame({
+        "order": [3, 3], "alpha": [0.2, 0.4], "encoding": ["course", "course"],
+        "solver": ["cdcl", "cdcl"], "boards": [1, 1], "solved": [1, 1], "unfinished": [0, 0],
+        "censored": [False, False], "median_conflicts": [4.0, 9.0],
+        "median_cpu_ms": [1.0, 2.0], "clauses": [100, 100],
+    })
+    table = scaling_words.hardest_table(summary, "cdcl")
+    assert table.index.name == "encoding" and list(table.index) == ["course"]
+    assert table.loc["course", "N = 3"].startswith("40 % (median 9 conflicts")
