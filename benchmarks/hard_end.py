@@ -14,7 +14,8 @@ reaches its cap (SIGXCPU): a TIMEOUT row.
 The time is CPU time of the child, user plus system, read from its
 ``rusage`` when it ends (``os.wait4``): on a machine shared with other jobs
 wall time measures the neighbours as much as the solver (it is kept in the
-CSV as ``wall_s``). Every answer is checked in the parent: the model
+CSV as ``wall_s``). The solvers take turns: board by board their order
+rotates. Every answer is checked in the parent: the model
 satisfies every clause, it decodes to a complete valid board that keeps the
 givens; an UNSAT answer is wrong, since every board has a solution.
 
@@ -27,7 +28,10 @@ Prints one line per board and solver, then the acceptance figures: order-7
 alpha-0.4 optimised seeds 1-3 answered by ``cdcl`` within 120 s (a count),
 order-6 alpha-0.4 optimised seeds 1-3 median ``cdcl`` over median MiniSat, and
 the course encoding of order 5, alpha 0.4, seed 7 answered within 60 s (the
-extra case ``--course-case``, on by default). Writes ``hard_end.csv``
+extra case ``--course-case``, on by default); then per order the ``cdcl`` /
+MiniSat and ``cdcl`` / CaDiCaL CPU ratio seed by seed and its median, a run
+without a checked answer charged its cap, and how many boards each solver
+answered within its cap. Writes ``hard_end.csv``
 (``--csv``), one row per run.
 """
 
@@ -164,14 +168,22 @@ def cap_for(order: int, cap_s: float, long_cap_s: float) -> float:
     return long_cap_s if order >= LONG_ORDER else cap_s
 
 
+def rotated(solvers: list[str], index: int) -> list[str]:
+    """`solvers` rotated by `index`: board by board each solver takes each place in turn, so
+    a neighbour's burst of load does not always fall on the same one."""
+    shift = index % len(solvers) if solvers else 0
+    return solvers[shift:] + solvers[:shift]
+
+
 def run(cases: list[Case], solvers: list[str], cap_s: float, long_cap_s: float) -> list[dict]:
-    """Every case with every solver, one forked child each; one row per run."""
+    """Every case with every solver (in rotated order), one forked child each; one row per
+    run."""
     warm_up(solvers)
     rows = []
-    for case in cases:
+    for index, case in enumerate(cases):
         encoded = build(case)
         cap = cap_for(case.order, cap_s, long_cap_s)
-        for name in solvers:
+        for name in rotated(solvers, index):
             row = {"encoding": case.encoding, "order": case.order, "alpha": case.alpha,
                    "seed": case.seed, "solver": name, "cap_s": cap,
                    "variables": encoded.cnf.num_vars, "clauses": len(encoded.cnf)}
@@ -211,6 +223,37 @@ def median_answered(rows: list[dict], column: str) -> float:
     """The median of `column` over `rows`, a run without a checked answer counting as
     infinitely long."""
     return statistics.median(row[column] if answered(row) else math.inf for row in rows)
+
+
+def charged(row: dict) -> float:
+    """CPU seconds a run is charged in a ratio: its own when answered, else its cap."""
+    return row["cpu_s"] if answered(row) else row["cap_s"]
+
+
+def seed_ratios(rows: list[dict], solver: str, reference: str) -> list[str]:
+    """Per (encoding, order, alpha): `solver` / `reference` CPU board by board (a run
+    without a checked answer charged its cap), their median, and how many boards each
+    answered within its cap."""
+    lines = []
+    groups = sorted({(r["encoding"], r["order"], r["alpha"]) for r in rows})
+    for encoding, order, alpha in groups:
+        by_seed: dict[int, dict[str, dict]] = {}
+        for r in rows:
+            if (r["encoding"], r["order"], r["alpha"]) == (encoding, order, alpha):
+                by_seed.setdefault(r["seed"], {})[r["solver"]] = r
+        pairs = {seed: (runs[solver], runs[reference]) for seed, runs in sorted(by_seed.items())
+                 if solver in runs and reference in runs}
+        if not pairs:
+            continue
+        ratios = {seed: charged(ours) / max(charged(theirs), 1e-6)
+                  for seed, (ours, theirs) in pairs.items()}
+        ours_ok = sum(answered(ours, ours["cap_s"]) for ours, _ in pairs.values())
+        theirs_ok = sum(answered(theirs, theirs["cap_s"]) for _, theirs in pairs.values())
+        each = " ".join(f"{seed}:{ratio:.2f}" for seed, ratio in ratios.items())
+        lines.append(f"{encoding} order {order} alpha {alpha}: {solver} / {reference} per seed "
+                     f"{each}; median {statistics.median(ratios.values()):.2f} "
+                     f"({solver} answered {ours_ok} of {len(pairs)}, {reference} {theirs_ok})")
+    return lines
 
 
 def acceptance(rows: list[dict]) -> list[str]:
@@ -268,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     write_csv(args.csv, rows)
     for line in acceptance(rows):
         print(line)
+    for reference in ("minisat22", "cadical195"):
+        for line in seed_ratios(rows, "cdcl", reference):
+            print(line)
     print(f"load average (1 min) at the start {started:.2f}, at the end {os.getloadavg()[0]:.2f}; "
           f"rows written to {args.csv}")
     return 0
