@@ -20,17 +20,19 @@ The table gives, per set, both medians (ms), their ratio, the median of the
 per-instance ratios new / base ("ratios": a median of times can jump between
 two instances where a set's times have a gap), the ratio of the sums and both
 conflict totals (equal totals mean the search is the same and only its speed
-moved).
+moved), then both medians of the search alone (the result's ``search_cpu_ms``:
+no loading, no model check).
 
 Usage::
 
     SUDOSAT_SHARED_DATA=/path/to/data PYTHONPATH=. .venv/bin/python benchmarks/cdcl_ab.py \\
         --base HEAD~1 --sets damnhard,random100 --repeat 2
 
-Sets: ``damnhard`` (35), ``top2365`` (100 of them, seed 2365), ``16x16`` (15),
-``random50`` (100 uf50-sized, seed 50), ``random100`` (60, seed 100),
+Sets: ``course`` (every line of ``data/instances.txt``), ``damnhard`` (35),
+``top2365`` (100 of them, seed 2365), ``16x16`` (15), ``random50`` (100
+uf50-sized, seed 50), ``random100`` (60, seed 100),
 ``random150`` (30, seed 150), and the independent ``random100b`` (60, seed 7)
-and ``random150b`` (30, seed 8). The Sudoku sets read public puzzle files from
+and ``random150b`` (30, seed 8). The public Sudoku sets read puzzle files from
 ``SUDOSAT_SHARED_DATA`` (see ``benchmarks/solvers.py``); the random ones are
 generated. Writes ``benchmarks/results/cdcl_ab.csv`` (one row per instance).
 """
@@ -48,7 +50,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from benchmarks.solvers import RESULTS, ROOT, _random_set, _sudoku_set
+from benchmarks.solvers import RESULTS, ROOT, Instance, _random_set, _sudoku_set
 
 SETS = {
     "damnhard": lambda: _sudoku_set("damnhard", "damnhard.sdk.txt", None, 1),
@@ -59,7 +61,18 @@ SETS = {
     "random150": lambda: _random_set(150, 30, 150),
     "random100b": lambda: _random_set(100, 60, 7),
     "random150b": lambda: _random_set(150, 30, 8),
+    "course": lambda: _course_set(),
 }
+
+
+def _course_set() -> list[Instance]:
+    """Every line of the project's instance file (``data/instances.txt``), course encoding."""
+    from sudosat.report.io import read_instances
+    from sudosat.sudoku.encoding import encode
+
+    boards = read_instances(ROOT / "data" / "instances.txt")
+    return [Instance("course", f"instances.txt:{line}", encode(board, "course").cnf.to_dimacs())
+            for line, board in boards.items()]
 
 # The child: reads one request a line ({"path": DIMACS file, "repeat": n}) and answers one
 # JSON line (least CPU ms, conflicts, status). It imports only what both trees have.
@@ -71,14 +84,15 @@ from sudosat.sat.solvers.cdcl import solve
 for line in sys.stdin:
     request = json.loads(line)
     text = open(request["path"]).read()
-    best = float("inf")
+    best = search = float("inf")
     for _ in range(request["repeat"]):
         cnf = parse_dimacs(text)
         gc.collect()
         started = time.process_time()
         result = solve(cnf)
         best = min(best, (time.process_time() - started) * 1000)
-    print(json.dumps({"ms": best, "conflicts": result.stats["conflicts"],
+        search = min(search, result.stats.get("search_cpu_ms", float("nan")))
+    print(json.dumps({"ms": best, "search_ms": search, "conflicts": result.stats["conflicts"],
                       "status": result.status.value}), flush=True)
 """
 
@@ -132,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     print(f"{'set':<11}{'n':>4}{'base ms':>9}{'new ms':>9}{'new/base':>9}{'ratios':>8}"
-          f"{'sums':>7}{'base confl':>12}{'new confl':>11}")
+          f"{'sums':>7}{'base confl':>12}{'new confl':>11}{'b search':>10}{'n search':>10}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         worker = folder / "worker.py"
@@ -153,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
                     if b["status"] != n["status"]:
                         raise SystemExit(f"{instance.name}: base says {b['status']}, "
                                          f"new {n['status']}")
-                    runs.append((b["ms"], n["ms"], b["conflicts"], n["conflicts"]))
+                    runs.append((b["ms"], n["ms"], b["conflicts"], n["conflicts"],
+                                 b["search_ms"], n["search_ms"]))
                     rows.append({"set": set_name, "instance": instance.name,
                                  "status": n["status"], "base_ms": round(b["ms"], 3),
-                                 "new_ms": round(n["ms"], 3), "base_conflicts": b["conflicts"],
+                                 "new_ms": round(n["ms"], 3),
+                                 "base_search_ms": round(b["search_ms"], 3),
+                                 "new_search_ms": round(n["search_ms"], 3),
+                                 "base_conflicts": b["conflicts"],
                                  "new_conflicts": n["conflicts"]})
                 if not runs:
                     continue
@@ -166,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                 sums = sum(r[1] for r in runs) / sum(r[0] for r in runs)
                 print(f"{set_name:<11}{len(runs):>4}{base_median:>9.2f}{new_median:>9.2f}"
                       f"{new_median / base_median:>9.3f}{ratios:>8.3f}{sums:>7.3f}"
-                      f"{sum(r[2] for r in runs):>12}{sum(r[3] for r in runs):>11}", flush=True)
+                      f"{sum(r[2] for r in runs):>12}{sum(r[3] for r in runs):>11}"
+                      f"{statistics.median(r[4] for r in runs):>10.2f}"
+                      f"{statistics.median(r[5] for r in runs):>10.2f}", flush=True)
         finally:
             base.close()
             new.close()
