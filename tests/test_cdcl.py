@@ -248,6 +248,9 @@ SEARCH_MODES = [
     {"shrink": 0},  # the first-UIP clause, not shrunk (shrinking is the default)
     {"shrink": 1, "minimize": 0, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
     {"shrink": 1, "chrono": 2, "chrono_levels": 2, "restart_mode": 2, "mode_first": 3},
+    {"vivify": 1, "vivify_interval": 5, "vivify_effort": 1.0, "restart_first": 3},
+    {"vivify": 1, "vivify_interval": 3, "vivify_effort": 5.0, "restart_first": 2, "chrono": 2,
+     "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
 ]
 
 
@@ -318,6 +321,47 @@ def test_trail_reuse_keeps_the_levels_the_heuristic_would_decide_again():
     assert engine.rebuilt_levels(0) == 1
     engine.activity[4] = 20.0  # implied at level 2: a backjump to 0 would decide it first
     assert engine.rebuilt_levels(0) == 0
+
+
+def _vivified(clauses: list[list[int]], candidate: list[int]) -> list[int] | None:
+    """What vivification makes of `candidate` (DIMACS) against `clauses`, at level 0."""
+    engine = cdcl.Solver(CNF(clauses))._engine
+    assert engine.prepare_first_call()
+    kept = engine.vivify_clause([to_code(lit) for lit in candidate])
+    assert not engine.trail_lim  # back at level 0
+    return None if kept is None else [lit // 2 * (-1 if lit % 2 else 1) for lit in kept]
+
+
+def test_vivification_cuts_a_clause_after_a_literal_the_others_imply():
+    # -1 and -2 imply 3 by the input clause 1 2 3: 1 2 3 4 5 becomes 1 2 3.
+    assert _vivified([[1, 2, 3], [4, 5, 6, 7]], [1, 2, 3, 4, 5]) == [1, 2, 3]
+
+
+def test_vivification_drops_a_literal_the_ones_before_make_false():
+    # -1 implies -2 (clause 1 -2): 2 goes, 1 3 4 stays.
+    assert _vivified([[1, -2], [3, 4, 5, 6]], [1, 2, 3, 4]) == [1, 3, 4]
+
+
+def test_vivification_stops_at_a_conflict():
+    # -1 and -2 together falsify 1 2 with 3 and -3 implied: 1 2 is all that is needed.
+    assert _vivified([[1, 2, 3], [1, 2, -3]], [1, 2, 4, 5]) == [1, 2]
+
+
+def test_vivification_leaves_a_clause_it_cannot_shorten():
+    assert _vivified([[1, 2, 3, 4]], [1, 2, 3, 4]) is None
+    assert _vivified([[1], [1, 2, 3]], [1, 5, 6]) is None  # true at level 0: simplify's
+
+
+def test_vivification_shortens_learnt_clauses_and_keeps_answers():
+    cnf = pigeonhole(7, 6)
+    solver = cdcl.Solver(cnf, vivify=1, vivify_interval=50, proof=True)
+    result = solver.solve()
+    engine = solver._engine
+    assert result.is_unsat and engine.vivified_rounds > 0 and engine.vivified_literals > 0
+    assert cdcl.certify(cnf, solver.proof_text()) == (True, "verified")
+    # Off (the default), no round runs.
+    plain = cdcl.Solver(cnf)
+    assert plain.solve().is_unsat and plain._engine.vivified_rounds == 0
 
 
 class LearntClauses:

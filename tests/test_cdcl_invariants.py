@@ -200,6 +200,8 @@ def test_observer_without_either_method_and_none_cost_nothing():
         {"chrono": 2, "chrono_levels": 2, "tier2_lbd": 6, "rephase_first": 3},
         {"shrink": 0, "tier2_lbd": 6},
         {"shrink": 1, "minimize": 1, "chrono": 1, "restart_mode": 2, "mode_first": 4},
+        {"vivify": 1, "vivify_interval": 4, "vivify_effort": 2.0},
+        {"vivify": 1, "vivify_interval": 2, "vivify_effort": 5.0, "chrono": 2, "tier2_lbd": 6},
     ],
 )
 def test_invariants_hold_in_every_search_mode(modes):

@@ -40,6 +40,20 @@ def test_pigeonhole_proofs_verify(pigeons, shrink):
     assert certify(cnf, result.proof) == (True, "verified")
 
 
+@pytest.mark.parametrize("pigeons", [6, 7])
+def test_proofs_with_vivified_clauses_verify(pigeons):
+    cnf = pigeonhole(pigeons, pigeons - 1)
+    result = solve(cnf, proof=True, vivify=1, vivify_interval=10, vivify_effort=2.0,
+                   restart_first=4)
+    assert result.status is Status.UNSAT
+    assert "\nd " in result.proof  # each vivified clause replaces the old one
+    assert certify(cnf, result.proof) == (True, "verified")
+    for cnf in _unsat_random(6, seed=8, num_vars=60):
+        result = solve(cnf, proof=True, vivify=1, vivify_interval=5, vivify_effort=5.0,
+                       restart_first=2)
+        assert certify(cnf, result.proof) == (True, "verified")
+
+
 def test_proofs_with_deletions_and_restarts_verify():
     cnf = pigeonhole(6, 5)
     result = solve(cnf, proof=True, reduce_first=15, reduce_inc=3, restart_first=4)

@@ -15,7 +15,7 @@ The main loop (:meth:`Engine.solve` and :meth:`Engine.search`)::
             if out of budget: return UNKNOWN        # time, conflicts, propagations
             simplify at level 0; reduce learnt clauses when due
             decide: next assumption, else pick_branch_lit()  (none left: SAT)
-    at each restart: switch mode when due; rephase when due
+    at each restart: switch mode when due; rephase when due; vivify learnt clauses when due
 
 Restarts (tunable ``restart_mode``) come in stable mode by the Luby sequence
 (the default, alone) and in focused mode when the recent LBDs run above the
@@ -46,6 +46,8 @@ a subclass of the one before it:
   ``analyze_final``;
 * :mod:`.database` — learnt-clause reduction by LBD (and tiers), level-0
   simplification;
+* :mod:`.vivify` — vivification of learnt clauses at restarts (tunable
+  ``vivify``, off by default);
 * :mod:`.engine` — restarts and modes, search, assumptions, budgets
   (:class:`Engine`);
 * :mod:`.chrono` — chronological backtracking and trail reuse (tunable

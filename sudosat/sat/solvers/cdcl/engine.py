@@ -10,8 +10,8 @@ import math
 
 from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
-from sudosat.sat.solvers.cdcl.database import ClauseDatabase
 from sudosat.sat.solvers.cdcl.tunables import Restarts, Target
+from sudosat.sat.solvers.cdcl.vivify import Vivification
 from sudosat.sat.solvers.codes import Code
 
 # What next_assumption returns when an assumption is false (not a literal code).
@@ -44,7 +44,7 @@ def luby(y: float, x: int) -> float:
     return y**seq
 
 
-class Engine(ClauseDatabase):
+class Engine(Vivification):
     """The CDCL search state (create, :meth:`load`, then :meth:`solve`, again and again).
 
     :class:`~sudosat.sat.solvers.cdcl.solver.Solver` is the public,
@@ -327,6 +327,11 @@ class Engine(ClauseDatabase):
                 self.switch_mode()
             if self.conflicts >= self.next_rephase:
                 self.rephase()
+            if self.vivify_due():
+                self.vivify()
+                if not self.ok:
+                    self.core = []
+                    return Status.UNSAT
             if not self.use_target:
                 self.use_target = self.target_wanted()
             if len(self.heap) > 3 * self.num_vars + 100:

@@ -166,6 +166,12 @@ class State:
         self.touched: list[object] = []
         self.next_reduce = settings["reduce_first"]
         self.reduce_interval = settings["reduce_first"]
+        # Vivification (see vivify.py): the conflict count of the next round, the
+        # propagation count when the last one ended, the ids of the learnt clauses tried.
+        self.next_vivify = settings["vivify_interval"]
+        self.vivify_mark = 0
+        self.vivified: set[int] = set()
+        self.vivified_rounds = self.vivified_literals = 0
         self._init_search_modes(settings)
 
     def _init_search_modes(self, settings: dict) -> None:

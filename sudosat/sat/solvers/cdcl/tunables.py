@@ -124,6 +124,17 @@ TUNABLES: dict[str, Tunable] = declare(
         "1: after minimisation, replace each level's literals of a learnt clause by that "
         "level's UIP where no new literal is needed (all-UIP shrinking, Feng and Bacchus)",
     ),
+    Tunable(
+        "vivify", 0, 0, 1,
+        "1: now and then at a restart, shorten learnt clauses by propagating their literals' "
+        "negations one by one (vivification, as in CaDiCaL and Kissat)",
+    ),
+    Tunable("vivify_interval", 2000, 1, 1e9, "conflicts between two vivification rounds"),
+    Tunable(
+        "vivify_effort", 0.1, 0.0, 10.0,
+        "a vivification round propagates at most this share of the literals the search "
+        "propagated since the last round",
+    ),
     Mode.of(
         "initial_phase", Phase.OCCURRENCES,
         "phase (the polarity a variable is first tried with): false, true, or occurrences: the "
