@@ -61,18 +61,19 @@ SETS = {
     "random150": lambda: _random_set(150, 30, 150),
     "random100b": lambda: _random_set(100, 60, 7),
     "random150b": lambda: _random_set(150, 30, 8),
-    "course": lambda: _course_set(),
+    "course": lambda: course_set(),
 }
 
 
-def _course_set() -> list[Instance]:
-    """Every line of the project's instance file (``data/instances.txt``), course encoding."""
+def course_set(order: int | None = None) -> list[Instance]:
+    """Every line of the project's instance file (``data/instances.txt``) of `order` (None:
+    of every order), course encoding."""
     from sudosat.report.io import read_instances
     from sudosat.sudoku.encoding import encode
 
     boards = read_instances(ROOT / "data" / "instances.txt")
     return [Instance("course", f"instances.txt:{line}", encode(board, "course").cnf.to_dimacs())
-            for line, board in boards.items()]
+            for line, board in boards.items() if order is None or board.order == order]
 
 # The child: reads one request a line ({"path": DIMACS file, "repeat": n}) and answers one
 # JSON line (least CPU ms, conflicts, status). It imports only what both trees have.

@@ -26,7 +26,9 @@ Usage::
 Callgrind runs Python many times slower than usual, cdclkit slower still
 than cdcl. Prints a table and writes
 ``benchmarks/results/instructions.csv`` (one row per set and solver) and
-``benchmarks/results/instructions-per-formula.csv``. Needs ``valgrind``
+``benchmarks/results/instructions-per-formula.csv`` (or into the folder
+``SUDOSAT_BENCH_RESULTS`` names). The set ``course`` is the 9×9 lines of
+``data/instances.txt`` in the course encoding. Needs ``valgrind``
 (Debian package ``valgrind``); the Sudoku sets need the public data folder
 (``SUDOSAT_SHARED_DATA``); the peer needs ``cdclkit`` installed (see
 ``solvers.py``).
@@ -57,6 +59,7 @@ SETS = {
     "random150": ("random150", None),
     "top2365": ("top2365-200", 100),
     "damnhard": ("damnhard", None),
+    "course": ("course", None),
 }
 #: The C function callgrind dumps its counters before: ``os.getppid``'s, which nothing
 #: else in the child calls.
@@ -66,6 +69,10 @@ MARKER = "os_getppid"
 def formulas(name: str) -> list:
     """The set's formulas: those of benchmarks/solvers.py's set (the first `count` of them)."""
     source, count = SETS[name]
+    if source == "course":  # the 9x9 lines of data/instances.txt (see cdcl_ab.py's set)
+        from benchmarks.cdcl_ab import course_set
+
+        return [parse_dimacs(instance.text) for instance in course_set(order=3)]
     (instances,) = bench.instance_sets(False, (source,))
     return [parse_dimacs(instance.text) for instance in instances[:count]]
 

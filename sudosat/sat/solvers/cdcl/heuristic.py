@@ -95,15 +95,26 @@ class Heuristic(Propagation):
         # list such clauses by their other literals); J(l) is under[l ^ 1].
         under = [0.0] * len(val)
         bins, terns = self.bins, self.terns
-        free = list(compress(range(2, len(val)), map(not_, islice(val, 2, None))))  # in C
-        for p in free:
-            implied = bins[p]
-            if implied:
-                # The other literal of a binary clause listed under a free p is true
-                # (the clause is satisfied) or free, never false: propagation would
-                # have set p false. The sum counts the true ones.
-                under[p] = 0.25 * (len(implied) - sum(map(value, implied)))
+        if not self.trail_lim and self.bins_trail == len(self.trail):
+            # Just after a level-0 simplification pruned the satisfied binary clauses
+            # (the first call on a Sudoku's givens): a free literal's list holds only free
+            # literals, so its weight is its length, summed for every literal in C
+            # (an assigned literal's weight is 0).
+            under[2:] = map(mul, map(mul, map(len, islice(bins, 2, None)),
+                                     map(not_, islice(val, 2, None))), repeat(0.25))
+            free = []
+        else:
+            free = list(compress(range(2, len(val)), map(not_, islice(val, 2, None))))  # in C
+            for p in free:
+                implied = bins[p]
+                if implied:
+                    # The other literal of a binary clause listed under a free p is true
+                    # (the clause is satisfied) or free, never false: propagation would
+                    # have set p false. The sum counts the true ones.
+                    under[p] = 0.25 * (len(implied) - sum(map(value, implied)))
         if any(terns):
+            if not free:
+                free = list(compress(range(2, len(val)), map(not_, islice(val, 2, None))))
             for p in free:
                 pairs = terns[p]
                 if pairs:
