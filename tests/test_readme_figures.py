@@ -582,3 +582,57 @@ def test_the_order_6_gap_is_that_of_hard_end_and_backjumps_csvs():
         ["levels fewest", "levels most", "literals fewest", "literals most", "undone least",
          "undone most", "re-made least", "re-made most"],
     )
+
+
+def test_the_course_steps_are_those_of_course_steps_csv():
+    nine = [r for r in rows("course_steps.csv") if r["order"] == "3"]
+    stated = quoted(
+        r"On the (\d+) 9×9 lines of `data/instances.txt` \(course encoding, a median of "
+        r"([\d.]+) conflicts\), the steps of a one-shot solve took a median of: loading "
+        r"([\d.]+) ms, propagating the givens ([\d.]+) ms, the level-0 simplification "
+        r"([\d.]+) ms, the first scores and the heap ([\d.]+) ms, the search loop ([\d.]+) "
+        r"ms\. .*? the start before the first decision took a median ([\d.]+) ms"
+    )
+    assert int(stated[0]) == len(nine)
+
+    def median(*columns: str) -> float:
+        return statistics.median(sum(float(r[f"{c}_cpu_ms"]) for c in columns) for r in nine)
+
+    assert_all_agree(stated[1:], [
+        statistics.median(int(r["conflicts"]) for r in nine), median("load"),
+        median("propagate0"), median("simplify"), median("scores"), median("search"),
+        median("propagate0", "simplify", "scores")],
+        ["conflicts", "load", "givens", "simplify", "scores", "search", "start"])
+
+
+def _seed_ratios(name: str, order: str, reference: str) -> dict[int, float]:
+    """seed -> cdcl's CPU over `reference`'s in hard_end.py's CSV `name`, a run without a
+    checked answer charged its cap (as the script computes them)."""
+    runs: dict[int, dict[str, dict[str, str]]] = {}
+    for row in rows(name):
+        if row["order"] == order and row["encoding"] == "optimised":
+            runs.setdefault(int(row["seed"]), {})[row["solver"]] = row
+
+    def charged(row: dict[str, str]) -> float:
+        ok = row["status"] in ("SAT", "UNSAT") and row["valid"] == "True"
+        return float(row["cpu_s"]) if ok else float(row["cap_s"])
+
+    return {seed: charged(by["cdcl"]) / charged(by[reference]) for seed, by in runs.items()}
+
+
+def test_the_per_seed_ratios_at_order_6_are_those_of_hard_end_order6_csv():
+    stated = quoted(
+        r"At order 6 \(seeds 1 to (\d+)\) the median of the per-seed ratios `cdcl` / MiniSat "
+        r"was ([\d.]+) \(per seed ([\d.]+) to ([\d.]+)\) and `cdcl` / CaDiCaL ([\d.]+) "
+        r"\(([\d.]+) to ([\d.]+)\); `cdcl` answered (\d+) of the (\d+) boards"
+    )
+    minisat = _seed_ratios("hard_end_order6.csv", "6", "minisat22")
+    cadical = _seed_ratios("hard_end_order6.csv", "6", "cadical195")
+    assert sorted(minisat) == list(range(1, int(stated[0]) + 1)) == sorted(cadical)
+    ours = [r for r in rows("hard_end_order6.csv") if r["solver"] == "cdcl"]
+    answered = sum(r["status"] == "SAT" and r["valid"] == "True" for r in ours)
+    assert [int(stated[7]), int(stated[8])] == [answered, len(ours)]
+    assert_all_agree(stated[1:7], [
+        statistics.median(minisat.values()), min(minisat.values()), max(minisat.values()),
+        statistics.median(cadical.values()), min(cadical.values()), max(cadical.values())],
+        ["MiniSat median", "lowest", "highest", "CaDiCaL median", "lowest", "highest"])
