@@ -636,3 +636,38 @@ def test_the_per_seed_ratios_at_order_6_are_those_of_hard_end_order6_csv():
         statistics.median(minisat.values()), min(minisat.values()), max(minisat.values()),
         statistics.median(cadical.values()), min(cadical.values()), max(cadical.values())],
         ["MiniSat median", "lowest", "highest", "CaDiCaL median", "lowest", "highest"])
+
+
+def test_vivification_is_that_of_vivification_csv():
+    stated = quoted(
+        r"At order 5 no board took (\d+) conflicts: the two searches were the same \(identical "
+        r"conflicts on all (\d+)\)\. At order 6 vivification needed fewer conflicts on (\d+) of "
+        r"the (\d+) boards and more on (\d+), and less CPU time on (\d+); it answered (\d+) "
+        r"boards within the cap, without it (\d+); the median CPU time went from ([\d.]+) s to "
+        r"([\d.]+) s \(a time-out counting as infinitely long\), and the (\d+) boards took "
+        r"([\d.]+) s of CPU in all with it against ([\d.]+) s without"
+    )
+    five, six = _by_setting("vivification.csv", "5"), _by_setting("vivification.csv", "6")
+    assert all(int(r["conflicts"]) < int(stated[0]) for runs in five.values()
+               for r in runs.values())
+    assert int(stated[1]) == len(five["plain"]) == len(five["vivify"])
+    assert all(five["plain"][s]["conflicts"] == five["vivify"][s]["conflicts"]
+               for s in five["plain"])
+
+    def conflicts(run: dict[str, str]) -> float:
+        return float(run["conflicts"]) if run["status"] == "SAT" else math.inf
+
+    seeds = list(six["plain"])
+    fewer = sum(conflicts(six["vivify"][s]) < conflicts(six["plain"][s]) for s in seeds)
+    more = sum(conflicts(six["vivify"][s]) > conflicts(six["plain"][s]) for s in seeds)
+    faster = sum(float(six["vivify"][s]["cpu_s"]) < float(six["plain"][s]["cpu_s"])
+                 for s in seeds)
+    assert [int(text) for text in stated[2:8]] == [
+        fewer, len(seeds), more, faster, len(_answered(six["vivify"])),
+        len(_answered(six["plain"]))]
+    assert int(stated[10]) == len(seeds)
+    assert_all_agree(stated[8:10] + stated[11:], [
+        _median_answered(six["plain"], "cpu_s"), _median_answered(six["vivify"], "cpu_s"),
+        sum(float(r["cpu_s"]) for r in six["vivify"].values()),
+        sum(float(r["cpu_s"]) for r in six["plain"].values())],
+        ["median without", "median with", "total with", "total without"])
