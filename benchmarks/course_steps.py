@@ -11,7 +11,11 @@ steps, each timed alone on CPU time (``time.process_time``), the least of
   literals stripped, satisfied binary clauses pruned);
 * ``scores``: the first activities (Jeroslow-Wang products) and the heap;
 * ``search``: the restart loop itself, up to the answer and its model;
-* ``free``: dropping the engine.
+* ``free``: dropping the engine;
+
+and beside them, for scale, ``cnf_from_lists``: building the same formula's
+``CNF`` from its clauses as Python lists (what a caller holding lists pays
+before any solver sees them).
 
 The first four after loading are what the result's ``search_cpu_ms`` calls
 the search's start; ``search`` is the rest of it. Conflicts and propagations
@@ -38,7 +42,17 @@ from pathlib import Path
 from benchmarks.pipeline import write_csv
 from benchmarks.solvers import RESULTS, ROOT
 
-STEPS = ("load", "propagate0", "simplify", "scores", "search", "free")
+STEPS = ("load", "propagate0", "simplify", "scores", "search", "free", "cnf_from_lists")
+
+
+def time_cnf_from_lists(cnf) -> float:
+    """CPU ms of ``CNF(lists)`` on `cnf`'s clauses as lists (made untimed)."""
+    from sudosat.sat.cnf import CNF
+
+    lists = [list(clause) for clause in cnf]
+    began = time.process_time()
+    CNF(lists, cnf.num_vars)
+    return (time.process_time() - began) * 1000.0
 
 
 def time_steps(cnf) -> dict[str, float]:
@@ -98,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.disable()
             try:
                 spent = time_steps(cnf)
+                spent["cnf_from_lists"] = time_cnf_from_lists(cnf)
             finally:
                 gc.enable()
             row = best.setdefault(line, {})
