@@ -673,3 +673,28 @@ def test_vivification_is_that_of_vivification_csv():
         sum(float(r["cpu_s"]) for r in six["plain"].values())],
         ["median without", "median with", "total with", "total without"])
 
+
+
+def test_the_per_seed_ratios_at_order_7_are_those_of_hard_end_order7_csv():
+    stated = quoted(
+        r"At order 7 \(seeds 1 to (\d+), a cap of (\d+) s\) the median of the per-seed ratios "
+        r"`cdcl` / MiniSat was ([\d.]+) \(per seed ([\d.]+) to ([\d.]+)\) and `cdcl` / CaDiCaL "
+        r"([\d.]+) \(([\d.]+) to ([\d.]+)\); within (\d+) s of CPU `cdcl` answered (\d+) of the "
+        r"(\d+) boards, MiniSat (\d+) and CaDiCaL (\d+)"
+    )
+    minisat = _seed_ratios("hard_end_order7.csv", "7", "minisat22")
+    cadical = _seed_ratios("hard_end_order7.csv", "7", "cadical195")
+    assert sorted(minisat) == list(range(1, int(stated[0]) + 1)) == sorted(cadical)
+    every = rows("hard_end_order7.csv")
+    assert {float(r["cap_s"]) for r in every} == {float(stated[1])} == {float(stated[8])}
+
+    def answered(solver: str) -> int:
+        return sum(r["status"] == "SAT" and r["valid"] == "True" and float(r["cpu_s"]) <= 120
+                   for r in every if r["solver"] == solver)
+
+    assert [int(text) for text in stated[9:]] == [
+        answered("cdcl"), len(minisat), answered("minisat22"), answered("cadical195")]
+    assert_all_agree(stated[2:8], [
+        statistics.median(minisat.values()), min(minisat.values()), max(minisat.values()),
+        statistics.median(cadical.values()), min(cadical.values()), max(cadical.values())],
+        ["MiniSat median", "lowest", "highest", "CaDiCaL median", "lowest", "highest"])
