@@ -89,13 +89,7 @@ class State:
         ``PROPAGATIONS`` for the budget that ran out, set where the loop stops.
     """
 
-    def __init__(
-        self,
-        num_vars: int,
-        settings: dict,
-        seed: int = 0,
-        proof: bool = False,
-    ) -> None:
+    def __init__(self, num_vars: int, settings: dict, seed: int = 0, proof: bool = False) -> None:
         n = num_vars
         self.num_vars = n
         self.settings = settings
