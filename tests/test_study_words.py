@@ -145,25 +145,25 @@ def test_load_words_say_how_busy_the_machine_was_and_what_that_leaves_alone():
 
 # -- the scaling page ------------------------------------------------------------------------
 
-SPEC = GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3, seed=7, max_conflicts=20000,
+GRID = GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3, seed=7, max_conflicts=20000,
                 time_limit_ms=600000.0, solver="cdcl", encodings=("course",),
                 reference="pysat:minisat22", reference_encodings=("course",))
 
 
 def test_grid_words_name_the_limits_and_the_cells_that_repeat_a_board():
     distinct = BoardFacts(seeds=3, cells=4, distinct_cells=4, repeats=(), repeats_are_empty=False)
-    said = scaling_words.grid_words(SPEC, distinct)
+    said = scaling_words.grid_words(GRID, distinct)
     assert said.startswith("Budget: 20,000 conflicts for every solver call; behind it a CPU-time "
                            "cap of 600 s on cdcl's calls")
     assert "3 boards per cell (generator seeds 7..9)" in said
     assert "runs: course / cdcl, course / pysat:minisat22." in said
     assert said.endswith("In every cell the 3 seeds give 3 different boards.")
     empty = BoardFacts(3, 4, 2, ((0.0, 1, (2, 3)),), True)
-    repeated = scaling_words.grid_words(replace(SPEC, time_limit_ms=None), empty)
+    repeated = scaling_words.grid_words(replace(GRID, time_limit_ms=None), empty)
     assert "no CPU-time cap" in repeated
     assert "in 2 of 4 cells; at 0 % given (N = 2 and 3) they give 1 distinct board" in repeated
     assert repeated.endswith("counted once per run.")
-    one = scaling_words.grid_words(replace(SPEC, boards=1), replace(distinct, seeds=1))
+    one = scaling_words.grid_words(replace(GRID, boards=1), replace(distinct, seeds=1))
     assert "1 board per cell (generator seed 7)" in one and "different boards" not in one
 
 
