@@ -12,15 +12,12 @@ from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_
 
 # The option types and the one-line parser live in the run layer: make report checks its
 # parameters with the same ones (sudosat.report.build), and the report may not import the CLI.
-from sudosat.run import options as _options
-
-Parser = _options.OneLineParser
-encoding_name = _options.encoding_name
-positive_int = _options.positive_int
-positive_ms = _options.positive_ms
-solver_name = _options.solver_name
-strict_number = _options.strict_number
-too_large = _options.too_large
+from sudosat.run.options import (
+    positive_int,
+    positive_ms,
+    strict_number,
+    too_large,
+)
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1

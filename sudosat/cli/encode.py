@@ -15,15 +15,14 @@ from sudosat.cli.common import (
     add_memory_option,
     check_board_memory,
     check_encoding_memory,
-    encoding_name,
     guard_outputs,
     instance_line,
-    positive_int,
     read_input_text,
     write_output,
 )
 from sudosat.errors import InstanceError, OutputError, SudosatError
 from sudosat.lines import split_lines
+from sudosat.run.options import encoding_name, positive_int
 from sudosat.run.results import Verdict, format_output, parse_output
 
 # ---------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 
 from sudosat.cli.common import (
     EXIT_USAGE,
-    Parser,
 )
 from sudosat.cli.encode import (
     add_check_parser,
@@ -36,11 +35,12 @@ from sudosat.cli.solve import (
     run_solvers,
 )
 from sudosat.cli.study import add_study_parser, run_study_command
+from sudosat.run.options import OneLineParser
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``sudosat`` argument parser with every sub-command."""
-    parser = Parser(
+    parser = OneLineParser(
         prog="sudosat",
         description="Sudoku of any order reduced to SAT, solved by our own solvers and by zChaff.",
         epilog="examples:\n"

@@ -18,15 +18,12 @@ from sudosat.cli.common import (
     check_board_memory,
     deadline_of,
     guard_outputs,
-    positive_int,
     read_input_text,
     seed_number,
-    solver_name,
-    strict_number,
-    too_large,
     write_output,
 )
 from sudosat.errors import SudosatError
+from sudosat.run.options import positive_int, solver_name, strict_number, too_large
 from sudosat.run.results import Verdict, format_output
 
 # ---------------------------------------------------------------------------------------

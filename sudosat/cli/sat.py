@@ -12,7 +12,6 @@ from sudosat.cli import SAT_SN_PROGRAM
 from sudosat.cli.common import (
     BUDGET_FLAGS,
     EXIT_OK,
-    Parser,
     add_budget_options,
     add_memory_option,
     add_solver_options,
@@ -21,16 +20,15 @@ from sudosat.cli.common import (
     deadline_of,
     guard_outputs,
     heuristic_name,
-    positive_int,
     probability,
     read_sat_input,
     seed_number,
-    solver_name,
     solver_options_of,
     write_output,
 )
 from sudosat.cli.guard import guarded
 from sudosat.errors import SudosatError
+from sudosat.run.options import OneLineParser, positive_int, solver_name
 from sudosat.sat.solvers.budget import BUDGET_STOPS
 
 # ---------------------------------------------------------------------------------------
@@ -255,7 +253,7 @@ SAT_STRATEGIES: dict[int, tuple[str, dict[str, Any]]] = {
 
 def build_sat_sn_parser() -> argparse.ArgumentParser:
     """The parser of the course's ``SAT -Sn FILE`` program."""
-    parser = Parser(
+    parser = OneLineParser(
         prog=SAT_SN_PROGRAM,
         description="The 'SAT -Sn' assignment: solve a DIMACS CNF file and write FILE.out, a "
         "DIMACS file holding the truth assignment as unit clauses (no clause when the formula is "

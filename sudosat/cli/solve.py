@@ -17,13 +17,11 @@ from sudosat.cli.common import (
     budget_options,
     check_output_names,
     deadline_of,
-    encoding_name,
     memory_size,
-    positive_int,
     scheduler_option,
-    solver_name,
 )
 from sudosat.errors import InstanceError
+from sudosat.run.options import encoding_name, positive_int, solver_name
 
 # ---------------------------------------------------------------------------------------
 # sudosat solve

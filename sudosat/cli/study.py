@@ -14,16 +14,13 @@ import sys
 
 from sudosat.cli.common import (
     EXIT_OK,
-    encoding_name,
     guard_outputs,
-    positive_int,
-    positive_ms,
     probability,
     seed_number,
-    solver_name,
     write_output,
 )
 from sudosat.errors import import_extra
+from sudosat.run.options import encoding_name, positive_int, positive_ms, solver_name
 
 STUDY_EXTRA = "notebooks"
 """The extra of ``pyproject.toml`` that installs what the study computes and draws with."""
