@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
+from tests.hang_guard import pytest_timeout_set_timer  # noqa: F401  (a hook: pytest finds it here)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -681,22 +681,17 @@ def parse_dimacs(
 
     Parameters
     ----------
-    max_bytes : int, optional
-        The memory limit (``--max-memory``; default 1 GB) the declared
-        variables are checked against before anything is sized from them.
-    check : callable, optional
-        Called between chunks of the reading; it stops it by raising (a time
-        limit's ``Deadline.check``): see :func:`~sudosat.sat.dimacs.scan_dimacs`.
+    text, source, max_bytes, check
+        As :func:`~sudosat.sat.dimacs.scan_dimacs` takes them: the text, the
+        name messages give it, the memory limit (``--max-memory``) and the
+        callable that may stop the reading between chunks (a time limit's
+        ``Deadline.check``).
 
     Raises
     ------
-    DimacsError
-        No header, a malformed header, a second header, a token that is not an
-        integer, or a literal beyond the declared variables; the message names
-        `source`, the line and the reason.
-    ResourceLimitError
-        The header declares more variables than fit in `max_bytes`, or the
-        text is too long to read within it.
+    DimacsError, ResourceLimitError
+        As :func:`~sudosat.sat.dimacs.scan_dimacs` raises them: the message
+        names `source`, the line and the reason.
     """
     scanned = scan_dimacs(text, source, max_bytes, check=check)
     # The reader counted the clauses as it went: a recount would make an int of every entry.

@@ -24,7 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["Code", "Lit", "code_table", "to_code", "to_codes", "to_dimacs", "to_dimacs_list"]
+__all__ = [
+    "Code",
+    "Lit",
+    "code_table",
+    "signed_model",
+    "to_code",
+    "to_codes",
+    "to_dimacs",
+    "to_dimacs_list",
+]
 
 Lit = int  # a signed DIMACS literal: v or -v, v >= 1
 Code = int  # a literal code: 2v for v, 2v + 1 for -v
@@ -70,3 +79,15 @@ def code_table(num_vars: int) -> list[Code]:
     table[1 : num_vars + 1] = range(2, 2 * num_vars + 2, 2)
     table[num_vars + 1 :] = range(2 * num_vars + 1, 1, -2)
     return table
+
+
+def signed_model(values: list[int], num_vars: int) -> list[Lit]:
+    """One signed literal per variable 1..num_vars from a per-code value table.
+
+    ``values[2v] == 1`` means variable ``v`` is true; any other value (false,
+    or unassigned because the variable occurs in no clause left) reads as false.
+
+    >>> signed_model([0, 0, 1, 0, 0, 1], 2)
+    [1, -2]
+    """
+    return [v if values[2 * v] == 1 else -v for v in range(1, num_vars + 1)]

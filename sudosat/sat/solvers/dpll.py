@@ -99,7 +99,7 @@ from sudosat.sat.solvers.budget import (
     declare,
     load_reserve,
 )
-from sudosat.sat.solvers.codes import to_codes, to_dimacs_list
+from sudosat.sat.solvers.codes import signed_model, to_codes, to_dimacs_list
 
 #: Branching heuristics of :func:`solve_dpll`, the default first. With
 #: ``J(l)``, the Jeroslow-Wang weight of literal ``l`` (the sum of ``2**-size``
@@ -401,8 +401,7 @@ class _Engine:
 
     def model(self) -> list[int]:
         """The assignment as signed literals; unassigned (irrelevant) variables are False."""
-        value = self.value
-        return [v if value[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
+        return signed_model(self.value, self.num_vars)
 
     def stats(self) -> dict[str, float]:
         return {

@@ -353,14 +353,7 @@ class Analysis(Heuristic):
             bins[why ^ 1].append(first)
         else:
             why = None
-        # assign(first, why), inlined: once per conflict.
-        val = self.val
-        val[first] = 1
-        val[first ^ 1] = -1
-        v = first >> 1
-        self.level[v] = len(self.trail_lim)
-        self.reason[v] = why
-        self.trail.append(first)
+        self.assign(first, why)  # once per conflict: a call costs nothing beside the analysis
 
     def analyze_final(self, p: Code) -> list[Code]:
         """The assumptions that force `p` false (MiniSat's analyzeFinal), `p` included.

@@ -12,7 +12,7 @@ from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers.budget import Deadline, OutOfTime
 from sudosat.sat.solvers.cdcl.tunables import Restarts, Target
 from sudosat.sat.solvers.cdcl.vivify import Vivification
-from sudosat.sat.solvers.codes import Code
+from sudosat.sat.solvers.codes import Code, signed_model
 
 # What next_assumption returns when an assumption is false (not a literal code).
 FAILED = -2
@@ -344,8 +344,7 @@ class Engine(Vivification):
 
         The values are only read: the solver may go on (incremental use).
         """
-        val = self.val
-        return [v if val[2 * v] == 1 else -v for v in range(1, self.num_vars + 1)]
+        return signed_model(self.val, self.num_vars)
 
     def counters(self) -> dict[str, float]:
         """The counters since the engine was made."""

@@ -1,0 +1,52 @@
+"""The hang guard counts the machine's share, and still stops a test that hangs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from tests.conftest import ROOT
+from tests.hang_guard import ShareClock, share_of
+
+
+def test_the_share_is_cores_over_runnable_threads_at_most_one():
+    assert share_of("10.0 9.0 8.0 10/400 99", 2) == 0.2
+    assert share_of("10.0 9.0 8.0 3/400 99", 4) == 1.0
+    assert share_of("0.0 0.0 0.0 0/1 1", 2) == 1.0  # no runnable entity: never divide by 0
+    for garbled in ("", "1 2 3", "1 2 3 x/y 4", "1 2 3 -/5"):
+        assert share_of(garbled, 2) == 1.0
+
+
+def test_a_busy_stretch_counts_its_share_of_the_wall_time():
+    clock = ShareClock(now=100.0)
+    assert clock.tick(110.0, 1.0) == 10.0  # quiet: wall seconds
+    assert clock.tick(160.0, 0.2) == 20.0  # a fifth of a core for 50 s counts 10 s
+    assert clock.tick(150.0, 1.0) == 20.0  # a clock that went back counts nothing
+
+
+HANGING_TEST = """
+import threading
+
+
+def test_waits_for_ever():
+    threading.Event().wait()
+"""
+
+CONFTEST = """
+from tests.hang_guard import pytest_timeout_set_timer  # noqa: F401
+"""
+
+
+def test_a_test_that_hangs_is_stopped_with_its_stack(tmp_path):
+    (tmp_path / "test_hang.py").write_text(textwrap.dedent(HANGING_TEST))
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+               "-o", "addopts=", "-o", "timeout_method=thread", "--timeout", "2",
+               "--rootdir", str(tmp_path), str(tmp_path / "test_hang.py")]
+    # The guard counts 2 s of the machine's share: a few wall seconds here, longer on a
+    # busy machine; the bound below only keeps a broken guard from hanging the suite.
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode != 0
+    assert "Timeout" in done.stdout and "test_waits_for_ever" in done.stdout
