@@ -307,13 +307,13 @@ def timed_generation(count: int) -> tuple[float, list[float], list[float], list[
     solver_checks: list[float] = []
     real_unique = generate._UniquenessChecker.unique
 
-    def unique(self, cells, trying):
+    def unique(self, *args):  # the checker's own arguments, passed on as they come
         calls = []
         solve = self.solver.solve
         self.solver.solve = lambda *args, **kwargs: calls.append(1) or solve(*args, **kwargs)
         try:
             started = time.process_time()
-            answer = real_unique(self, cells, trying)
+            answer = real_unique(self, *args)
             ms = (time.process_time() - started) * 1000.0
         finally:
             del self.solver.solve  # the class's method again

@@ -242,3 +242,12 @@ def test_cnf_handover_writes_a_row_per_formula_and_mode(tmp_path: Path):
     stdout, rows = _run_script(tmp_path, "cnf_handover.py", "--boards", "1", "--repeat", "2")
     assert len(rows) == 2 * 4  # under a header: 2 formulas x 4 modes
     assert "cnf / minisat22" in stdout
+
+
+def test_incremental_times_the_generators_uniqueness_checks():
+    # The benchmark wraps the generator's checker: its arguments must pass through as they are.
+    from benchmarks.incremental import timed_generation
+
+    seconds, checks, solver_checks, boards = timed_generation(2)
+    assert len(boards) == 2 and all(board.order == 3 for board in boards)
+    assert seconds > 0 and len(checks) >= len(solver_checks) > 0
