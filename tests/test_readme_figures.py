@@ -96,20 +96,26 @@ def test_the_solver_medians_are_those_of_solvers_csv():
     )
 
 
-def test_the_incremental_figures_are_those_of_incremental_csv():
-    incremental = rows("incremental.csv")
+def incremental_medians(name: str):
+    """Two readers of an ``incremental.py`` CSV: (interleaved, back_to_back)(set, mode)."""
+    table = rows(name)
 
     def interleaved(set_name: str, mode: str) -> float:
-        return statistics.median(float(row["cpu_ms"]) for row in incremental
+        return statistics.median(float(row["cpu_ms"]) for row in table
                                  if row["set"] == set_name and row["mode"] == mode)
 
     def back_to_back(set_name: str, mode: str) -> float:  # the least median of the passes
         passes: dict[str, list[float]] = {}
-        for row in incremental:
+        for row in table:
             if row["set"] == set_name and row["mode"] == mode:
                 passes.setdefault(row["pass"], []).append(float(row["cpu_ms"]))
         return min(map(statistics.median, passes.values()))
 
+    return interleaved, back_to_back
+
+
+def test_the_incremental_figures_are_those_of_incremental_csv():
+    interleaved, back_to_back = incremental_medians("incremental.csv")
     top, course = "top2365/10", "course"
     stated = quoted(
         r"encoding took a median ([\d.]+) ms of CPU per puzzle on every 10th puzzle of top2365 "
@@ -137,6 +143,31 @@ def test_the_incremental_figures_are_those_of_incremental_csv():
             "interleaved, extended, course", "its ratio to Norvig, top2365",
             "its ratio to Norvig, course", "incremental course encoding, top2365",
             "incremental course encoding, course"]
+    assert_all_agree(stated, measured, what)
+
+
+def test_the_incremental_rerun_ratios_are_those_of_both_csvs():
+    stated = quoted(
+        r"the extended incremental mode took ([\d.]+) and ([\d.]+) times Norvig \(top2365 and "
+        r"`data/instances\.txt`; ([\d.]+) and ([\d.]+) in `incremental\.csv`\) and the default "
+        r"mode ([\d.]+) and ([\d.]+) times \(([\d.]+) and ([\d.]+)\); interleaved, the course "
+        r"encoding's incremental mode took ([\d.]+) and ([\d.]+) times Norvig \(([\d.]+) and "
+        r"([\d.]+)\)"
+    )
+    sets = ("top2365/10", "course")
+    ratios: dict[str, list[float]] = {"extended": [], "default": [], "incremental": []}
+    for name in ("incremental-2026-11-28.csv", "incremental.csv"):
+        interleaved, back_to_back = incremental_medians(name)
+        for set_name in sets:
+            norvig = back_to_back(set_name, "file-norvig")
+            ratios["extended"].append(back_to_back(set_name, "file-incr-extended") / norvig)
+            ratios["default"].append(back_to_back(set_name, "file-course") / norvig)
+            ratios["incremental"].append(
+                interleaved(set_name, "incremental") / interleaved(set_name, "norvig"))
+    # The page gives each pair as the rerun's two sets, then the earlier run's.
+    measured = [*ratios["extended"], *ratios["default"], *ratios["incremental"]]
+    what = [f"{kind}, {run}, {set_name}" for kind in ratios for run in ("rerun", "earlier")
+            for set_name in sets]
     assert_all_agree(stated, measured, what)
 
 
