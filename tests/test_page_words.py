@@ -79,3 +79,13 @@ def test_machine_and_method_say_how_many_workers_timed_the_run():
     assert machine.startswith("**Machine.** an unknown processor, 4 cores")
     assert "The load average when the run started was 0.5." in machine
     assert "timed by 2 worker processes, one per free core" in method
+
+
+def test_two_measures_with_one_ratio_still_say_which_ratio_is_which():
+    wall = ScatterFacts("cdcl", "zchaff", "total_wall_ms", 5, 4, 1, 0, 0.18)
+    cpu = ScatterFacts("cdcl", "zchaff", "total_cpu_ms", 5, 4, 1, 0, 0.18)
+    said = comparison.comparison_words(ComparisonFacts("cdcl", "zchaff", (wall, cpu)))
+    clauses = [sentence.split("; ")[-1] for sentence in said[1:3]]
+    assert clauses == [
+        "the median ratio of cdcl's time to zchaff's (end to end on the wall clock) is 0.18.",
+        "the median ratio of cdcl's time to zchaff's (end to end on CPU time) is 0.18."]
