@@ -136,7 +136,7 @@ def test_load_words_say_how_busy_the_machine_was_and_what_that_leaves_alone():
     assert unknown == "No run recorded a CPU time, so how busy the machine was is not known."
     busy = heuristics_words.load_words(ClockFacts(60, 2.25),
                                        replace(QUIET, capped=1, measured_at=("yesterday",)))
-    assert "60 solver calls, some of them on other days" in busy
+    assert "60 solver calls, some or all of them measured by an earlier build" in busy
     assert "2.25 times CPU time (all calls together): above 1.5, so the machine was busy" in busy
     assert busy.endswith("except the runs the CPU cap stopped.")
     quiet = heuristics_words.load_words(ClockFacts(60, 1.01), QUIET)

@@ -61,13 +61,15 @@ __all__ = [
 def clock_words(busy: ClockFacts, from_cache: bool, times: str, rest: str) -> str:
     """How busy the machine was while a study's solvers ran (both study pages).
 
-    `from_cache` says some calls were measured on other days; `times` names the
+    `from_cache` says some calls were measured by an earlier build; `times` names the
     times a busy machine stretches (``the times above``), `rest` ends the
     sentence with what it does not change (``which runs finished: ...``).
     """
     if busy.ratio is None:
         return "No run recorded a CPU time, so how busy the machine was is not known."
-    mixed = ", some of them on other days (from the cache)" if from_cache else ""
+    mixed = ""
+    if from_cache:
+        mixed = ", some or all of them measured by an earlier build (read from the cache)"
     return (f"Over the {busy.calls} solver calls{mixed}, wall time was {busy.ratio:.2f} times "
             f"CPU time (all calls together): {'above' if busy.busy else 'not above'} "
             f"{busy.threshold:g}, so the machine was {'' if busy.busy else 'not '}busy. That "
