@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import functools
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -44,6 +45,14 @@ VU_RULES_HEADER = "p cnf 999 12016"
 
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+
+# Ctrl-C as a terminal sends it. A suite started in the background of a non-interactive
+# shell (`make test &` in a script) inherits SIGINT ignored; Python then installs no handler
+# of its own, and every child a test starts would inherit the ignored signal and never see
+# the Ctrl-C the test sends it (the child runs on, and the test waits in vain). A program a
+# user starts in a terminal's foreground has SIGINT's default action: the children get it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @functools.cache

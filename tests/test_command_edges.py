@@ -106,7 +106,11 @@ def interrupted_after(module: str, command: list[str], cwd: Path) -> tuple[int, 
         child.kill()
         child.wait()
         pytest.fail(f"{module} was never imported: {''.join(seen)[-2000:]}")
-    _, rest = child.communicate(timeout=HANG_NET_S)
+    try:
+        _, rest = child.communicate(timeout=HANG_NET_S)
+    finally:
+        child.kill()  # a child that ignored the Ctrl-C must not outlive the test
+        child.wait()
     lines = [line for line in [*seen, *rest.splitlines(keepends=True)]
              if not line.startswith("import time:")]
     return child.returncode, [line.rstrip("\n") for line in lines]
