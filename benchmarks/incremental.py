@@ -307,13 +307,13 @@ def timed_generation(count: int) -> tuple[float, list[float], list[float], list[
     solver_checks: list[float] = []
     real_unique = generate._UniquenessChecker.unique
 
-    def unique(self, *args):  # the checker's own arguments, passed on as they come
+    def unique(self, *checked):  # the checker's own arguments, passed on as they come
         calls = []
         solve = self.solver.solve
         self.solver.solve = lambda *args, **kwargs: calls.append(1) or solve(*args, **kwargs)
         try:
             started = time.process_time()
-            answer = real_unique(self, *args)
+            answer = real_unique(self, *checked)
             ms = (time.process_time() - started) * 1000.0
         finally:
             del self.solver.solve  # the class's method again

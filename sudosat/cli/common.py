@@ -12,12 +12,7 @@ from sudosat.errors import InstanceError, OutputError, SudosatError, open_error_
 
 # The option types and the one-line parser live in the run layer: make report checks its
 # parameters with the same ones (sudosat.report.build), and the report may not import the CLI.
-from sudosat.run.options import (
-    positive_int,
-    positive_ms,
-    strict_number,
-    too_large,
-)
+from sudosat.run.options import positive_int, positive_ms, strict_number, too_large
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1

@@ -6,9 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from sudosat.cli.common import (
-    EXIT_USAGE,
-)
+from sudosat.cli.common import EXIT_USAGE
 from sudosat.cli.encode import (
     add_check_parser,
     add_decode_parser,

@@ -393,12 +393,12 @@ def comparison_words(versus: ComparisonFacts) -> list[str]:
     said = [f"Each comparison is made on the {plural(versus.both, 'instance')} both solvers "
             f"decided; a ratio above 1 means {versus.own} took longer."]
     for s in versus.compared:
-        measure = f"{LEADS[s.name]} {CLOCK_WORDS[s.clock]}"
+        lead, clock = LEADS[s.name], CLOCK_WORDS[s.clock]
         # The ratio's clause names its measure too: two measures may share a ratio, and the
         # clause must still say which one it is about when read alone.
         share = ("" if s.median_ratio is None else f"; the median ratio of {s.own}'s time to "
-                 f"{s.reference}'s ({measure[0].lower()}{measure[1:]}) is {ratio(s.median_ratio)}")
-        said.append(f"**{measure}**: {_who(s)}{share}.")
+                 f"{s.reference}'s ({lead.lower()} {clock}) is {ratio(s.median_ratio)}")
+        said.append(f"**{lead} {clock}**: {_who(s)}{share}.")
     for m, lacking in versus.not_compared:
         has = "has" if len(lacking) == 1 else "have"
         said.append(f"{LEADS[m.name]} {CLOCK_WORDS[m.clock]} is not compared: "

@@ -353,7 +353,7 @@ class Analysis(Heuristic):
             bins[why ^ 1].append(first)
         else:
             why = None
-        self.assign(first, why)  # once per conflict: a call costs nothing beside the analysis
+        self.assign(first, why)  # once per conflict: a call is small beside the analysis
 
     def analyze_final(self, p: Code) -> list[Code]:
         """The assumptions that force `p` false (MiniSat's analyzeFinal), `p` included.
