@@ -130,6 +130,25 @@ def test_ctrl_c_during_the_start_up_or_the_search_is_one_line_and_exit_130(tmp_p
     assert (code, lines) == (130, ["sudosat: interrupted"])
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_the_ctrl_c_tests_hold_in_a_suite_started_with_sigint_ignored():
+    # A script's background job (`make test &`) starts with SIGINT ignored, and a child
+    # inherits that: tests/conftest.py gives the suite SIGINT's default action back, or this
+    # inner run's child would never see its Ctrl-C and the inner test would fail.
+    test = (f"{Path(__file__).name}::test_ctrl_c_during_the_start_up_or_the_search_is_one_line_"
+            "and_exit_130[sudosat.errors]")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "-o", "addopts=", f"tests/{test}"],
+        cwd=Path(__file__).resolve().parent.parent, preexec_fn=_ignore_sigint,
+        capture_output=True, text=True, timeout=2 * HANG_NET_S)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "1 passed" in done.stdout
+
+
 @pytest.mark.parametrize("module", ["sudosat.errors", "sudosat.cli.guard"])
 def test_ctrl_c_during_the_start_up_of_sat_sn_is_one_line_and_exit_130(tmp_path, module):
     (tmp_path / "php.cnf").write_text(pigeonhole(10, 9).to_dimacs(), encoding="utf-8")
