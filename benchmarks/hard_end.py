@@ -31,13 +31,19 @@ the course encoding of order 5, alpha 0.4, seed 7 answered within 60 s (the
 extra case ``--course-case``, on by default); then per order the ``cdcl`` /
 MiniSat and ``cdcl`` / CaDiCaL CPU ratio seed by seed and its median, a run
 without a checked answer charged its cap, and how many boards each solver
-answered within its cap. Writes ``hard_end.csv``
-(``--csv``), one row per run.
+answered within its cap; and per order, on the boards every solver answered,
+each solver's median CPU per propagated literal, propagated literals and
+conflicts (what a step costs and how many steps the search takes: the two
+factors of a CPU ratio). Writes ``hard_end.csv`` (``--csv``), one row per run;
+``--summarise CSV`` prints the same figures from a CSV it wrote, running nothing::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/hard_end.py --summarise benchmarks/results/hard_end.csv
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import itertools
 import math
 import os
@@ -256,6 +262,66 @@ def seed_ratios(rows: list[dict], solver: str, reference: str) -> list[str]:
     return lines
 
 
+def step_costs(rows: list[dict]) -> list[str]:
+    """Per (encoding, order, alpha), on the boards every solver answered: each solver's
+    median CPU per propagated literal (a step), steps and conflicts, and cdcl's ratios.
+
+    A run's CPU time is its steps times what a step costs, so a CPU ratio is the
+    product of the two ratios (board by board exactly; the medians nearly).
+    Compared on the same boards only, so one solver's hard boards are not another's
+    missing ones.
+    """
+    lines = []
+    groups = sorted({(r["encoding"], r["order"], r["alpha"]) for r in rows})
+    for encoding, order, alpha in groups:
+        runs: dict[int, dict[str, dict]] = {}
+        for r in rows:
+            if (r["encoding"], r["order"], r["alpha"]) == (encoding, order, alpha):
+                runs.setdefault(r["seed"], {})[r["solver"]] = r
+        solvers = sorted({r["solver"] for by in runs.values() for r in by.values()},
+                         key=list(SOLVERS).index)
+        common = [by for by in runs.values() if all(
+            s in by and answered(by[s]) and by[s]["propagations"] not in (None, "")
+            for s in solvers)]
+        if not common or "cdcl" not in solvers:
+            continue
+        per_step = {s: statistics.median(by[s]["cpu_s"] * 1e6 / max(by[s]["propagations"], 1)
+                                         for by in common) for s in solvers}
+        steps = {s: statistics.median(by[s]["propagations"] for by in common) for s in solvers}
+        conflicts = {s: statistics.median(by[s]["conflicts"] for by in common) for s in solvers}
+        each = ", ".join(f"{s} {per_step[s]:.3f} µs a step, {steps[s]:.0f} steps and "
+                         f"{conflicts[s]:.0f} conflicts" for s in solvers)
+        ratios = "; ".join(
+            f"cdcl / {s}: {per_step['cdcl'] / per_step[s]:.1f} times the CPU a step, "
+            f"{steps['cdcl'] / max(steps[s], 1):.2f} times the steps, "
+            f"{conflicts['cdcl'] / max(conflicts[s], 1):.2f} times the conflicts"
+            for s in solvers if s != "cdcl")
+        lines.append(f"{encoding} order {order} alpha {alpha}, on the {len(common)} boards "
+                     f"every solver answered, medians: {each}; {ratios}")
+    return lines
+
+
+NUMBERS = {"order": int, "alpha": float, "seed": int, "cap_s": float, "variables": int,
+           "clauses": int, "cpu_s": float, "wall_s": float, "load1": float,
+           "conflicts": int, "propagations": int}
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The rows of a CSV this script wrote, its numbers read back as numbers (an empty
+    cell stays empty), so a committed run can be summarised again without running it."""
+    with open(path, newline="") as handle:
+        return [{key: NUMBERS[key](text) if key in NUMBERS and text != "" else text
+                 for key, text in row.items()} for row in csv.DictReader(handle)]
+
+
+def summary(rows: list[dict]) -> list[str]:
+    """Everything printed after the runs: acceptance figures, per-seed ratios, step costs."""
+    lines = acceptance(rows)
+    for reference in ("minisat22", "cadical195"):
+        lines += seed_ratios(rows, "cdcl", reference)
+    return lines + step_costs(rows)
+
+
 def acceptance(rows: list[dict]) -> list[str]:
     """The three acceptance figures, each with what it rests on ("not run" when absent)."""
 
@@ -299,7 +365,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="orders 4 and 5, seed 1, caps of 20 s, no course case")
     parser.add_argument("--csv", type=Path, default=RESULTS / "hard_end.csv")
+    parser.add_argument("--summarise", type=Path, metavar="CSV",
+                        help="print the figures of a CSV this script wrote; run nothing")
     args = parser.parse_args(argv)
+    if args.summarise:
+        for line in summary(read_rows(args.summarise)):
+            print(line)
+        return 0
     if args.quick:
         args.orders, args.seeds, args.cap, args.long_cap = [4, 5], [1], 20.0, 20.0
         args.course_case = False
@@ -309,11 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     started = os.getloadavg()[0]
     rows = run(cases, args.solvers, args.cap, args.long_cap)
     write_csv(args.csv, rows)
-    for line in acceptance(rows):
+    for line in summary(rows):
         print(line)
-    for reference in ("minisat22", "cadical195"):
-        for line in seed_ratios(rows, "cdcl", reference):
-            print(line)
     print(f"load average (1 min) at the start {started:.2f}, at the end {os.getloadavg()[0]:.2f}; "
           f"rows written to {args.csv}")
     return 0

@@ -164,6 +164,39 @@ def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
     assert all(row["status"] == "SAT" and row["valid"] == "True" for row in runs)
     assert all(float(row["cpu_s"]) >= 0 and row["order"] == "2" for row in runs)
     assert "order 6, alpha 0.4, optimised, seeds 1-3, cdcl / MiniSat: not run" in stdout
+    # --summarise reads the CSV back and prints the same figures, running nothing.
+    again = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hard_end.py"), "--summarise",
+         str(tmp_path / "hard_end.csv")], env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr[-2000:]
+    summary = again.stdout.splitlines()
+    assert len(summary) == 6 and summary == stdout.splitlines()[-7:-1]
+    assert summary[-1].startswith("optimised order 2 alpha 0.4, on the 1 boards every solver")
+
+
+def test_hard_end_splits_a_cpu_ratio_into_step_cost_and_conflicts(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks.hard_end import step_costs
+
+    def run(seed: int, solver: str, cpu_s: float, conflicts: int, props: int | str,
+            status: str = "SAT") -> dict:
+        return {"encoding": "optimised", "order": 6, "alpha": 0.4, "seed": seed,
+                "solver": solver, "cpu_s": cpu_s, "conflicts": conflicts,
+                "propagations": props, "status": status, "valid": "True"}
+
+    rows = [run(1, "cdcl", 2.0, 100, 1_000_000), run(1, "minisat22", 0.5, 1000, 5_000_000),
+            run(2, "cdcl", 4.0, 300, 1_000_000), run(2, "minisat22", 1.0, 900, 4_000_000),
+            # Seed 3 is left out: MiniSat did not answer it (and seed 4: no count).
+            run(3, "cdcl", 1.0, 10, 10), run(3, "minisat22", 60.0, "", "", "TIMEOUT"),
+            run(4, "cdcl", 1.0, 10, ""), run(4, "minisat22", 1.0, 10, 10)]
+    (line,) = step_costs(rows)
+    # cdcl: 2 and 4 µs a step, median 3; MiniSat 0.1 and 0.25, median 0.175.
+    assert line == (
+        "optimised order 6 alpha 0.4, on the 2 boards every solver answered, medians: "
+        "cdcl 3.000 µs a step, 1000000 steps and 200 conflicts, minisat22 0.175 µs a step, "
+        "4500000 steps and 950 conflicts; cdcl / minisat22: 17.1 times the CPU a step, "
+        "0.22 times the steps, 0.21 times the conflicts")
 
 
 def test_backtracking_runs_every_setting_checks_and_writes_a_tiny_run(tmp_path: Path):

@@ -729,3 +729,101 @@ def test_the_per_seed_ratios_at_order_7_are_those_of_hard_end_order7_csv():
         statistics.median(minisat.values()), min(minisat.values()), max(minisat.values()),
         statistics.median(cadical.values()), min(cadical.values()), max(cadical.values())],
         ["MiniSat median", "lowest", "highest", "CaDiCaL median", "lowest", "highest"])
+
+
+def test_the_quiet_hard_end_rerun_is_that_of_its_csv():
+    name = "hard_end_2026-11-29.csv"
+    every = rows(name)
+    stated = quoted(
+        r"with no other job on the machine \(the load average was ([\d.]+) to ([\d.]+) on the 2 "
+        r"cores.*?took the same number of "
+        r"conflicts \((\d+) of (\d+)\)"
+    )
+    loads = [float(r["load1"]) for r in every]
+    earlier = {(r["order"], r["seed"], r["solver"]): r["conflicts"]
+               for csv_name in ("hard_end_order6.csv", "hard_end_order7.csv")
+               for r in rows(csv_name)}
+    both = [(r["conflicts"], earlier[(r["order"], r["seed"], r["solver"])]) for r in every
+            if r["conflicts"] and earlier.get((r["order"], r["seed"], r["solver"]))]
+    assert [int(stated[2]), int(stated[3])] == [sum(a == b for a, b in both), len(both)]
+    assert_all_agree(stated[:2], [min(loads), max(loads)], ["lowest load", "highest load"])
+    ratios = quoted(
+        r"In the quiet run, at order 6 the median of the per-seed ratios `cdcl` / MiniSat was "
+        r"([\d.]+) \(per seed ([\d.]+) to ([\d.]+)\) and `cdcl` / CaDiCaL ([\d.]+) \(([\d.]+) to "
+        r"([\d.]+)\); at order 7 \(a cap of 120 s\) `cdcl` / MiniSat ([\d.]+) \(([\d.]+) to "
+        r"([\d.]+)\) and `cdcl` / CaDiCaL ([\d.]+) \(([\d.]+) to ([\d.]+)\); within 120 s of CPU "
+        r"`cdcl` answered (\d+) of the (\d+) order-7 boards, MiniSat (\d+) and CaDiCaL (\d+)"
+    )
+    measured = []
+    for order in ("6", "7"):
+        for reference in ("minisat22", "cadical195"):
+            each = _seed_ratios(name, order, reference).values()
+            measured += [statistics.median(each), min(each), max(each)]
+    assert_all_agree(ratios[:12], measured, ["median", "lowest", "highest"] * 4)
+    seven = [r for r in every if r["order"] == "7"]
+
+    def answered(solver: str) -> int:
+        return sum(r["status"] == "SAT" and r["valid"] == "True" and float(r["cpu_s"]) <= 120
+                   for r in seven if r["solver"] == solver)
+
+    assert [int(text) for text in ratios[12:]] == [
+        answered("cdcl"), len(seven) // 3, answered("minisat22"), answered("cadical195")]
+
+
+def _step_medians(name: str, order: str) -> tuple[int, dict[str, tuple[float, float, float]]]:
+    """On the boards of `order` every solver answered in hard_end.py's CSV `name`: how many,
+    and per solver the medians of CPU µs per propagated literal, propagations and conflicts."""
+    by_seed: dict[str, dict[str, dict[str, str]]] = {}
+    for row in rows(name):
+        if row["order"] == order:
+            by_seed.setdefault(row["seed"], {})[row["solver"]] = row
+    common = [runs for runs in by_seed.values()
+              if all(r["status"] == "SAT" and r["valid"] == "True" for r in runs.values())]
+    medians = {}
+    for solver in ("cdcl", "minisat22", "cadical195"):
+        mine = [runs[solver] for runs in common]
+        medians[solver] = (
+            statistics.median(float(r["cpu_s"]) * 1e6 / int(r["propagations"]) for r in mine),
+            statistics.median(int(r["propagations"]) for r in mine),
+            statistics.median(int(r["conflicts"]) for r in mine))
+    return len(common), medians
+
+
+def test_a_cpu_ratio_splits_into_step_cost_and_steps_as_the_quiet_run_shows():
+    name = "hard_end_2026-11-29.csv"
+    six = quoted(
+        r"At order 6 \(all (\d+) boards\) a step of `cdcl` took a median ([\d.]+) µs of CPU, "
+        r"MiniSat's ([\d.]+) µs and CaDiCaL's ([\d.]+) µs: ([\d.]+) and ([\d.]+) times as long; "
+        r"`cdcl` took ([\d.]+) times MiniSat's steps and ([\d.]+) times CaDiCaL's \(([\d.]+) and "
+        r"([\d.]+) times their conflicts\)"
+    )
+    count, m = _step_medians(name, "6")
+    ours, minisat, cadical = m["cdcl"], m["minisat22"], m["cadical195"]
+    assert int(six[0]) == count == 9
+    assert_all_agree(six[1:], [
+        ours[0], minisat[0], cadical[0], ours[0] / minisat[0], ours[0] / cadical[0],
+        ours[1] / minisat[1], ours[1] / cadical[1], ours[2] / minisat[2], ours[2] / cadical[2]],
+        ["ours", "MiniSat", "CaDiCaL", "step / MiniSat", "step / CaDiCaL", "steps / MiniSat",
+         "steps / CaDiCaL", "conflicts / MiniSat", "conflicts / CaDiCaL"])
+    seven = quoted(
+        r"At order 7 \(the (\d+) boards all three answered\) a step took ([\d.]+) µs against "
+        r"([\d.]+) and ([\d.]+) µs: ([\d.]+) and ([\d.]+) times as long; `cdcl` took ([\d.]+) "
+        r"times MiniSat's steps and ([\d.]+) times CaDiCaL's"
+    )
+    count7, m7 = _step_medians(name, "7")
+    ours7, minisat7, cadical7 = m7["cdcl"], m7["minisat22"], m7["cadical195"]
+    assert int(seven[0]) == count7
+    assert_all_agree(seven[1:], [
+        ours7[0], minisat7[0], cadical7[0], ours7[0] / minisat7[0], ours7[0] / cadical7[0],
+        ours7[1] / minisat7[1], ours7[1] / cadical7[1]],
+        ["ours", "MiniSat", "CaDiCaL", "step / MiniSat", "step / CaDiCaL", "steps / MiniSat",
+         "steps / CaDiCaL"])
+    needed = quoted(
+        r"At that cost a median ratio of 0.75 to MiniSat would need about ([\d.]+) times "
+        r"MiniSat's steps at order 6, where `cdcl` takes ([\d.]+), and a ratio of 3 to CaDiCaL at "
+        r"order 7 about ([\d.]+) times CaDiCaL's steps, where it takes ([\d.]*\d)"
+    )
+    assert_all_agree(needed, [
+        0.75 / (ours[0] / minisat[0]), ours[1] / minisat[1],
+        3 / (ours7[0] / cadical7[0]), ours7[1] / cadical7[1]],
+        ["needed at 6", "taken at 6", "needed at 7", "taken at 7"])
