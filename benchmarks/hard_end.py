@@ -236,17 +236,22 @@ def charged(row: dict) -> float:
     return row["cpu_s"] if answered(row) else row["cap_s"]
 
 
+def by_board(rows: list[dict]) -> dict[tuple, dict[int, dict[str, dict]]]:
+    """The runs of `rows` by (encoding, order, alpha) in sorted order, then seed, then
+    solver."""
+    groups: dict[tuple, dict[int, dict[str, dict]]] = {}
+    for r in rows:
+        group = groups.setdefault((r["encoding"], r["order"], r["alpha"]), {})
+        group.setdefault(r["seed"], {})[r["solver"]] = r
+    return dict(sorted(groups.items()))
+
+
 def seed_ratios(rows: list[dict], solver: str, reference: str) -> list[str]:
     """Per (encoding, order, alpha): `solver` / `reference` CPU board by board (a run
     without a checked answer charged its cap), their median, and how many boards each
     answered within its cap."""
     lines = []
-    groups = sorted({(r["encoding"], r["order"], r["alpha"]) for r in rows})
-    for encoding, order, alpha in groups:
-        by_seed: dict[int, dict[str, dict]] = {}
-        for r in rows:
-            if (r["encoding"], r["order"], r["alpha"]) == (encoding, order, alpha):
-                by_seed.setdefault(r["seed"], {})[r["solver"]] = r
+    for (encoding, order, alpha), by_seed in by_board(rows).items():
         pairs = {seed: (runs[solver], runs[reference]) for seed, runs in sorted(by_seed.items())
                  if solver in runs and reference in runs}
         if not pairs:
@@ -272,12 +277,7 @@ def step_costs(rows: list[dict]) -> list[str]:
     missing ones.
     """
     lines = []
-    groups = sorted({(r["encoding"], r["order"], r["alpha"]) for r in rows})
-    for encoding, order, alpha in groups:
-        runs: dict[int, dict[str, dict]] = {}
-        for r in rows:
-            if (r["encoding"], r["order"], r["alpha"]) == (encoding, order, alpha):
-                runs.setdefault(r["seed"], {})[r["solver"]] = r
+    for (encoding, order, alpha), runs in by_board(rows).items():
         solvers = sorted({r["solver"] for by in runs.values() for r in by.values()},
                          key=list(SOLVERS).index)
         common = [by for by in runs.values() if all(
