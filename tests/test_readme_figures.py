@@ -768,6 +768,14 @@ def test_the_quiet_hard_end_rerun_is_that_of_its_csv():
 
     assert [int(text) for text in ratios[12:]] == [
         answered("cdcl"), len(seven) // 3, answered("minisat22"), answered("cadical195")]
+    loaded = quoted(
+        r"The ratios are close to those of the loaded runs above \(([\d.]+), ([\d.]+), ([\d.]+) "
+        r"and ([\d.]+)\)"
+    )
+    assert_all_agree(loaded, [
+        statistics.median(_seed_ratios(f"hard_end_order{order}.csv", order, reference).values())
+        for order in ("6", "7") for reference in ("minisat22", "cadical195")],
+        ["order 6 MiniSat", "order 6 CaDiCaL", "order 7 MiniSat", "order 7 CaDiCaL"])
 
 
 def _step_medians(name: str, order: str) -> tuple[int, dict[str, tuple[float, float, float]]]:
