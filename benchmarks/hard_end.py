@@ -308,10 +308,29 @@ NUMBERS = {"order": int, "alpha": float, "seed": int, "cap_s": float, "variables
 
 def read_rows(path: Path) -> list[dict]:
     """The rows of a CSV this script wrote, its numbers read back as numbers (an empty
-    cell stays empty), so a committed run can be summarised again without running it."""
-    with open(path, newline="") as handle:
-        return [{key: NUMBERS[key](text) if key in NUMBERS and text != "" else text
-                 for key, text in row.items()} for row in csv.DictReader(handle)]
+    cell stays empty), so a committed run can be summarised again without running it.
+
+    Raises SystemExit with one line naming `path` and the cause when it cannot be read
+    or is not such a CSV (a column missing, a number that is not one).
+    """
+    try:
+        with open(path, newline="") as handle:
+            table = list(csv.DictReader(handle))
+        missing = [key for key in (*NUMBERS, "encoding", "solver", "status", "valid")
+                   if not table or key not in table[0]]
+        if missing:
+            raise ValueError(f"no hard_end.py rows (missing {', '.join(missing)})")
+        rows = []
+        for number, row in enumerate(table, start=2):  # line 1 is the header
+            try:
+                rows.append({key: NUMBERS[key](text) if key in NUMBERS and text != "" else text
+                             for key, text in row.items()})
+            except (ValueError, TypeError) as error:  # TypeError: a short row's None
+                raise ValueError(f"line {number}: {error}") from None
+        return rows
+    except (OSError, UnicodeDecodeError, csv.Error, ValueError) as error:
+        cause = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise SystemExit(f"hard_end.py: {path}: {cause}") from None
 
 
 def summary(rows: list[dict]) -> list[str]:

@@ -175,6 +175,33 @@ def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
     assert summary[-1].startswith("optimised order 2 alpha 0.4, on the 1 boards every solver")
 
 
+@pytest.mark.parametrize("content, cause", [
+    (None, "No such file or directory"),
+    ("a,b\n1,2\n", "no hard_end.py rows (missing order,"),
+    ("", "no hard_end.py rows (missing order,"),
+    ("HEADER\noptimised,6,0.4,1,cdcl,60,1,1,x,1,1,SAT,1,1,True\n",
+     "line 2: could not convert string to float: 'x'"),
+    ("HEADER\noptimised,6,0.4\n", "line 2: "),
+    (b"\xff\xfe\x00", "can't decode"),
+])
+def test_hard_end_summarise_refuses_what_it_cannot_read_in_one_line(tmp_path: Path, content,
+                                                                    cause: str):
+    header = ("encoding,order,alpha,seed,solver,cap_s,variables,clauses,cpu_s,wall_s,load1,"
+              "status,conflicts,propagations,valid")
+    path = tmp_path / "runs.csv"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content.replace("HEADER", header))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hard_end.py"), "--summarise", str(path)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"hard_end.py: {path}: ") and cause in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
 def test_hard_end_splits_a_cpu_ratio_into_step_cost_and_conflicts(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))
     from benchmarks.hard_end import step_costs
