@@ -835,3 +835,23 @@ def test_a_cpu_ratio_splits_into_step_cost_and_steps_as_the_quiet_run_shows():
         0.75 / (ours[0] / minisat[0]), ours[1] / minisat[1],
         3 / (ours7[0] / cadical7[0]), ours7[1] / cadical7[1]],
         ["needed at 6", "taken at 6", "needed at 7", "taken at 7"])
+
+
+def test_the_quiet_run_states_how_much_more_cpu_the_same_searches_took():
+    stated = quoted(
+        r"every solver took more CPU in the quiet run: `cdcl` ([\d.]+) to ([\d.]+) times as much, "
+        r"MiniSat ([\d.]+) to ([\d.]+) times and CaDiCaL ([\d.]+) to ([\d.]+) times"
+    )
+    before = {(r["seed"], r["solver"]): r for r in rows("hard_end.csv")
+              if r["order"] == "6" and r["encoding"] == "optimised"}
+    factors: dict[str, list[float]] = {}
+    for row in rows("hard_end_2026-11-29.csv"):
+        old = before.get((row["seed"], row["solver"]))
+        if row["order"] == "6" and old is not None:
+            assert row["conflicts"] == old["conflicts"]  # the same search
+            factors.setdefault(row["solver"], []).append(float(row["cpu_s"]) / float(old["cpu_s"]))
+    assert all(len(each) == 3 for each in factors.values()) and len(factors) == 3
+    assert_all_agree(stated, [
+        bound(factors[solver]) for solver in ("cdcl", "minisat22", "cadical195")
+        for bound in (min, max)], ["cdcl least", "cdcl most", "MiniSat least", "MiniSat most",
+                                   "CaDiCaL least", "CaDiCaL most"])
