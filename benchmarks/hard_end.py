@@ -53,6 +53,7 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,6 +268,12 @@ def seed_ratios(rows: list[dict], solver: str, reference: str) -> list[str]:
     return lines
 
 
+def solver_medians(boards: list[dict[str, dict]], solvers: list[str],
+                   of: Callable[[dict], float]) -> dict[str, float]:
+    """Per solver, the median over `boards` (solver -> run) of `of` of its run."""
+    return {s: statistics.median(of(runs[s]) for runs in boards) for s in solvers}
+
+
 def step_costs(rows: list[dict]) -> list[str]:
     """Per (encoding, order, alpha), on the boards every solver answered: each solver's
     median CPU per propagated literal (a step), steps and conflicts, and cdcl's ratios.
@@ -285,10 +292,10 @@ def step_costs(rows: list[dict]) -> list[str]:
             for s in solvers)]
         if not common or "cdcl" not in solvers:
             continue
-        per_step = {s: statistics.median(by[s]["cpu_s"] * 1e6 / max(by[s]["propagations"], 1)
-                                         for by in common) for s in solvers}
-        steps = {s: statistics.median(by[s]["propagations"] for by in common) for s in solvers}
-        conflicts = {s: statistics.median(by[s]["conflicts"] for by in common) for s in solvers}
+        per_step = solver_medians(
+            common, solvers, lambda run: run["cpu_s"] * 1e6 / max(run["propagations"], 1))
+        steps = solver_medians(common, solvers, lambda run: run["propagations"])
+        conflicts = solver_medians(common, solvers, lambda run: run["conflicts"])
         each = ", ".join(f"{s} {per_step[s]:.3f} µs a step, {steps[s]:.0f} steps and "
                          f"{conflicts[s]:.0f} conflicts" for s in solvers)
         ratios = "; ".join(
@@ -311,26 +318,35 @@ def read_rows(path: Path) -> list[dict]:
     cell stays empty), so a committed run can be summarised again without running it.
 
     Raises SystemExit with one line naming `path` and the cause when it cannot be read
-    or is not such a CSV (a column missing, a number that is not one).
+    or is not such a CSV (no runs, a column missing, a number that is not one).
     """
+
+    def refused(cause: object) -> SystemExit:
+        return SystemExit(f"hard_end.py: {path}: {cause}")
+
     try:
         with open(path, newline="") as handle:
-            table = list(csv.DictReader(handle))
-        missing = [key for key in (*NUMBERS, "encoding", "solver", "status", "valid")
-                   if not table or key not in table[0]]
-        if missing:
-            raise ValueError(f"no hard_end.py rows (missing {', '.join(missing)})")
-        rows = []
-        for number, row in enumerate(table, start=2):  # line 1 is the header
-            try:
-                rows.append({key: NUMBERS[key](text) if key in NUMBERS and text != "" else text
-                             for key, text in row.items()})
-            except (ValueError, TypeError) as error:  # TypeError: a short row's None
-                raise ValueError(f"line {number}: {error}") from None
-        return rows
-    except (OSError, UnicodeDecodeError, csv.Error, ValueError) as error:
-        cause = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise SystemExit(f"hard_end.py: {path}: {cause}") from None
+            reader = csv.DictReader(handle)
+            table = list(reader)
+            columns = reader.fieldnames or []  # read lazily: while the file is open
+    except OSError as error:
+        raise refused(error.strerror or error) from None
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise refused(error) from None
+    missing = [key for key in (*NUMBERS, "encoding", "solver", "status", "valid")
+               if key not in columns]
+    if missing:
+        raise refused(f"no hard_end.py rows (missing {', '.join(missing)})")
+    if not table:
+        raise refused("no runs: a header alone")
+    rows = []
+    for number, row in enumerate(table, start=2):  # line 1 is the header
+        try:
+            rows.append({key: NUMBERS[key](text) if key in NUMBERS and text != "" else text
+                         for key, text in row.items()})
+        except (ValueError, TypeError) as error:  # TypeError: a short row's None
+            raise refused(f"line {number}: {error}") from None
+    return rows
 
 
 def summary(rows: list[dict]) -> list[str]:

@@ -179,6 +179,7 @@ def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
     (None, "No such file or directory"),
     ("a,b\n1,2\n", "no hard_end.py rows (missing order,"),
     ("", "no hard_end.py rows (missing order,"),
+    ("HEADER\n", "no runs: a header alone"),
     ("HEADER\noptimised,6,0.4,1,cdcl,60,1,1,x,1,1,SAT,1,1,True\n",
      "line 2: could not convert string to float: 'x'"),
     ("HEADER\noptimised,6,0.4\n", "line 2: "),
