@@ -17,9 +17,10 @@ quote = '$(subst ','\'',$(1))'
 # defaults when left out); every value is checked before anything runs (exit 2 on a wrong one).
 ENCODING ?=
 SOLVERS ?=
-REPORT_ARGS = --instances $(call quote,$(INSTANCES)) --time-limit-ms $(call quote,$(T)) \
-	$(if $(ENCODING),--encoding $(call quote,$(ENCODING))) \
-	$(if $(SOLVERS),--solvers $(call quote,$(SOLVERS))) $(if $(QUICK),--quick)
+# $(value X): a '$' in a value is text too (make report INSTANCES='dollar$HOME.txt'), not make's.
+REPORT_ARGS = --instances $(call quote,$(value INSTANCES)) --time-limit-ms $(call quote,$(value T)) \
+	$(if $(value ENCODING),--encoding $(call quote,$(value ENCODING))) \
+	$(if $(value SOLVERS),--solvers $(call quote,$(value SOLVERS))) $(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
 # make bench writes its CSVs and plots here; BENCH_OUT=benchmarks/results records a run over
@@ -27,7 +28,7 @@ PYTEST_ARGS ?=
 BENCH_OUT ?= build/bench
 
 .PHONY: help venv install report test test-fast lint typecheck bench clean solve-own solve-zchaff \
-	live serve
+	live serve site
 
 help:
 	@echo "make report      set up .venv, run the notebooks, write reports/ and figures/"
@@ -40,6 +41,7 @@ help:
 	@echo "make solve-zchaff  the same with zChaff (ZCHAFF=path/to/zchaff), the same T"
 	@echo "make live        build the live workbench (Python in the browser) into build/live/"
 	@echo "make serve       serve reports/ and build/live/ on 127.0.0.1 (PORT=8000)"
+	@echo "make site        the report and the live workbench in one folder to publish (build/site/)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,9 +49,14 @@ $(PY):
 # Every extra of pyproject.toml: make install keeps installing everything.
 EXTRAS := pysat,proofs,progress,widgets,notebooks,test,cluster,profile
 
-$(STAMP): pyproject.toml | $(PY)
+# The compiled cdcl core is built by the install (setup.py) where a C compiler exists; a
+# change to its sources installs again, which compiles it again.
+TWIN_SOURCES := $(wildcard sudosat/sat/solvers/cdcl/compiled/*.pyx sudosat/sat/solvers/cdcl/compiled/*.pxd)
+
+$(STAMP): pyproject.toml setup.py $(TWIN_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
+	@$(PY) -c "from sudosat.sat.solvers.cdcl.cores import describe; print('sudosat: cdcl', describe())"
 	touch $(STAMP)
 
 venv install: $(STAMP)
@@ -57,7 +64,7 @@ venv install: $(STAMP)
 # The builder checks INSTANCES and T (as sudosat solve checks -T) before it runs anything, and
 # writes reports/ and figures/ only once every page succeeded.
 report: $(STAMP)
-	$(PY) -m sudosat.report.build $(REPORT_ARGS)
+	$(VENV)/bin/sudosat report $(REPORT_ARGS)
 
 # The suite runs only on code that lints and type-checks (a few seconds once mypy's cache is warm).
 test: lint typecheck
@@ -89,12 +96,32 @@ solve-zchaff: $(STAMP)
 
 # The live workbench: a static site from pinned registry packages (versions in pyproject.toml);
 # downloads are cached in build/live-cache/. It must be served over http: make serve.
-live: $(STAMP)
-	$(PY) -m live.build
+# Building, serving and assembling the site install nothing: live.build, live.serve and live.site
+# use the standard library, read sudosat from this folder, and npm fetches Pyodide. They run in a
+# bare venv of their own (no pip, no package), so they neither need nor start make install.
+LIVE_VENV  := build/live-venv
+LIVE_PY    := $(LIVE_VENV)/bin/python
+LIVE_STAMP := $(LIVE_VENV)/.ready
+
+$(LIVE_STAMP):
+	$(PYTHON) -m venv --without-pip $(LIVE_VENV)
+	@$(LIVE_PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else \
+		"make live needs Python 3.11+ (PYTHON=python3.11 make live)")'
+	touch $(LIVE_STAMP)
+
+live: $(LIVE_STAMP)
+	$(LIVE_PY) -m live.build
 
 PORT ?= 8000
-serve: $(STAMP)
-	$(PY) -m live.serve --port $(call quote,$(PORT))
+serve: $(LIVE_STAMP)
+	$(LIVE_PY) -m live.serve --port $(call quote,$(PORT))
+
+# One folder to publish: reports/ (as committed, or as make report last wrote it) at its root and
+# the live workbench in live/, where the report links it; any static server serves it as it is,
+# under any path. make site SITE=dir writes it elsewhere. .github/workflows/pages.yml publishes it.
+SITE ?= build/site
+site: live
+	$(LIVE_PY) -m live.site --out $(call quote,$(SITE))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

@@ -64,8 +64,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # runs (which the documentation quotes) as they are.
 RESULTS = Path(os.environ.get("SUDOSAT_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
-#: Column name -> registered solver name.
-SOLVERS = {"cdcl": "cdcl", "minisat22": "pysat:minisat22", "cadical195": "pysat:cadical195"}
+#: Column name -> registered solver name. ``cdcl`` runs the compiled core where it is built
+#: (the row's ``core`` says which ran); ``cdcl-python`` is the pure-Python reference core.
+SOLVERS = {"cdcl": "cdcl", "minisat22": "pysat:minisat22", "cadical195": "pysat:cadical195",
+           "cdcl-python": "cdcl"}
+#: Column name -> the options its solver is called with.
+OPTIONS = {"cdcl-python": {"core": "python"}}
+DEFAULT_SOLVERS = ["cdcl", "minisat22", "cadical195"]
 LONG_ORDER = 7  # from this order on, the cap is --long-cap
 COURSE_CASE = ("course", 5, 0.4, 7)  # the course encoding's acceptance case
 
@@ -109,9 +114,9 @@ def _child(encoded, solver: str, cap_s: float, write_fd: int, options: dict) -> 
         result = solve(encoded.cnf, solver, **options)
         stats = result.stats
         payload = (result.status.value, result.model, stats.get("conflicts"),
-                   stats.get("propagations"), "")
+                   stats.get("propagations"), "", result.core)
     except Exception as exc:  # a crash is a row, not the end of the run
-        payload = ("ERROR", None, None, None, f"{type(exc).__name__}: {exc}")
+        payload = ("ERROR", None, None, None, f"{type(exc).__name__}: {exc}", "")
     with os.fdopen(write_fd, "wb") as out:
         pickle.dump(payload, out)
 
@@ -145,9 +150,10 @@ def run_one(encoded, solver: str, cap_s: float, options: dict | None = None) -> 
         ended = (signal.Signals(os.WTERMSIG(wait_status)).name if os.WIFSIGNALED(wait_status)
                  else f"exit status {os.WEXITSTATUS(wait_status)}")
         return {**row, "status": "TIMEOUT" if killed else "ERROR", "valid": "",
-                "conflicts": "", "propagations": "", "error": f"child ended by {ended}"}
-    status, model, conflicts, props, error = pickle.loads(data)
-    row.update(status=status, conflicts=conflicts, propagations=props, error=error)
+                "conflicts": "", "propagations": "", "error": f"child ended by {ended}",
+                "core": ""}
+    status, model, conflicts, props, error, core = pickle.loads(data)
+    row.update(status=status, conflicts=conflicts, propagations=props, error=error, core=core)
     row["valid"], why = check_answer(encoded, status, model)
     if why:
         row["status"], row["error"] = "WRONG", why
@@ -194,7 +200,7 @@ def run(cases: list[Case], solvers: list[str], cap_s: float, long_cap_s: float) 
             row = {"encoding": case.encoding, "order": case.order, "alpha": case.alpha,
                    "seed": case.seed, "solver": name, "cap_s": cap,
                    "variables": encoded.cnf.num_vars, "clauses": len(encoded.cnf)}
-            row.update(run_one(encoded, SOLVERS[name], cap))
+            row.update(run_one(encoded, SOLVERS[name], cap, OPTIONS.get(name)))
             rows.append(row)
             print(f"{case.encoding:<10}{case.order:>3}{case.alpha:>6}{case.seed:>5}  "
                   f"{name:<11}{row['status']:<8}{row['cpu_s']:>9.2f}{row['wall_s']:>9.2f}"
@@ -214,7 +220,7 @@ def warm_up(solvers: list[str]) -> None:
     from sudosat.sat.solvers.registry import solve
 
     for name in solvers:
-        solve(CNF([[1, 2], [-1]]), SOLVERS[name])
+        solve(CNF([[1, 2], [-1]]), SOLVERS[name], **OPTIONS.get(name, {}))
 
 
 def _text(value) -> str:
@@ -391,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.4])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--encodings", nargs="+", default=["optimised"])
-    parser.add_argument("--solvers", nargs="+", choices=list(SOLVERS), default=list(SOLVERS))
+    parser.add_argument("--solvers", nargs="+", choices=list(SOLVERS), default=DEFAULT_SOLVERS,
+                        help="cdcl-python: the reference core beside the compiled one")
     parser.add_argument("--cap", type=float, default=60.0, help="CPU seconds a run (default 60)")
     parser.add_argument("--long-cap", type=float, default=120.0,
                         help=f"CPU seconds a run at order {LONG_ORDER} and above (default 120)")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from sudosat.sat.solvers.cdcl.cores import CORE_VARIABLE, compiled_built
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 from tests.hang_guard import pytest_timeout_set_timer  # noqa: F401  (a hook: pytest finds it here)
 
@@ -53,6 +54,31 @@ settings.load_profile("ci")
 # user starts in a terminal's foreground has SIGINT's default action: the children get it.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(params=["python", "compiled"])
+def cdcl_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once on each cdcl core, chosen through ``SUDOSAT_CORE`` (subprocesses too).
+
+    A cdcl test file takes it for every test (``pytestmark``), so a feature that exists
+    in one core only fails a test. The compiled run skips where the twin is not built
+    (test_cdcl_twin checks that it is wherever a C compiler works); a test marked
+    ``reference_core`` reads the Python engine's own tables and runs on that core only.
+    """
+    core = request.param
+    if core == "compiled":
+        if request.node.get_closest_marker("reference_core"):
+            pytest.skip("reads the pure-Python core's internals")
+        if not compiled_built():
+            pytest.skip("the compiled cdcl core is not built here (no C compiler at install)")
+    monkeypatch.setenv(CORE_VARIABLE, core)
+    return core
+
+
+@pytest.fixture
+def python_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pin cdcl to the pure-Python core: for tests that read its engine's own tables."""
+    monkeypatch.setenv(CORE_VARIABLE, "python")
 
 
 @functools.cache

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -388,6 +389,46 @@ def test_no_module_over_800_lines():
 def test_no_function_over_80_lines():
     long = long_functions(PACKAGE)
     assert long == [], "\n".join(long)
+
+
+def cython_functions(path: Path) -> list[tuple[str, int, int]]:
+    """(name, first line, length) of every def, cdef and cpdef function in a Cython file.
+
+    A function runs from its header to the last line before the next one that is
+    indented no deeper than its header (blank and comment lines do not end it).
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = re.compile(r"^(\s*)(?:c?p?def|cdef inline)\s[^=]*?(\w+)\s*\(")
+    found = []
+    for start, line in enumerate(lines):
+        match = header.match(line)
+        if match is None or line.rstrip().endswith(("=", ",")) or "class " in line:
+            continue
+        depth, end = len(match.group(1)), start
+        for k in range(start + 1, len(lines)):
+            text = lines[k]
+            if text.strip() and not text.lstrip().startswith("#"):
+                if len(text) - len(text.lstrip()) <= depth and not text.lstrip().startswith(")"):
+                    break
+                end = k
+        found.append((match.group(2), start + 1, end - start + 1))
+    return found
+
+
+def test_the_compiled_core_keeps_the_size_rules():
+    sources = sorted((PACKAGE / "sat/solvers/cdcl/compiled").glob("*.p[yx][xd]"))
+    oversized = [f"{p.name} has {n} lines" for p in sources
+                 if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    long = [f"{p.name}:{line} {name}() has {n} lines" for p in sources
+            for name, line, n in cython_functions(p) if n > MAX_FUNCTION_LINES]
+    assert oversized + long == []
+
+
+def test_the_cython_function_reader_measures_a_function(tmp_path):
+    source = "cdef int f(int a):\n    a += 1\n\n    # why\n    return a\n\ndef g():\n    pass\n"
+    path = tmp_path / "m.pyx"
+    path.write_text(source)
+    assert cython_functions(path) == [("f", 1, 5), ("g", 7, 2)]
 
 
 def test_the_layer_table_names_each_module_once():

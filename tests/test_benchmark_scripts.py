@@ -175,6 +175,29 @@ def test_hard_end_times_checks_and_writes_a_tiny_run(tmp_path: Path):
     assert summary[-1].startswith("optimised order 2 alpha 0.4, on the 1 boards every solver")
 
 
+def test_hard_end_runs_the_python_core_beside_the_compiled_one(tmp_path: Path):
+    _, runs = _run_script(tmp_path, "hard_end.py", "--orders", "3", "--seeds", "2", "--cap", "20",
+                          "--no-course-case", "--solvers", "cdcl", "cdcl-python")
+    by_solver = {row["solver"]: row for row in runs}
+    assert by_solver["cdcl-python"]["core"] == "python"
+    assert by_solver["cdcl"]["core"] in ("compiled", "python")  # python where it is not built
+    assert by_solver["cdcl"]["conflicts"] == by_solver["cdcl-python"]["conflicts"]
+
+
+def test_cores_runs_each_core_on_every_line_and_checks_the_same_search(tmp_path: Path):
+    instances = tmp_path / "two.txt"
+    instances.write_text("2 1000000000000000\n3 " + "0" * 81 + "\n")
+    stdout, runs = _run_script(tmp_path, "cores.py", "--instances", str(instances),
+                               "--repeat", "2", "--zchaff-ms", "0.3")
+    assert sorted((r["repeat"], r["core"], r["line"]) for r in runs) == sorted(
+        (str(k), core, str(line)) for k in (1, 2) for core in ("compiled", "python")
+        for line in (1, 2))
+    assert {r["ran"] for r in runs if r["core"] == "python"} == {"python"}
+    lines = stdout.splitlines()
+    assert lines[0].startswith("order 2: medians (ms of CPU): search_cpu_ms compiled")
+    assert lines[2].startswith("order 3: compiled search") and "zChaff's own 0.300 ms" in lines[2]
+
+
 @pytest.mark.parametrize("content, cause", [
     (None, "No such file or directory"),
     ("a,b\n1,2\n", "no hard_end.py rows (missing order,"),

@@ -26,6 +26,9 @@ from sudosat.sat.solvers.codes import to_code
 from tests.clock import cpu_spent, late_by_at_most
 from tests.conftest import generated_lines, hard_puzzles, vu_rules_file
 
+# Every test runs on both cdcl cores: the pure-Python reference and its compiled twin.
+pytestmark = pytest.mark.usefixtures("cdcl_core")
+
 
 def reference_sat(cnf: CNF) -> bool:
     """PySAT's Minisat22 verdict."""
@@ -332,26 +335,31 @@ def _vivified(clauses: list[list[int]], candidate: list[int]) -> list[int] | Non
     return None if kept is None else [lit // 2 * (-1 if lit % 2 else 1) for lit in kept]
 
 
+@pytest.mark.reference_core
 def test_vivification_cuts_a_clause_after_a_literal_the_others_imply():
     # -1 and -2 imply 3 by the input clause 1 2 3: 1 2 3 4 5 becomes 1 2 3.
     assert _vivified([[1, 2, 3], [4, 5, 6, 7]], [1, 2, 3, 4, 5]) == [1, 2, 3]
 
 
+@pytest.mark.reference_core
 def test_vivification_drops_a_literal_the_ones_before_make_false():
     # -1 implies -2 (clause 1 -2): 2 goes, 1 3 4 stays.
     assert _vivified([[1, -2], [3, 4, 5, 6]], [1, 2, 3, 4]) == [1, 3, 4]
 
 
+@pytest.mark.reference_core
 def test_vivification_stops_at_a_conflict():
     # -1 and -2 together falsify 1 2 with 3 and -3 implied: 1 2 is all that is needed.
     assert _vivified([[1, 2, 3], [1, 2, -3]], [1, 2, 4, 5]) == [1, 2]
 
 
+@pytest.mark.reference_core
 def test_vivification_leaves_a_clause_it_cannot_shorten():
     assert _vivified([[1, 2, 3, 4]], [1, 2, 3, 4]) is None
     assert _vivified([[1], [1, 2, 3]], [1, 5, 6]) is None  # true at level 0: simplify's
 
 
+@pytest.mark.reference_core
 def test_vivification_shortens_learnt_clauses_and_keeps_answers():
     cnf = pigeonhole(7, 6)
     solver = cdcl.Solver(cnf, vivify=1, vivify_interval=50, proof=True)
@@ -427,6 +435,7 @@ def test_focused_mode_restarts_more_often_than_luby():
     assert focused.stats["restarts"] > 2 * stable.stats["restarts"] > 0
 
 
+@pytest.mark.reference_core
 def test_target_phase_records_the_longest_conflict_free_trail():
     engine = cdcl.Solver(CNF([[1, 2, 3], [-1, -2], [4, 5]]))._engine
     engine.prepare_first_call()
@@ -446,6 +455,7 @@ def test_target_phase_records_the_longest_conflict_free_trail():
     assert engine.pick_branch_lit() in (2, 5)  # its target literal, whichever comes first
 
 
+@pytest.mark.reference_core
 def test_rephasing_takes_original_inverted_then_best_and_flipped():
     engine = cdcl.Solver(CNF([[1, 2], [-2, 3]]), rephase_first=10)._engine
     engine.prepare_first_call()
@@ -546,6 +556,7 @@ def test_luby_sequence():
     assert [int(luby(2, i)) for i in range(15)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
+@pytest.mark.reference_core
 def test_a_wrong_model_fails_loudly_in_base_solve(monkeypatch):
     def all_false(self):
         return [-v for v in range(1, self.num_vars + 1)]
@@ -555,6 +566,7 @@ def test_a_wrong_model_fails_loudly_in_base_solve(monkeypatch):
         registry.solve(CNF([[1, 2], [-1, 2]]), "cdcl", check_model=0)
 
 
+@pytest.mark.reference_core
 def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
     # The search claims SAT without assigning anything.
     monkeypatch.setattr(cdcl.Engine, "solve", lambda self, assumptions=(): Status.SAT)
@@ -566,6 +578,7 @@ def test_a_wrong_assignment_fails_loudly_inside_cdcl(monkeypatch):
     ([1, 2, -3, 4], r"clause \[-2, 3\]"),  # a binary clause: read through its true literal
     ([1, -2, -3, -4], r"clause \[2, 3, 4\]"),  # a longer clause
 ])
+@pytest.mark.reference_core
 def test_a_wrong_model_fails_loudly_in_later_incremental_calls(monkeypatch, wrong, named):
     """From the second check on, models are checked through cdcl's own index of the clauses."""
     solver = cdcl.Solver(CNF([[1], [-2, 3], [2, 3, 4]]))
@@ -669,6 +682,7 @@ def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
     assert loaded[0][0] == _reference_load(cnf)[0]
 
 
+@pytest.mark.reference_core
 def test_the_run_cache_is_bounded_and_an_engine_without_one_remembers_nothing():
     rng = random.Random(16)
     cache = cdcl.RunCache(size=2)

@@ -22,6 +22,9 @@ from sudosat.sat.result import Status, Stop
 from sudosat.sat.solvers import cdcl
 from sudosat.sat.solvers.budget import Deadline
 
+# Every test runs on both cdcl cores: the pure-Python reference and its compiled twin.
+pytestmark = pytest.mark.usefixtures("cdcl_core")
+
 
 def reference_sat(cnf: CNF) -> bool:
     """PySAT's Minisat22 verdict."""

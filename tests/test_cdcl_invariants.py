@@ -20,6 +20,9 @@ from sudosat.sat.solvers import cdcl
 from sudosat.sat.solvers.codes import to_code
 from tests.cdcl_checks import invariant_violations
 
+# These tests read the pure-Python engine's own tables: that core runs them.
+pytestmark = pytest.mark.usefixtures("python_core")
+
 
 class Checking:
     """An observer that checks the invariants at each decision (a propagated state)."""

@@ -15,6 +15,9 @@ from sudosat.sat.solvers import cdcl
 from sudosat.sat.solvers.budget import Deadline
 from sudosat.sat.solvers.cdcl import Solver, certify
 
+# Every test runs on both cdcl cores: the pure-Python reference and its compiled twin.
+pytestmark = pytest.mark.usefixtures("cdcl_core")
+
 
 def reference(clauses: list[list[int]], assumptions: list[int]) -> bool:
     """PySAT's Minisat22 verdict on the clauses plus the assumptions as unit clauses."""
@@ -230,6 +233,7 @@ def test_fault8_long_clause():
 # -- the wrong-model guard of repeated checks -------------------------------------------------
 
 
+@pytest.mark.reference_core
 def test_a_wrong_model_fails_loudly_on_later_calls_too(monkeypatch):
     solver = Solver(CNF([[1, 2], [-1, 2], [3, 4, 5]]))
     assert solver.solve().is_sat  # the first check scans the formula in C
@@ -315,6 +319,7 @@ def test_next_question_ranks_the_first_decision_by_jw_products():
     assert agreed[10**9] < cases  # the test can tell: old activities pick others
 
 
+@pytest.mark.reference_core
 def test_rescoring_waits_for_costly_calls():
     """The default threshold rescores only once calls average enough conflicts."""
     easy = Solver(CNF([[1, 2], [-1, 3]]))
@@ -328,6 +333,7 @@ def test_rescoring_waits_for_costly_calls():
     assert hard._engine.rescore_next
 
 
+@pytest.mark.reference_core
 def test_only_the_call_after_next_question_rescores(monkeypatch):
     """A call that ends before any free decision (here a failed assumption) uses up the
     rescoring: the call after it, the same question, keeps its activities."""

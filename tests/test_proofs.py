@@ -11,6 +11,9 @@ from sudosat.sat.formulas import pigeonhole, random_kcnf
 from sudosat.sat.result import Status
 from sudosat.sat.solvers.cdcl import certify, solve
 
+# Every test runs on both cdcl cores: the pure-Python reference and its compiled twin.
+pytestmark = pytest.mark.usefixtures("cdcl_core")
+
 
 def _unsat_random(count: int, seed: int, num_vars: int = 50) -> list[CNF]:
     rng = random.Random(seed)

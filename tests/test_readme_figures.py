@@ -856,3 +856,82 @@ def test_the_quiet_run_states_how_much_more_cpu_the_same_searches_took():
         bound(factors[solver]) for solver in ("cdcl", "minisat22", "cadical195")
         for bound in (min, max)], ["cdcl least", "cdcl most", "MiniSat least", "MiniSat most",
                                    "CaDiCaL least", "CaDiCaL most"])
+
+
+def test_the_compiled_hard_end_is_that_of_hard_end_compiled_csv():
+    name = "hard_end_compiled.csv"
+    every = rows(name)
+    assert {r["core"] for r in every if r["solver"] == "cdcl"} == {"compiled"}
+    stated = quoted(
+        r"at load ([\d.]+) to ([\d.]+) from other work.*?at order 6, `cdcl` ÷ MiniSat ([\d.]+) "
+        r"\(([\d.]+) to ([\d.]+)\) and `cdcl` ÷ CaDiCaL ([\d.]+); at order 7, `cdcl` ÷ CaDiCaL "
+        r"([\d.]+) \(([\d.]+) to ([\d.]+)\) and `cdcl` ÷ MiniSat ([\d.]+)\. Within 120 s of CPU at "
+        r"order 7, `cdcl` answered (\d+) of (\d+) boards, MiniSat (\d+) and CaDiCaL (\d+)"
+    )
+    loads = [float(r["load1"]) for r in every]
+    six_m = list(_seed_ratios(name, "6", "minisat22").values())
+    six_c = list(_seed_ratios(name, "6", "cadical195").values())
+    seven_c = list(_seed_ratios(name, "7", "cadical195").values())
+    seven_m = list(_seed_ratios(name, "7", "minisat22").values())
+    assert_all_agree(
+        stated[:10],
+        [min(loads), max(loads), statistics.median(six_m), min(six_m), max(six_m),
+         statistics.median(six_c), statistics.median(seven_c), min(seven_c), max(seven_c),
+         statistics.median(seven_m)],
+        ["lowest load", "highest load", "order 6 / MiniSat", "lowest", "highest",
+         "order 6 / CaDiCaL", "order 7 / CaDiCaL", "lowest", "highest", "order 7 / MiniSat"])
+    answered = {s: sum(r["status"] == "SAT" and r["valid"] == "True" for r in every
+                       if r["order"] == "7" and r["solver"] == s and float(r["cpu_s"]) <= 120)
+                for s in ("cdcl", "minisat22", "cadical195")}
+    boards = len({r["seed"] for r in every if r["order"] == "7"})
+    assert [int(x) for x in stated[10:]] == [answered["cdcl"], boards, answered["minisat22"],
+                                             answered["cadical195"]]
+
+
+def test_a_compiled_step_is_that_of_hard_end_compiled_csv():
+    stated = quoted(
+        r"at order 6, on the (\d+) boards, `cdcl` spent a median ([\d.]+) µs of CPU per "
+        r"propagated literal against MiniSat's ([\d.]+) µs and CaDiCaL's ([\d.]+) µs, while it "
+        r"took ([\d.]+) times MiniSat's steps"
+    )
+    six = [r for r in rows("hard_end_compiled.csv") if r["order"] == "6"]
+    per_step = {s: statistics.median(float(r["cpu_s"]) * 1e6 / int(r["propagations"])
+                                     for r in six if r["solver"] == s)
+                for s in ("cdcl", "minisat22", "cadical195")}
+    steps = {s: statistics.median(int(r["propagations"]) for r in six if r["solver"] == s)
+             for s in ("cdcl", "minisat22")}
+    assert int(stated[0]) == len({r["seed"] for r in six})
+    assert_all_agree(stated[1:], [per_step["cdcl"], per_step["minisat22"],
+                                  per_step["cadical195"], steps["cdcl"] / steps["minisat22"]],
+                     ["cdcl per step", "MiniSat per step", "CaDiCaL per step", "steps"])
+    # The same searches as the Python core's quiet run: the same conflicts board by board.
+    quiet = {(r["order"], r["seed"]): r["conflicts"] for r in rows("hard_end_2026-11-29.csv")
+             if r["solver"] == "cdcl" and r["status"] == "SAT"}
+    compiled = {(r["order"], r["seed"]): r["conflicts"] for r in rows("hard_end_compiled.csv")
+                if r["solver"] == "cdcl"}
+    assert quiet and all(compiled[key] == value for key, value in quiet.items())
+
+
+def test_the_cores_end_to_end_are_those_of_cores_csv():
+    stated = quoted(
+        r"On the 9×9 lines the compiled search took a median ([\d.]+) ms of CPU against "
+        r"([\d.]+) ms for the Python core \(([\d.]+) times\), loading ([\d.]+) ms against "
+        r"([\d.]+) ms, and the whole line .*? ([\d.]+) ms against ([\d.]+) ms \(([\d.]+) times\)"
+        r"\. zChaff 2007\.3\.12 prints its own search time \(`Total Run Time`\) as ([\d.]+) ms "
+        r"on the course's example: the compiled search takes ([\d.]+) times that"
+    )
+    nine = [r for r in rows("cores.csv") if r["order"] == "3" and r["status"] in ("SAT", "UNSAT")]
+
+    def median(core: str, column: str) -> float:
+        return statistics.median(float(r[column]) for r in nine if r["core"] == core)
+
+    search = (median("compiled", "search_cpu_ms"), median("python", "search_cpu_ms"))
+    load = (median("compiled", "load_cpu_ms"), median("python", "load_cpu_ms"))
+    total = (median("compiled", "total_cpu_ms"), median("python", "total_cpu_ms"))
+    assert_all_agree(
+        stated[:8] + stated[9:],
+        [*search, search[0] / search[1], *load, *total, total[0] / total[1],
+         search[0] / float(stated[8])],
+        ["compiled search", "python search", "search ratio", "compiled load", "python load",
+         "compiled line", "python line", "line ratio", "against zChaff"])
+    assert {r["ran"] for r in rows("cores.csv")} == {"compiled", "python"}

@@ -144,6 +144,8 @@ def run_sat(args: argparse.Namespace) -> int:
     if result.status is Status.UNKNOWN:  # why, as the solver's loop recorded it
         comments.append(_why_no_decision(args, str(result.stop)))
     if args.stats:
+        if result.core:  # which implementation ran (cdcl: compiled or python)
+            comments.append(f"core {result.core}")
         comments += [f"{key} {_for_people(value)}" for key, value in sorted(result.stats.items())]
     if wants_proof and result.status is Status.UNSAT:
         comments.append(_handle_proof(cnf, result, args))

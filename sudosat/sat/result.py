@@ -79,6 +79,10 @@ class Result:
         Why the call ended, as the solver's loop recorded it; every
         construction names it (keyword only, no default). ``ANSWERED`` goes
         with SAT and UNSAT, and only with them.
+    core : str
+        Which implementation of the solver ran, where it has two (``cdcl``:
+        ``"compiled"`` or ``"python"``, see :mod:`sudosat.sat.solvers.cdcl.cores`);
+        empty for the others.
 
     Raises
     ------
@@ -100,6 +104,7 @@ class Result:
     proof: str | None = None
     model_checked: bool = False
     stop: Stop = field(kw_only=True)
+    core: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         self.stop = Stop(self.stop)

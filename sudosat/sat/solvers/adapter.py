@@ -24,7 +24,7 @@ import shutil
 import signal
 import time
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from sudosat.errors import DimacsError, SolverNotFoundError
 from sudosat.sat.cnf import CNF
@@ -32,11 +32,15 @@ from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.base import verify_result
 from sudosat.sat.solvers.budget import Deadline
 
+if TYPE_CHECKING:  # only the adapters that run programs import the process layer
+    from sudosat.process import ProcessOutput
+
 __all__ = [
     "describe_exit",
     "executable",
     "finish",
     "last_words",
+    "process_times",
     "timed_out",
     "program_said",
     "unsat_without_asking",
@@ -53,11 +57,14 @@ def write_dimacs(
     """Write `cnf` as strict DIMACS to `stream` a slice at a time; False once T is out.
 
     Strict: one ``p cnf V C`` header with the true counts, no comments, every
-    literal within 1..V, one clause a line ending in ``0``. Writing millions
-    of clauses takes a second or more: the deadline is read before the first
-    slice and between slices, and each slice (its range check included) costs
-    work in proportion to its own size only, so a program's time limit bounds
-    its input's writing too, within one slice of work.
+    literal within 1..V, one clause a line ending in ``0``. The text is made
+    in one pass, as bytes, straight into `stream`; clauses the formula shares
+    with its source (a board's rule clauses) were made into text once, at the
+    first formula's write (:meth:`~sudosat.sat.cnf.CNF.dimacs_clause_bytes`).
+    Writing millions of clauses takes a second or more: the deadline is read
+    before the first slice and between slices, and each slice (its range check
+    included) costs work in proportion to its own size only, so a program's
+    time limit bounds its input's writing too, within one slice of work.
 
     Parameters
     ----------
@@ -79,14 +86,14 @@ def write_dimacs(
         raise DimacsError("the formula has an empty clause; it is UNSAT without a solver")
     if deadline.expired():
         return False
-    stream.write(f"p cnf {cnf.num_vars} {cnf.num_clauses}\n".encode("ascii"))
+    stream.write(b"p cnf %d %d\n" % (cnf.num_vars, cnf.num_clauses))
     try:
-        for text in cnf.dimacs_clause_lines(_WRITE_SLICE, strict=True):
+        for text in cnf.dimacs_clause_bytes(_WRITE_SLICE, strict=True):
             if deadline.expired():
                 return False
             if max_line is not None and _has_long_line(text, max_line):
                 text = _wrapped(text)
-            stream.write(text.encode("ascii"))
+            stream.write(text)
     except ValueError as exc:
         raise DimacsError(str(exc)) from None
     stream.flush()
@@ -96,7 +103,7 @@ def write_dimacs(
 _LITERALS_PER_LINE = 2_000  # at most 12 characters each: 24,000 characters a line
 
 
-def _has_long_line(text: str, limit: int) -> bool:
+def _has_long_line(text: bytes, limit: int) -> bool:
     """Whether a line of `text` (which ends in a line end) reaches `limit` characters.
 
     Every window of limit // 2 characters holding a line end means no line is that long,
@@ -104,32 +111,40 @@ def _has_long_line(text: str, limit: int) -> bool:
     """
     half = max(1, limit // 2)
     for begin in range(0, len(text), half):
-        if text.find("\n", begin, begin + half) < 0:
-            return max(map(len, text.split("\n"))) >= limit
+        if text.find(b"\n", begin, begin + half) < 0:
+            return max(map(len, text.split(b"\n"))) >= limit
     return False
 
 
-def _wrapped(text: str) -> str:
+def _wrapped(text: bytes) -> bytes:
     """Clause lines of `text` re-cut to at most :data:`_LITERALS_PER_LINE` tokens a line."""
-    lines: list[str] = []
+    lines: list[bytes] = []
     for line in text.splitlines():
         tokens = line.split()
-        lines += (" ".join(tokens[k : k + _LITERALS_PER_LINE])
+        lines += (b" ".join(tokens[k : k + _LITERALS_PER_LINE])
                   for k in range(0, len(tokens), _LITERALS_PER_LINE))
-    return "\n".join(lines) + "\n"
+    return b"\n".join(lines) + b"\n"
+
+
+PROGRAM_MAX_SECONDS = 2**31 - 1
+"""The largest limit in seconds a program is given (INT32_MAX, about 68 years): MiniSat
+refuses a larger ``-cpu-lim`` (and reads this one as none), CaDiCaL and kissat read an
+``int``, zChaff ``atoi``, which wraps a larger number to a negative one, already out of
+time. A larger T gives this: the kill at the deadline stays the real bound."""
 
 
 def whole_seconds(time_limit_ms: float | None) -> int | None:
-    """A solver's own limit in whole seconds: ceil(T / 1000), never 0.
+    """A solver's own limit in whole seconds: ceil(T / 1000), never 0, at most
+    :data:`PROGRAM_MAX_SECONDS`.
 
     Examples
     --------
-    >>> whole_seconds(1), whole_seconds(2000), whole_seconds(None)
-    (1, 2, None)
+    >>> whole_seconds(1), whole_seconds(2000), whole_seconds(None), whole_seconds(1e18)
+    (1, 2, None, 2147483647)
     """
     if time_limit_ms is None:
         return None
-    return max(1, math.ceil(time_limit_ms / 1000.0))
+    return min(max(1, math.ceil(time_limit_ms / 1000.0)), PROGRAM_MAX_SECONDS)
 
 
 def executable(name: str, label: str) -> str:
@@ -199,6 +214,15 @@ def finish(result: Result, cnf: CNF, started: float, label: str, name: str) -> R
     result.solver = name
     result.elapsed_ms = (time.perf_counter() - started) * 1000.0
     return result
+
+
+def process_times(run: ProcessOutput) -> dict[str, float]:
+    """A finished program's times for a result's stats: ``process_wall_ms``, its wall time, and
+    ``process_cpu_ms``, its own CPU time as the operating system reported it (when it did)."""
+    times = {"process_wall_ms": run.wall_ms}
+    if run.cpu_ms is not None:
+        times["process_cpu_ms"] = run.cpu_ms
+    return times
 
 
 def timed_out(started: float, name: str, **stats: float) -> Result:

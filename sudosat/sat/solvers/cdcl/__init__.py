@@ -55,7 +55,27 @@ a subclass of the one before it:
 * :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
 * :mod:`.model_check` — the independent model check of repeated answers;
 * :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
-* :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once, the modes by name.
+* :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once, the modes by name;
+* :mod:`.cores` — which core runs: this pure-Python engine (the reference, and
+  what runs in the browser) or its compiled twin, :mod:`.compiled`, the same
+  files in Cython doing the same search over C arrays wherever it is built.
+
+Where each engine method lives::
+
+    State.grow, assign, in_time, watch_all               state.py
+    log_add, log_delete, log_level0_units, proof_text    proof.py
+    load, add_codes, add_ternary                         loader.py
+    propagate, cancel_until                              propagation.py
+    init_heap, jw_products, rebuild_heap, pick_branch_lit,
+    note_consistent, rephase, rescale, rescore           heuristic.py
+    analyze, finish_learnt, shrink, minimize, redundant,
+    record, analyze_final                                analysis.py
+    reduce_db, forget_learnts, simplify                  database.py
+    vivify                                               vivify.py
+    search, solve, set_budget, within_budget, note_lbd,
+    switch_mode, next_assumption, prepare_first_call     engine.py
+    ChronoEngine: backtrack_level, propagate, record,
+    cancel_until (the trail kept), settle_levels          chrono.py
 
 A variable's *phase* is the polarity it is first tried with (the tunable
 ``initial_phase``), and then the value it last had (phase saving), unless its

@@ -5,6 +5,9 @@ the learnt clause, then, with the tunable ``shrink``, all-UIP shrinking; its
 LBD (the number of levels it spans) is kept for the clause database.
 ``analyze_final`` is MiniSat's analyzeFinal: the failed assumptions of an
 UNSAT answer under assumptions.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.analysis` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

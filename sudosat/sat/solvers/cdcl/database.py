@@ -5,6 +5,9 @@ Learnt clauses are cut by LBD (glue clauses, of LBD at most the tunable
 conflict analysis uses it); at level 0, clauses satisfied for good are
 dropped and false literals stripped (a clause left with two literals moves to
 the implication lists).
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.database` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

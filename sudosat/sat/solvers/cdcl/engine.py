@@ -2,6 +2,9 @@
 
 :class:`Engine` is the whole CDCL search state in literal codes;
 :class:`~sudosat.sat.solvers.cdcl.solver.Solver` is its DIMACS-speaking face.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.engine` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

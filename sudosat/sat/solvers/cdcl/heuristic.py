@@ -9,6 +9,9 @@ phase is the literal it is decided to: its first one by the tunable
 ``initial_phase``, then the value it last had (phase saving), or its target
 phase: its value in the longest conflict-free trail so far (CaDiCaL's and
 Kissat's, after Biere and Fleury), which :meth:`Heuristic.rephase` resets.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.heuristic` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ propagation never touches a clause object). Input ternary clauses (all of
 random 3-SAT) live in full occurrence lists ``terns``; longer clauses are
 lists watched at positions 0 and 1. The loader reads the zero-terminated
 DIMACS array itself and converts whole runs of same-width clauses in C.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.loader` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ def solve(
     max_propagations: int | None = None,
     seed: int = 0,
     proof: bool = False,
+    core: str | None = None,
     **tunables: float,
 ) -> Result:
     """Decide `cnf` with our CDCL solver (one :class:`Solver`, one call).
@@ -55,6 +56,9 @@ def solve(
         Seeds the solver's only random source (0: no jitter, fully deterministic).
     proof : bool
         For an UNSAT answer, fill ``Result.proof`` with a DRAT proof (text).
+    core : str, optional
+        ``"auto"``, ``"python"`` or ``"compiled"`` (None: ``SUDOSAT_CORE``, else
+        auto); ``Result.core`` names the core that ran (see :class:`Solver`).
     **tunables
         Any name of :data:`TUNABLES`.
 
@@ -84,7 +88,7 @@ def solve(
     started = time.perf_counter()
     budget_keywords(max_conflicts, max_propagations)  # a bad budget costs no loading
     settings: dict[str, Any] = dict(tunables)
-    solver = Solver(seed=seed, proof=proof, runs=ONE_SHOT_RUNS, **settings)
+    solver = Solver(seed=seed, proof=proof, runs=ONE_SHOT_RUNS, core=core, **settings)
     deadline = deadline or Deadline(None)
     # The tables are sized by the variables the clauses use, not by a header that may
     # declare millions more (the registry's solve has renumbered such a formula already).
@@ -120,10 +124,11 @@ def _one_shot(
     loaded = solver.load(cnf, deadline)
     load = laps.lap("load")
     if not loaded:
-        stats = solver.stats()
-        del stats["cpu_ms"]
+        stats = {key: value for key, value in solver.stats().items()
+                 if isinstance(value, float | int) and key != "cpu_ms"}
         stats.update(load, search_cpu_ms=0.0, search_wall_ms=0.0)
-        return Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", stop=Stop.TIME)
+        return Result(Status.UNKNOWN, None, stats, 0.0, "cdcl", stop=Stop.TIME,
+                      core=solver.core.name)
     reserve = deadline.sooner(load_reserve(deadline.now() - clock, state.FREE_SHARE))
     result = solver.solve(deadline=reserve, max_conflicts=max_conflicts,
                           max_propagations=max_propagations)

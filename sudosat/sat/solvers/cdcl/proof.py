@@ -3,6 +3,9 @@
 Proof steps are kept as ``(ProofStep, literal codes)`` and turned into text
 once, at the end, and only for UNSAT; :func:`certify` checks the text with the
 ``dratify`` checker.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.proof` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from sudosat.sat.cnf import CNF
 from sudosat.sat.solvers.base import Compaction
 from sudosat.sat.solvers.cdcl.reasons import Clause, ProofStep
 from sudosat.sat.solvers.cdcl.state import State
+from sudosat.sat.solvers.codes import Code
 
 
 class ProofLog(State):
@@ -49,23 +53,33 @@ class ProofLog(State):
         self.units_logged = max(self.units_logged, limit)
 
     def proof_text(self, inputs: set | None = None) -> str:
-        """The DRAT proof so far as text, ending with the empty clause.
+        """The DRAT proof so far as text, ending with the empty clause (see :func:`drat_text`).
 
-        Deletions of a clause whose literal set is in `inputs` are left out.
         Raises :class:`SolverError` when the engine logs no proof.
         """
-        proof = self.proof
-        if proof is None:
+        if self.proof is None:
             raise SolverError("cdcl: this solver was made without proof=True")
-        name = self.lit_str.__getitem__
-        add = ProofStep.ADD
-        lines = [
-            kind.value + " ".join(map(name, codes)) + " 0"
-            for kind, codes in proof
-            if kind is add or inputs is None or frozenset(codes) not in inputs
-        ]
-        lines.append("0")
-        return "\n".join(lines) + "\n"
+        return drat_text(self.proof, self.lit_str, inputs)
+
+
+def drat_text(
+    proof: list[tuple[ProofStep, tuple[Code, ...]]], lit_str: list[str], inputs: set | None = None
+) -> str:
+    """A logged proof as DRAT text, ending with the empty clause.
+
+    `lit_str` names each literal code (``lit_str[code]``: its DIMACS text).
+    Deletions of a clause whose literal set is in `inputs` are left out. The
+    reference engine and its compiled twin both write their proofs here.
+    """
+    name = lit_str.__getitem__
+    add = ProofStep.ADD
+    lines = [
+        kind.value + " ".join(map(name, codes)) + " 0"
+        for kind, codes in proof
+        if kind is add or inputs is None or frozenset(codes) not in inputs
+    ]
+    lines.append("0")
+    return "\n".join(lines) + "\n"
 
 
 def certify(cnf: CNF, proof_text: str) -> tuple[bool, str]:

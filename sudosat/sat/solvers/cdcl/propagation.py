@@ -4,6 +4,9 @@ Each variable's value, level and reason are written when it is assigned
 (``val``, ``level``, ``reason``) and the literal goes on the ``trail``;
 ``trail_lim[k]`` is where decision level k + 1 starts there, and ``qhead``
 how much of the trail is propagated.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.propagation` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from sudosat.sat.solvers.budget import (
     settings_from,
 )
 from sudosat.sat.solvers.cdcl.chrono import ChronoEngine
+from sudosat.sat.solvers.cdcl.cores import choose, compiled_module
 from sudosat.sat.solvers.cdcl.engine import Engine
 from sudosat.sat.solvers.cdcl.loader import RunCache
 from sudosat.sat.solvers.cdcl.model_check import ModelChecker
@@ -110,13 +111,26 @@ class Solver:
         Big runs of binary clauses remembered from earlier solvers, shared with
         them (a process solving puzzle after puzzle loads each set of rules from
         it; see :class:`~sudosat.sat.solvers.cdcl.loader.RunCache`).
+    core : str, optional
+        ``"auto"`` (the compiled twin when it is built and runs these settings),
+        ``"python"`` (the reference) or ``"compiled"`` (the twin, or an error when
+        it is not built); None reads ``SUDOSAT_CORE`` (see
+        :mod:`~sudosat.sat.solvers.cdcl.cores`). The attribute :attr:`core` says
+        which core runs and why.
     **tunables
         Any name of :data:`TUNABLES`.
+
+    Attributes
+    ----------
+    core : Choice
+        The core this solver runs (``core.name``: ``"compiled"`` or
+        ``"python"``) and why (``core.reason``).
 
     Raises
     ------
     SolverError
-        An unknown or out-of-range tunable.
+        An unknown or out-of-range tunable, an unknown core, or ``"compiled"``
+        where the twin is not built.
 
     Examples
     --------
@@ -145,15 +159,21 @@ class Solver:
         proof: bool = False,
         observer: Observer | None = None,
         runs: RunCache | None = None,
+        core: str | None = None,
         **tunables: float,
     ) -> None:
         self.settings = settings_from("cdcl", TUNABLES, tunables)
-        # The observer and the backtracking that keeps the trail are served by
-        # subclasses chosen here, once, so that the default search runs exactly the
+        self.core = choose(core, self.settings, observed=observer is not None)
+        # The twin, the observer and the backtracking that keeps the trail are served
+        # by classes chosen here, once, so that the default search runs exactly the
         # plain engine's code.
         keeps_trail = self.settings["chrono"] != Backtrack.BACKJUMP
         self._engine: Engine | None
-        if observer is None:
+        if self.core.name == "compiled":
+            twin = compiled_module()
+            assert twin is not None  # choose() names the twin only when it is built
+            self._engine = twin.Engine(0, self.settings, seed, proof)
+        elif observer is None:
             self._engine = (ChronoEngine if keeps_trail else Engine)(0, self.settings, seed, proof)
         else:
             observed = ObservedChronoEngine if keeps_trail else ObservedEngine
@@ -409,7 +429,7 @@ class Solver:
             engine.set_budget(NO_DEADLINE, None, None)
         stats: dict[str, float] = {k: v - before[k] for k, v in engine.counters().items()}
         stats.update(search_cpu_ms=search_cpu * 1000.0, search_wall_ms=search_wall * 1000.0)
-        result = Result(status, model, stats, 0.0, "cdcl", stop=stopped)
+        result = Result(status, model, stats, 0.0, "cdcl", stop=stopped, core=self.core.name)
         self._model = model
         self._core = None
         if status is Status.UNSAT:
@@ -479,17 +499,19 @@ class Solver:
             inputs = {frozenset(to_codes(clause)) for clause in self._formula}
         return engine.proof_text(inputs)
 
-    def stats(self) -> dict[str, float]:
+    def stats(self) -> dict[str, float | str]:
         """The solver's counters and CPU time since it was made (every call together).
 
         Beside the counters: ``load_cpu_ms`` (loading clauses), ``search_cpu_ms``
         (searching, as each :meth:`solve`'s stats count it) and ``cpu_ms``, the
         whole of every call (loading, searching, checking models, writing
         proofs): what ``time.process_time`` shows around them. Milliseconds.
+        ``core`` and ``core_reason`` say which core ran and why (:attr:`core`).
         """
         cpu = self._cpu
         return {**self._live_engine().counters(), "load_cpu_ms": cpu["load"] * 1000.0,
-                "search_cpu_ms": cpu["search"] * 1000.0, "cpu_ms": cpu["calls"] * 1000.0}
+                "search_cpu_ms": cpu["search"] * 1000.0, "cpu_ms": cpu["calls"] * 1000.0,
+                "core": self.core.name, "core_reason": self.core.reason}
 
 
 def _shared_prefix(old: list[Code], new: list[Code]) -> int:

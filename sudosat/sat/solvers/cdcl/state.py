@@ -9,6 +9,9 @@ assignment, so a lookup never negates.
 The engine's methods are added by one layer per concern, each a subclass of
 the one below: :mod:`.proof`, :mod:`.loader`, :mod:`.propagation`,
 :mod:`.heuristic`, :mod:`.analysis`, :mod:`.database`, :mod:`.engine`.
+
+Its compiled twin, which does the same work over C arrays, is
+:mod:`sudosat.sat.solvers.cdcl.compiled.state` (see :mod:`~sudosat.sat.solvers.cdcl.cores`).
 """
 
 from __future__ import annotations
