@@ -27,7 +27,6 @@ the next build); the built page requests nothing beyond its own host.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import hashlib
 import io
@@ -56,11 +55,22 @@ INSTANCES = "data/instances.txt"
 OFFERED = 6  # lines of INSTANCES offered in the page's puzzle list, as in explore.ipynb
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every archive member's date: the same bytes on every build
 
-__all__ = ["FetchError", "build", "check", "main", "pins"]
+__all__ = ["BuildError", "FetchError", "build", "check", "main", "pins"]
 
 
-class FetchError(RuntimeError):
+class BuildError(RuntimeError):
+    """The site cannot be built: one line naming the path (or the package) and the cause."""
+
+
+class FetchError(BuildError):
     """A pinned package could not be fetched from its registry (or failed its integrity)."""
+
+
+def _os_reason(exc: OSError, where: Path | None = None) -> str:
+    """An OSError as one line: the path it names (else `where`), then the cause."""
+    cause = exc.strerror or " ".join(str(exc).split())
+    path = exc.filename if exc.filename is not None else where
+    return f"{path}: {cause}" if path is not None else cause
 
 
 def pins(root: Path = ROOT) -> dict[str, dict[str, Any]]:
@@ -75,35 +85,72 @@ def fetch_npm(name: str, pin: dict[str, Any], cache: Path) -> Path:
     Raises
     ------
     FetchError
-        npm is missing, the registry cannot be reached, or the tarball's
-        SHA-512 is not the pinned integrity.
+        npm is missing, the registry cannot be reached (the message names the
+        package and says that the first build needs the network), the cache
+        cannot hold the tarball, or the tarball's SHA-512 is not the pinned
+        integrity.
     """
-    cache.mkdir(parents=True, exist_ok=True)
+    package = f"{name}@{pin['version']}"
+    if cache.exists() and not cache.is_dir():
+        raise FetchError(f"{cache}: the download cache must be a folder; this is a file")
     tarball = cache / f"{name}-{pin['version']}.tgz"
     if not tarball.is_file() or _integrity(tarball) != pin["integrity"]:
         npm = shutil.which("npm")
         if npm is None:
-            raise FetchError("npm is needed to fetch Pyodide (Debian: apt-get install npm)")
-        # into a folder of its own, then moved: a build running beside this one (a test)
-        # never reads a tarball half written
-        with tempfile.TemporaryDirectory(dir=cache) as folder:
-            command = [npm, "pack", f"{name}@{pin['version']}", "--pack-destination", folder]
-            command += ["--silent", "--fetch-retries=1", "--fetch-timeout=60000"]
-            try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-            except subprocess.TimeoutExpired:
-                raise FetchError(f"npm pack {name}@{pin['version']} took over 10 minutes") from None
-            packed = Path(folder) / tarball.name
-            if done.returncode != 0 or not packed.is_file():
-                said = (done.stderr or done.stdout).strip().splitlines()
-                raise FetchError(
-                    f"could not fetch {name}@{pin['version']} from the npm registry: "
-                    + (said[-1] if said else f"npm exited with {done.returncode}")
-                )
-            os.replace(packed, tarball)
+            raise FetchError(f"npm is needed to fetch {package} the first time (Debian: apt-get "
+                             f"install npm); later builds read it from {cache}")
+        try:
+            _pack(npm, package, tarball, cache)
+        except OSError as exc:
+            raise FetchError(f"{cache}: cannot keep {package} in the download cache: "
+                             f"{exc.strerror or exc}") from None
     if _integrity(tarball) != pin["integrity"]:
-        raise FetchError(f"{tarball.name} does not match the integrity pinned in pyproject.toml")
+        raise FetchError(f"{tarball}: does not match the integrity pinned in pyproject.toml")
     return tarball
+
+
+def _pack(npm: str, package: str, tarball: Path, cache: Path) -> None:
+    """``npm pack`` `package` into `tarball` (through a folder of its own in `cache`)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    # into a folder of its own, then moved: a build running beside this one (a test)
+    # never reads a tarball half written
+    with tempfile.TemporaryDirectory(dir=cache) as folder:
+        command = [npm, "pack", package, "--pack-destination", folder]
+        command += ["--loglevel=error", "--fetch-retries=1", "--fetch-timeout=60000"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise FetchError(f"npm pack {package} took over 10 minutes") from None
+        packed = Path(folder) / tarball.name
+        if done.returncode != 0 or not packed.is_file():
+            raise FetchError(
+                f"could not fetch {package} from the npm registry "
+                f"({_npm_reason(done.stderr or done.stdout, done.returncode)}): the first build "
+                f"needs the network to reach the registry; later ones read it from {cache}"
+            )
+        os.replace(packed, tarball)
+
+
+def _npm_reason(said: str, code: int) -> str:
+    """What npm's error output says went wrong, in a few words.
+
+    Examples
+    --------
+    >>> _npm_reason("npm error code ENOTFOUND\\nnpm error FetchError: request to "
+    ...             "https://registry.npmjs.org/pyodide failed, reason: getaddrinfo "
+    ...             "ENOTFOUND registry.npmjs.org\\n", 1)
+    'getaddrinfo ENOTFOUND registry.npmjs.org'
+    >>> _npm_reason("", 1)
+    'npm exited with 1'
+    """
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    for line in lines:
+        if "reason:" in line:
+            return line.split("reason:", 1)[1].strip()
+    for line in lines:
+        if line.startswith("npm error code ") or line.startswith("npm ERR! code "):
+            return "npm error " + line.rsplit(" ", 1)[1]
+    return lines[-1] if lines else f"npm exited with {code}"
 
 
 def _integrity(path: Path) -> str:
@@ -146,14 +193,47 @@ def config(root: Path = ROOT) -> dict[str, Any]:
 def build(out: Path = OUT, cache: Path = CACHE, root: Path = ROOT) -> dict[str, Any]:
     """Write the site into `out` (replaced once complete); return its lock.
 
+    The site is made in a staging folder beside `out` (``NAME.part``) and
+    takes `out`'s place only once complete; a build that fails leaves `out`
+    as it was and no staging folder.
+
     Raises
     ------
-    FetchError
-        A pinned package could not be fetched (see :func:`fetch_npm`).
+    BuildError
+        One line naming the path (or the package) and the cause: `out` is a
+        file, a symlink or a folder that holds no site of ours, its folder
+        cannot be written, the disk is full, the cache is not a folder or
+        cannot be written; a :class:`FetchError` when a pinned package
+        could not be fetched (see :func:`fetch_npm`).
     """
+    _check_out(out)
     staging = out.with_name(out.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        lock = _fill(staging, cache, root)
+        _swap(staging, out)
+    except BaseException as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(exc, OSError):  # a write names no file: the folder being written
+            raise BuildError(_os_reason(exc, staging)) from None
+        raise
+    return lock
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an `out` the build would destroy or could never replace."""
+    if out.is_symlink():
+        raise BuildError(f"{out}: --out is a symlink; give the folder itself")
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"{out}: --out is a file, not the site's folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / LOCK).is_file():
+        raise BuildError(f"{out}: --out holds files but no {LOCK}: not a site this build "
+                         "made, so it is not replaced")
+
+
+def _fill(staging: Path, cache: Path, root: Path) -> dict[str, Any]:
+    """Write every file of the site into `staging`; return its lock."""
     files: dict[str, dict[str, Any]] = {}
 
     def put(name: str, data: bytes, origin: str) -> None:
@@ -178,9 +258,22 @@ def build(out: Path = OUT, cache: Path = CACHE, root: Path = ROOT) -> dict[str, 
             put(f"{name}/pyodide-lock.json", _no_packages(tar, origin), origin + " (no package)")
     lock = {"pins": pins(root), "files": dict(sorted(files.items()))}
     (staging / LOCK).write_text(json.dumps(lock, indent=1) + "\n")
-    shutil.rmtree(out, ignore_errors=True)
-    staging.rename(out)
     return lock
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Put the complete `staging` in `out`'s place; the old site goes only once it has."""
+    old = out.with_name(out.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    try:
+        staging.rename(out)
+    except OSError:
+        if old.exists():
+            old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _no_packages(tar: tarfile.TarFile, origin: str) -> bytes:
@@ -216,23 +309,40 @@ def site_bytes(site: Path = OUT) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m live.build [--out DIR] [--cache DIR]``: build, check, print the size."""
+    """``python -m live.build [--out DIR] [--cache DIR]``: build, check, print the size.
+
+    Every failure is one line on standard error (exit 1; 2 for bad usage), never a
+    traceback; a build that fails leaves no staging folder.
+    """
+    from sudosat.errors import SudosatError
+    from sudosat.run.options import OneLineParser
+
     summary = (__doc__ or "").split("\n")[0]
-    parser = argparse.ArgumentParser(prog="python -m live.build", description=summary)
+    parser = OneLineParser(prog="python -m live.build", description=summary)
     parser.add_argument("--out", type=Path, default=OUT, help="the site's folder (build/live)")
     parser.add_argument("--cache", type=Path, default=CACHE, help="downloads (build/live-cache)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     try:
         lock = build(args.out, args.cache)
-    except FetchError as exc:
+        problems = check(args.out)
+        size = site_bytes(args.out)
+    except (BuildError, SudosatError) as exc:
         print(f"live: {exc}", file=sys.stderr)
         return 1
-    problems = check(args.out)
+    except OSError as exc:
+        print(f"live: {_os_reason(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("live: interrupted (a site half built is removed)", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: still one line
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
+        print(f"live: internal error: {text}", file=sys.stderr)
+        return 3
     if problems:
         print("live: the site departs from its lock: " + "; ".join(problems), file=sys.stderr)
         return 1
-    size = site_bytes(args.out)
     print(
         f"live: {args.out} ({len(lock['files']) + 1} files, {size / 1e6:.1f} MB) built in "
         f"{time.perf_counter() - started:.1f} s; `make serve` serves it on 127.0.0.1"

@@ -2,39 +2,74 @@
 // (worker.js), which runs sudosat's workbench in Python (sudosat.workbench.page) and answers with
 // the settled settings and the views, the same HTML as the JupyterLab widget shows.
 // One request at a time: a change made while Python is busy waits, and only the latest waits.
+// Stop revokes the blob URL the worker's Python watches while it solves (worker.js), so the
+// solve stops, ends the worker and starts a fresh one; the board, the line and the controls
+// stay as the page shows them, and the next change sends them to the fresh Python.
 
 const $ = (id) => document.getElementById(id);
 const opened = performance.now();
-// what the tests and the measurements read: when Python was ready, when each answer came
-const times = (window.sudosatTimes = { ready: null, start: null, firstAnswer: null, answers: [] });
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+// what the tests and the measurements read: when Python was ready, when each answer came,
+// each Stop (how long the request had run, how long stopping took)
+const times = (window.sudosatTimes = {
+  ready: null, start: null, firstAnswer: null, answers: [], stops: [], restarts: [],
+});
 const TYPING_MS = 400; // typing is answered once it pauses this long, as in JupyterLab
 
+let worker = null;
 let nextId = 1;
 let inFlight = null; // {id, sent, changed} of the request Python is working on
 let waiting = null; // the latest request made meanwhile
-let grid = { order: 0, inputs: [] };
-const downloads = new Set(); // ids of download requests
+let grid = { order: 0, inputs: [], edited: false }; // edited: cells typed, not yet answered
+let limits = { min: 100, max: 3600000, default: 10000 }; // Python's (choices), once ready
+let shown = false; // an answer has been shown: the page holds a board of its own
+const downloads = new Set(); // ids of DIMACS requests
+let saved = null; // the object URL of the last DIMACS written
+let restarting = false; // a Stop ended the worker; the fresh one is starting Python
+let alive = null; // the blob URL the worker watches while it solves (worker.js)
 
-const starting = setInterval(() => {
-  const seconds = Math.round((performance.now() - opened) / 1000);
-  $("status").textContent = `⏳ starting Python in your browser… ${seconds} s`;
-}, 1000);
+if (location.protocol !== "file:") { // from a file, index.html has said what to do instead
+  startWorker();
+}
 
-worker.onmessage = ({ data }) => {
-  if (data.id === 0) {
-    clearInterval(starting);
-    if (data.error) {
-      $("status").innerHTML = `<span class="sudosat-no">${escape(data.error)}</span>`;
+function startWorker() {
+  const began = performance.now();
+  const fresh = !times.ready;
+  const starting = fresh ? setInterval(() => {
+    const seconds = Math.round((performance.now() - opened) / 1000);
+    $("status").textContent = `⏳ starting Python in your browser… ${seconds} s`;
+  }, 1000) : null;
+  const own = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  worker = own;
+  // revoked by Stop: the worker's Python, reading it while it solves, stops at once
+  alive = URL.createObjectURL(new Blob(["alive"], { type: "text/plain" }));
+  own.postMessage({ kind: "alive", url: alive });
+  own.onmessage = ({ data }) => {
+    if (own !== worker) return; // a stopped worker's last words
+    if (data.id === 0) {
+      clearInterval(starting);
+      if (data.error) {
+        $("status").innerHTML = `<span class="sudosat-no">${escape(data.error)}</span>`;
+      } else if (fresh) {
+        times.ready = performance.now() - opened;
+        times.start = data.ready.ms; // in the worker: Pyodide's start, then sudosat's import
+        setUp(data.ready);
+        send("start");
+      } else {
+        restarting = false;
+        times.restarts.push(performance.now() - began);
+      }
       return;
     }
-    times.ready = performance.now() - opened;
-    times.start = data.ready.ms; // in the worker: Pyodide's start, then sudosat's import
-    setUp(data.ready);
-    send("start");
-  } else if (downloads.has(data.id)) {
+    receive(data);
+  };
+}
+
+function receive(data) {
+  if (downloads.has(data.id)) {
     downloads.delete(data.id);
-    $("download").innerHTML = data.error ? escape(data.error) : data.answer;
+    if (data.error) $("download").textContent = data.error;
+    else offer(data.answer);
+    updateStop();
   } else if (inFlight && data.id === inFlight.id) {
     const done = inFlight;
     inFlight = null;
@@ -49,8 +84,46 @@ worker.onmessage = ({ data }) => {
       waiting = null;
       dispatch(next);
     }
+    updateStop();
   }
-};
+}
+
+// -- stopping ---------------------------------------------------------------------------------
+
+function busy() {
+  return inFlight !== null || downloads.size > 0;
+}
+
+function updateStop() {
+  $("stop").disabled = !busy();
+}
+
+function stop() {
+  if (!busy()) return;
+  const began = performance.now();
+  const ran = inFlight ? began - inFlight.sent : null;
+  const changed = inFlight ? inFlight.changed : "dimacs";
+  URL.revokeObjectURL(alive); // Python sees it at its next look (every 50 ms) and stops
+  worker.terminate(); // and the worker ends: at once when idle, once Python stops when busy
+  inFlight = null;
+  waiting = null;
+  downloads.clear();
+  restarting = true;
+  startWorker(); // a fresh Python, ready for the next change in a few seconds
+  // the board stays: the order list goes back to the board shown, the line and cells stay
+  if (grid.order) $("order").value = String(grid.order);
+  $("prepare").hidden = true;
+  const after = ran === null ? "" : ` after ${(ran / 1000).toFixed(1)} s`;
+  if (changed === "dimacs") {
+    $("download").textContent = "⏹ stopped: no DIMACS written. Solve again to write it.";
+  } else {
+    $("status").innerHTML =
+      `<span class="sudosat-no">⏹ stopped${after}: no answer, which is not UNSAT.</span> ` +
+      "The board is kept; change it, the solver or the limit to solve again.";
+  }
+  times.stops.push({ changed, ran_ms: ran, stop_ms: performance.now() - began });
+  updateStop();
+}
 
 function record(done, pythonMs, solved) {
   const ms = performance.now() - done.sent;
@@ -68,7 +141,13 @@ function setUp({ choices: offered, config }) {
   fill($("solver"), offered.solvers.map((name) => [name, name]));
   fill($("numbering"), offered.numberings.map((n) => [n.name, n.name]));
   $("numbering").title = offered.numberings.map((n) => `${n.name}: ${n.description}`).join("\n");
-  $("limit").value = 10000;
+  limits = offered.limit_ms;
+  $("limit").min = limits.min;
+  $("limit").max = limits.max;
+  $("limit").value = limits.default;
+  $("limit-note").dataset.bounds =
+    `(${limits.min.toLocaleString("en")} to ${limits.max.toLocaleString("en")})`;
+  $("limit-note").textContent = $("limit-note").dataset.bounds;
   for (const family of offered.families) {
     $("families").insertAdjacentHTML(
       "beforeend",
@@ -102,15 +181,44 @@ function setUp({ choices: offered, config }) {
   $("families").addEventListener("change", () => send("switches"));
   $("numbering").addEventListener("change", () => send("switches"));
   $("solver").addEventListener("change", () => send("setting"));
+  $("limit").addEventListener("input", () => limitOk());
   $("limit").addEventListener("change", () => send("setting"));
+  $("stop").addEventListener("click", stop);
   $("prepare").addEventListener("click", () => {
     $("prepare").hidden = true;
-    $("download").textContent = "⏳ writing the DIMACS…";
+    $("download").textContent = "⏳ writing the DIMACS in your browser…";
     const id = nextId++;
     downloads.add(id);
-    worker.postMessage({ id, kind: "download" });
+    worker.postMessage({ id, kind: "dimacs" });
+    updateStop();
   });
   $("workbench").hidden = false;
+}
+
+// The limit as its label says, or a word beside the field (and nothing is sent).
+function limitOk() {
+  const field = $("limit");
+  const text = field.value.trim();
+  const value = Number(text);
+  const ok = text !== "" && Number.isFinite(value) && value >= limits.min && value <= limits.max;
+  const note = $("limit-note");
+  note.textContent = ok ? note.dataset.bounds : `✗ not a limit: ${note.dataset.bounds} ms`;
+  note.classList.toggle("sudosat-no", !ok);
+  field.setAttribute("aria-invalid", String(!ok));
+  return ok;
+}
+
+// The DIMACS the worker wrote, saved as a file; the link stays to save it again.
+function offer({ blob, name }) {
+  if (saved) URL.revokeObjectURL(saved);
+  saved = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.className = "sudosat-download";
+  link.href = saved;
+  link.download = name;
+  link.textContent = `⬇ save the whole DIMACS (${(blob.size / 1e6).toFixed(1)} MB, ${name})`;
+  $("download").replaceChildren(link);
+  link.click();
 }
 
 function fill(select, options) {
@@ -143,6 +251,7 @@ function pressed(box) {
 }
 
 function settings() {
+  const cells = grid.edited ? { cells: grid.inputs.map((input) => input.value) } : {};
   const switches = {};
   for (const box of $("families").querySelectorAll("input[data-family]")) {
     switches[box.dataset.family] = box.checked;
@@ -157,15 +266,23 @@ function settings() {
     encoding: $("encoding").value,
     switches,
     solver: $("solver").value,
-    time_limit_ms: Number($("limit").value) || 10000,
+    time_limit_ms: Number($("limit").value),
+    ...cells, // cells typed but not yet answered win over the line (a Stop may have cut them)
   };
 }
 
 // -- talking to Python ----------------------------------------------------------------------
 
 function send(changed, extra = {}) {
+  if (!limitOk()) {
+    $("status").innerHTML = '<span class="sudosat-no">Nothing solved: the limit is out of ' +
+      `bounds; type ${escape($("limit-note").dataset.bounds)} ms beside “limit”.</span>`;
+    return;
+  }
   // the first request takes Python's defaults: the course example, encoded as in the course
-  const request = changed === "start" ? { changed } : { ...settings(), changed, ...extra };
+  // (again after a Stop that came before any answer)
+  const first = changed === "start" || !shown;
+  const request = first ? { changed: "start" } : { ...settings(), changed, ...extra };
   if (inFlight) waiting = request;
   else dispatch(request);
 }
@@ -173,8 +290,11 @@ function send(changed, extra = {}) {
 function dispatch(request) {
   const id = nextId++;
   inFlight = { id, sent: performance.now(), changed: request.changed };
-  if (request.changed !== "order") $("status").innerHTML = "⏳ solving…";
+  if (request.changed !== "order" || restarting) {
+    $("status").innerHTML = restarting ? "⏳ starting Python again, then solving…" : "⏳ solving…";
+  }
   worker.postMessage({ id, kind: "respond", request });
+  updateStop();
 }
 
 function debounce(action) {
@@ -191,8 +311,10 @@ function show(answer) {
   $("status").innerHTML = answer.views.status;
   if (!answer.state) { // refused before solving (a cell that is no symbol): mark it
     for (const cell of answer.bad || []) grid.inputs[cell]?.classList.add("bad");
+    if (grid.order) $("order").value = String(grid.order); // the board shown stays
     return;
   }
+  shown = true;
   const state = answer.state;
   $("encoding").value = state.encoding;
   $("solver").value = state.solver;
@@ -214,6 +336,8 @@ function show(answer) {
     $("puzzle").value = answer.puzzle || "";
     showBoard(answer.board);
   }
+  if (saved) URL.revokeObjectURL(saved); // the DIMACS of an earlier setting
+  saved = null;
   for (const name of ["verdict", "counts", "excerpt", "download", "answer"]) {
     $(name).innerHTML = answer.views[name];
   }
@@ -222,6 +346,7 @@ function show(answer) {
 
 function showBoard({ order, given, hint, bad }) {
   if (order !== grid.order) buildGrid(order);
+  grid.edited = false;
   const marked = new Set(bad);
   grid.inputs.forEach((input, index) => {
     const value = given[index];
@@ -250,6 +375,7 @@ function buildGrid(order) {
       input.maxLength = 2;
       input.setAttribute("aria-label", `row ${i + 1}, column ${j + 1}`);
       input.addEventListener("input", () => {
+        grid.edited = true;
         input.classList.remove("bad");
         input.classList.toggle("given", input.value.trim() !== "");
         typed();
@@ -259,7 +385,7 @@ function buildGrid(order) {
     }
   }
   $("grid").replaceChildren(table);
-  grid = { order, inputs };
+  grid = { order, inputs, edited: false };
 }
 
 function escape(text) {
