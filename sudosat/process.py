@@ -7,13 +7,16 @@ T has passed; one on the CPU clock stops it when its own CPU time (its
 descendants' included) reaches what was left of T (:func:`wait_within`).
 Three ways a child could be orphaned, and what stops each:
 
-* we are killed with SIGKILL: nothing of ours runs, so every child asks the
-  kernel for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
-  Linux): :func:`die_with_parent`. That reaches the program only, not its own
-  children, so a program also has a watcher: a ``/bin/sh`` in a session of
-  its own that blocks reading a pipe only we write to, and kills the
-  program's whole process group when the pipe reaches end-of-file, which the
-  kernel brings about when we die, however we die (:func:`_watch_group`);
+* we are killed with SIGKILL: nothing of ours runs, so a program has a
+  watcher: a ``/bin/sh`` in a session of its own that blocks reading a pipe
+  only we write to, and kills the program's whole process group when the
+  pipe reaches end-of-file, which the kernel brings about when we die,
+  however we die (:func:`_watch_group`). Every program also asks the kernel
+  for a signal when its parent dies (``prctl(PR_SET_PDEATHSIG)``, Linux), which
+  reaches the program only: one under a CPU deadline in our code before it
+  runs (:func:`die_with_parent`), one under a wall-clock deadline through
+  util-linux's ``setpriv``, so that no code of ours runs in the child and it
+  starts the cheapest way (``vfork``);
 * we are stopped with SIGTERM: while a program runs,
   :func:`killing_groups_on_sigterm` kills its whole process group, then lets
   SIGTERM do what it would have done;
@@ -64,6 +67,8 @@ except ImportError:  # pragma: no cover - CPython on a POSIX system has it
 __all__ = [
     "CPU_WALL_NET_FACTOR",
     "CPU_WALL_NET_S",
+    "POLL_MAX_MS",
+    "RLIMIT_MAX_S",
     "ProcessOutput",
     "Scratch",
     "TimeLeft",
@@ -195,6 +200,13 @@ sleeps (a busy machine gives a working program a fraction of a core, never a ten
 for long)."""
 CPU_WALL_NET_S = 10.0
 
+POLL_MAX_MS = 2**31 - 1
+"""The longest wait one ``poll()`` takes (INT_MAX milliseconds, about 24.8 days): a longer
+T is waited out in several, so a T of any size reaches no system call whole."""
+RLIMIT_MAX_S = 2**31 - 1
+"""The highest ``RLIMIT_CPU`` set on a program (about 68 years): a larger allowance sets this,
+a limit no run meets, where the kernel's own type might not hold the number."""
+
 _POLL_MIN_S = 0.002  # the shortest and longest pauses between two looks at a child's CPU
 _POLL_MAX_S = 0.05
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc's unit
@@ -296,12 +308,17 @@ class ProcessOutput:
         at the deadline.
     wall_ms : float
         Wall-clock milliseconds from start to exit (or kill).
+    cpu_ms : float or None
+        The program's own CPU milliseconds (user and system, those of its
+        children it waited for included), as the kernel reports them when it is
+        reaped (``wait4``); None where that cannot be read.
     """
 
     stdout: str
     stderr: str
     exit_code: int | None
     wall_ms: float
+    cpu_ms: float | None = None
 
     @property
     def timed_out(self) -> bool:
@@ -325,10 +342,14 @@ def run_program(
     with SIGKILL when the program exits or the deadline passes, whichever
     comes first, so none of its descendants survive (except one that
     deliberately leaves the group). It never outlives us either: it gets
-    SIGKILL from the kernel if we die (:func:`die_with_parent`), its group
-    from a watcher then, even when we die of SIGKILL (:func:`_watch_group`),
-    and its group is killed if we are stopped by SIGTERM or exit
-    (:func:`killing_groups_on_sigterm`, :func:`kill_tracked_groups`).
+    SIGKILL from the kernel if we die (the parent-death signal: set by
+    :func:`die_with_parent` under a CPU deadline, by ``setpriv`` under a wall
+    deadline, where the program is started with ``vfork``, the cheapest start
+    Python offers), its group from a watcher then (:func:`_watch_group`), and
+    its group is killed if we are stopped by SIGTERM or exit
+    (:func:`killing_groups_on_sigterm`, :func:`kill_tracked_groups`). Its own
+    CPU time comes back from the kernel as it is reaped (``cpu_ms``; with
+    ``setpriv``, the launcher's fraction of a millisecond included).
 
     Parameters
     ----------
@@ -361,14 +382,15 @@ def run_program(
             process = _start(argv, workdir or Path("/"), out, err, label, pass_fds, cpu_limit)
             watch(process.pid)
             finished = False
+            cpu_ms = None
             try:
                 finished = wait_within(deadline, process.pid, functools.partial(
                     _wait_for_exit_s, process.pid))
             finally:
-                _kill_group(process)
+                cpu_ms = _kill_group(process)
         wall_ms = (time.perf_counter() - started) * 1000.0
         exit_code = process.returncode if finished else None
-        return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms)
+        return ProcessOutput(_read_back(out), _read_back(err), exit_code, wall_ms, cpu_ms)
 
 
 def _read_back(stream) -> str:
@@ -381,7 +403,7 @@ def _cpu_limit_s(deadline: TimeLeft) -> int | None:
     left_ms = deadline.remaining_or_none()
     if left_ms is None or str(getattr(deadline, "clock", "wall")) != "cpu":
         return None
-    return math.ceil(left_ms / 1000.0) + 1
+    return min(math.ceil(left_ms / 1000.0) + 1, RLIMIT_MAX_S)
 
 
 def _child_setup(parent: int, cpu_limit: int | None) -> None:
@@ -392,21 +414,81 @@ def _child_setup(parent: int, cpu_limit: int | None) -> None:
             _resource.setrlimit(_resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
 
+#: util-linux's ``setpriv`` (Linux), which sets a parent-death signal and then runs the
+#: program in its own process: a program started without our code in the child has it too.
+SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+
+
+def _check_runnable(program: str, workdir: Path, label: str) -> None:
+    """Raise as starting `program` would when it is missing or not executable.
+
+    ``setpriv`` would report that itself (exit 127) where Popen raises, so it is
+    checked first and said the same way.
+    """
+    if os.sep in program:
+        found = str(Path(workdir, program)) if not os.path.isabs(program) else program
+        exists = os.path.exists(found)
+    else:
+        found = shutil.which(program) or ""
+        exists = bool(found)
+    if not exists:
+        raise SolverNotFoundError(f"{label}: program not found: {program}")
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        raise SolverNotFoundError(
+            f"{label}: {program} is not executable (permission denied; chmod +x it?)"
+        )
+    if not _kernel_can_start(found):
+        raise SolverError(f"{label}: cannot run {program}: Exec format error")
+
+
+def _kernel_can_start(path: str) -> bool:
+    """Whether `path` starts as a script (``#!``) or an ELF file with a sane header.
+
+    The kernel refuses anything else, and Popen says so; but ``setpriv`` execs with
+    execvp, which then hands the file to ``/bin/sh`` as a script, and garbage would
+    run as shell commands. The ELF test reads only what the kernel checks first:
+    the magic, the class (32 or 64 bits), the byte order and the version.
+    """
+    try:
+        with open(path, "rb") as program:
+            head = program.read(7)
+    except OSError:
+        return True  # unreadable but executable: let the exec say why
+    if head.startswith(b"#!"):
+        return True
+    return (
+        len(head) == 7 and head[:4] == b"\x7fELF"
+        and head[4] in (1, 2) and head[5] in (1, 2) and head[6] == 1
+    )
+
+
 def _start(
     argv: list[str], workdir: Path, out, err, label: str, pass_fds: tuple[int, ...] = (),
     cpu_limit: int | None = None,
 ) -> subprocess.Popen:
-    parent = os.getpid()
+    # Without a CPU limit to set, the child runs no Python before the program: subprocess
+    # then starts it with vfork, which copies nothing of this process (a fork of a notebook
+    # kernel cost milliseconds of CPU here, and as much again in the child). util-linux's
+    # setpriv then asks for the parent-death signal and becomes the program: it dies with us
+    # from its first instruction, before the watcher (_watch_group) learns its group, which
+    # takes a Python statement of ours that a busy machine may delay.
+    setup = None
+    launch = argv
+    if cpu_limit is not None or SETPRIV is None:
+        setup = functools.partial(_child_setup, os.getpid(), cpu_limit)
+    else:
+        _check_runnable(argv[0], workdir, label)
+        launch = [SETPRIV, "--pdeathsig", "KILL", "--", *argv]
     try:
         process = subprocess.Popen(
-            argv,
+            launch,
             cwd=workdir,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group: killable as a whole
             pass_fds=pass_fds,
-            preexec_fn=functools.partial(_child_setup, parent, cpu_limit),
+            preexec_fn=setup,
         )
     except FileNotFoundError:
         raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
@@ -479,7 +561,15 @@ def _wait_for_exit(pid: int, timeout_ms: float | None) -> bool:
     try:
         waiter = select.poll()
         waiter.register(handle, select.POLLIN)
-        return bool(waiter.poll(None if timeout_ms is None else math.ceil(timeout_ms)))
+        if timeout_ms is None:
+            return bool(waiter.poll(None))
+        until = time.monotonic() + timeout_ms / 1000.0
+        while True:  # poll() takes at most INT_MAX ms: a longer wait is several
+            left_ms = (until - time.monotonic()) * 1000.0
+            if waiter.poll(min(max(math.ceil(left_ms), 0), POLL_MAX_MS)):
+                return True
+            if left_ms <= POLL_MAX_MS:
+                return False
     finally:
         os.close(handle)
 
@@ -498,13 +588,37 @@ def _poll_for_exit(pid: int, timeout_ms: float | None) -> bool:
         pause = min(pause * 2, 0.02)
 
 
-def _kill_group(process: subprocess.Popen) -> None:
-    """SIGKILL the program's whole process group, reap the program, see the others end."""
+def _kill_group(process: subprocess.Popen) -> float | None:
+    """SIGKILL the program's whole process group, reap the program, see the others end.
+
+    Returns the program's own CPU milliseconds, as :func:`_reap` reads them.
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    cpu_ms = _reap(process)
     _await_group_end(process.pid)
     untrack_group(process.pid)
+    return cpu_ms
+
+
+def _reap(process: subprocess.Popen) -> float | None:
+    """Wait for the program and set its exit code; its CPU milliseconds (None: not known).
+
+    ``wait4`` gives the kernel's account of the program's own CPU time (user
+    and system, its reaped children's included), read in the same call that
+    reaps it; where it is missing, the program is reaped as usual.
+    """
+    wait4 = getattr(os, "wait4", None)
+    if process.returncode is None and wait4 is not None:
+        try:
+            _, status, usage = wait4(process.pid, 0)
+        except ChildProcessError:  # reaped elsewhere: Popen knows how to say so
+            pass
+        else:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return (usage.ru_utime + usage.ru_stime) * 1000.0
+    process.wait()
+    return None
 
 
 def _await_group_end(group: int, patience_s: float = 2.0) -> None:

@@ -100,6 +100,16 @@ def test_missing_file_is_a_dimacs_error(tmp_path):
         read_dimacs(tmp_path / "nothing.cnf")
 
 
+def test_from_clauses_is_the_formula_of_those_clauses():
+    clauses = [[1, -2], [3], [-1, 2, -3]]
+    cnf = CNF.from_clauses(clauses)
+    assert cnf == CNF(clauses) and cnf.num_vars == 3 and cnf.num_clauses == 3
+    assert cnf.clauses == ((1, -2), (3,), (-1, 2, -3))
+    wider = CNF.from_clauses(iter(clauses), num_vars=5)  # any iterable, more variables declared
+    assert wider.num_vars == 5 and wider.clauses == cnf.clauses
+    assert CNF.from_clauses([[]]).has_empty_clause
+
+
 def test_writer_is_strict_one_clause_per_line():
     cnf = CNF([[1, -2], [3], [-1, 2, -3]])
     assert (

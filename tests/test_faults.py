@@ -126,7 +126,7 @@ def test_fault11_makefile_quotes_instances_and_t(tmp_path):
     if make is None:
         pytest.skip("no make program here")
     nasty = "my file's; touch PWNED `id`.txt"
-    for target, program in (("report", "sudosat.report.build"), ("solve-own", "scripts/solve-own")):
+    for target, program in (("report", "sudosat report"), ("solve-own", "scripts/solve-own")):
         listing = subprocess.run(
             [make, "-n", "--no-print-directory", "-C", str(ROOT), target,
              f"INSTANCES={nasty}", "T=10 000"],

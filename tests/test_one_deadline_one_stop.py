@@ -90,6 +90,7 @@ def test_the_row_and_the_output_word_carry_the_solvers_stop(tmp_path, capsys):
 # one deadline, by keyword, from the command line to the loop
 
 
+@pytest.mark.usefixtures("python_core")  # spies on the Python engine's set_budget
 def test_the_command_lines_t_reaches_the_cdcl_loop_as_one_deadline(tmp_path, monkeypatch, capsys):
     seen: list[object] = []
     real = Engine.set_budget
@@ -298,6 +299,7 @@ def test_an_answer_after_t_on_the_incremental_path_is_a_timeout(monkeypatch):
 # CPU in the stats: real, in one unit, rounded for people
 
 
+@pytest.mark.usefixtures("python_core")  # its formula is enough work on this core only
 def test_solver_stats_give_the_cpu_time_process_time_sees_around_the_calls():
     cnf = pigeonhole(8, 7)
     began = time.process_time()

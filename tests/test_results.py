@@ -126,8 +126,8 @@ def rows(draw) -> Row:
             values[column] = draw(st.none() | st.booleans())
         elif column.endswith("_ms"):
             values[column] = draw(_floats)
-        elif column in ("solver", "encoding", "error", "output", "line_hash", "run_hash",
-                        "row_hash"):
+        elif column in ("solver", "core", "encoding", "error", "output", "line_hash",
+                        "run_hash", "row_hash"):
             values[column] = draw(_texts.filter(lambda t: t != ""))
         else:
             values[column] = draw(_ints)
@@ -221,11 +221,12 @@ def test_a_table_with_the_older_names_reads_back_with_its_wall_times_and_no_mixe
 
 def test_the_columns_name_their_clock_in_the_agreed_order():
     assert COLUMNS == (
-        "line", "order", "givens", "solver", "encoding", "status", "stop", "valid",
+        "line", "order", "givens", "solver", "core", "encoding", "status", "stop", "valid",
         "encode_wall_ms", "solve_wall_ms", "decode_wall_ms", "total_wall_ms",
         "encode_cpu_ms", "solve_cpu_ms", "decode_cpu_ms", "total_cpu_ms",
         "variables", "clauses", "decisions", "conflicts", "propagations",
-        "load_cpu_ms", "search_cpu_ms", "search_wall_ms", "overhead_cpu_ms", "overhead_wall_ms",
+        "load_cpu_ms", "search_cpu_ms", "search_wall_ms", "process_cpu_ms",
+        "overhead_cpu_ms", "overhead_wall_ms",
         "error", "output", "line_hash", "run_hash", "row_hash",
     )
     timed = [column for column in COLUMNS if column.endswith("_ms")]

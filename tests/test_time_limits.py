@@ -82,6 +82,7 @@ def _order5_course_cnf() -> CNF:
     return encode(generate(5, 0.3, seed=5), "course").cnf
 
 
+@pytest.mark.usefixtures("python_core")  # reads the Python engine's own tables
 def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> None:
     from sudosat.sat.solvers.cdcl import Solver
 
@@ -95,6 +96,7 @@ def test_cdcl_first_call_stops_before_scoring_and_a_later_call_starts_over() -> 
     assert cnf.is_satisfied_by(again.model)
 
 
+@pytest.mark.usefixtures("python_core")  # reads the Python engine's own tables
 def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> None:
     from sudosat.sat.solvers.cdcl import Engine, Solver
 
@@ -118,6 +120,7 @@ def test_cdcl_dropping_satisfied_binaries_stops_between_lists_and_resumes() -> N
     assert stopped.bins == whole.bins
 
 
+@pytest.mark.usefixtures("python_core")  # reads the Python engine's own tables
 def test_cdcl_growing_past_the_deadline_leaves_every_table_as_it_was() -> None:
     from sudosat.sat.solvers.cdcl import Engine, Solver
     from sudosat.sat.solvers.cdcl.state import GROW_CHUNK as _GROW_CHUNK

@@ -97,6 +97,35 @@ def test_zchaff_row_holds_its_own_run_time_and_its_process_cost(fake_zchaff, mon
     assert row.overhead_cpu_ms > 190  # the process's CPU, not the search's
 
 
+def test_a_program_row_holds_the_programs_own_cpu_time_from_the_system(fake_zchaff,
+                                                                        monkeypatch):
+    """``process_cpu_ms`` is the child's own CPU time (wait4): the CPU it burnt counts, its
+    sleep does not, and our side of the call is the total less it."""
+    monkeypatch.setenv("FAKE_RUN_TIME", "0.000278")
+    monkeypatch.setenv("FAKE_BURN", "0.2")
+    monkeypatch.setenv("FAKE_SLEEP", "0.4")
+    row = run_instance(COURSE, "zchaff", "course", 60_000, zchaff=str(fake_zchaff)).row
+    assert row.status is Verdict.SAT
+    assert row.process_cpu_ms is not None and row.process_cpu_ms >= 200  # it burnt 0.2 s
+    assert row.process_cpu_ms < row.solve_wall_ms - 300  # its 0.4 s of sleep are not CPU
+    assert row.process_cpu_ms <= row.solve_cpu_ms + ROUNDING  # the call's CPU holds it
+    assert row.process_cpu_ms >= row.search_cpu_ms  # the process holds its search
+
+
+def test_program_cpu_time_is_measured_for_exec_too_and_left_empty_in_process(
+    tmp_path, monkeypatch
+):
+    minisat = one_var_program(
+        tmp_path, monkeypatch, "minisat", exit_code="10", result="SAT\n1 0\n",
+        stdout="CPU time              : 0.004 s\n\nSATISFIABLE\n",
+    )
+    program = run_instance(Board.parse("1 0"), f"exec:{minisat}", "course", 60_000).row
+    assert program.process_cpu_ms is not None and program.process_cpu_ms > 0
+    for solver in ("cdcl", "pysat:minisat22"):
+        assert run_instance(Board.parse("1 0"), solver, "course", 60_000).row.process_cpu_ms \
+            is None
+
+
 def test_zchaff_unsat_row_adds_up(fake_zchaff, monkeypatch):
     monkeypatch.setenv("FAKE_RUN_TIME", "1.9e-05")
     row = run_instance(CLASHING, "zchaff", "course", 60_000, zchaff=str(fake_zchaff)).row
@@ -277,8 +306,24 @@ def test_each_comparison_has_its_own_winner_and_names_its_clock():
     assert [s.winner for s in made.values()] == ["zchaff", "cdcl", "cdcl", "cdcl"]
     assert made[("end to end", "wall")].both == 2  # line 3: zChaff gave no answer
     assert versus.search.median_ratio == pytest.approx((2.0 / 0.2 + 1.0 / 0.1) / 2)
-    (measure, lacking), = versus.not_compared
-    assert (measure.name, measure.clock, lacking) == ("overhead", "wall", ("zchaff",))
+    # zChaff's process CPU time is not in this table: its own work cannot be told apart
+    assert [(m.name, m.clock, lacking) for m, lacking in versus.not_compared] == [
+        ("solver alone", "CPU", ("zchaff",)), ("around the solver", "CPU", ("zchaff",)),
+        ("overhead", "wall", ("zchaff",))]
+
+
+def test_with_a_programs_own_cpu_time_the_solver_alone_and_around_it_are_compared():
+    """zChaff's process used 9 ms of the call's 9.4 (line 1): its own work against cdcl's
+    loading and search; what this process spent around each, the rest of each total."""
+    table = race_table(RACE)
+    table.loc[table["solver"] == "zchaff", "process_cpu_ms"] = [9.0, 8.0, 1.0]
+    table.loc[table["solver"] == "cdcl", "load_cpu_ms"] = [0.5, 0.5, 0.5]
+    versus = comparison.comparison_facts(io.normalise_results(table), "cdcl", "zchaff")
+    alone, around = versus.get("solver alone", "CPU"), versus.get("around the solver", "CPU")
+    assert alone is not None and around is not None and alone.both == around.both == 2
+    assert alone.median_ratio == pytest.approx(((2.0 + 0.5) / 9.0 + (1.0 + 0.5) / 8.0) / 2)
+    assert around.median_ratio == pytest.approx(((3.8 - 2.5) / 0.4 + (2.9 - 1.5) / 0.4) / 2)
+    assert alone.winner == "cdcl" and around.winner == "zchaff"
 
 
 def test_without_a_search_time_neither_search_nor_overhead_is_compared():
@@ -288,7 +333,8 @@ def test_without_a_search_time_neither_search_nor_overhead_is_compared():
     assert versus.end_to_end is not None and versus.end_to_end.winner == "cdcl"
     assert versus.search is None and versus.get("overhead", "CPU") is None
     assert [(m.name, m.clock) for m, _ in versus.not_compared] == [
-        ("search", "CPU"), ("overhead", "wall"), ("overhead", "CPU")]
+        ("search", "CPU"), ("solver alone", "CPU"), ("around the solver", "CPU"),
+        ("overhead", "wall"), ("overhead", "CPU")]
     assert {lacking for _, lacking in versus.not_compared} == {("zchaff",)}
 
 
@@ -324,7 +370,8 @@ def test_the_comparison_table_holds_each_solver_s_medians_under_clock_named_head
     assert table.loc["zchaff", "median search CPU ms"] == pytest.approx(0.15)
     assert table.loc["cdcl", "median overhead CPU ms"] == pytest.approx(1.5)
     assert table.loc["cdcl", "median end to end wall ms"] == pytest.approx(3.0)
-    assert table.loc["cdcl", "wall / CPU"] == pytest.approx(2.6 / 2.5)
+    assert table.loc["cdcl", "median wall / CPU"] == pytest.approx(2.6 / 2.5)  # the middle
+    assert table.loc["zchaff", "median wall / CPU"] == pytest.approx((13.6 / 9.0 + 11.6 / 8.0) / 2)
     assert all(" wall " in c or " CPU " in c for c in table.columns if c.endswith(" ms"))
 
 

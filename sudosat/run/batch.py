@@ -72,6 +72,7 @@ __all__ = [
     "BatchSettings",
     "BatchSummary",
     "SolverSummary",
+    "check_instance_file",
     "check_paths",
     "probe_solver",
     "run_batch",
@@ -332,7 +333,7 @@ def _run_job(job: _Job, tasks: list[Task], runner: Any, settings: BatchSettings,
     _ensure_parent(results)
     special = file_kind(output_target(results)) in SPECIAL_KINDS
     with ResultsLock(results) as lock:
-        found = read_rows(results) if settings.resume and not special else []
+        found = read_rows(results, warn_torn=True) if settings.resume and not special else []
         run_hashes = {solver: run_hash(job, solver) for solver in solvers}
         kept = kept_rows(found, lines, run_hashes, parse_line)
         rows = {(row["line"], row["solver"]): row for row in kept}
@@ -368,6 +369,79 @@ def check_paths(instances: str | Path, outputs: Sequence[tuple[str | Path, str]]
         One line naming the path and why.
     """
     check_outputs([(instances, "the instance file")], outputs)
+
+
+_WIDE_MARKS = {b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}  # byte-order marks
+
+
+def check_instance_file(path: str | Path, order: int | None = None) -> int:
+    """Refuse an instance file in which no line reads as a board (of `order`, when given).
+
+    For a notebook or a script that runs a whole file and summarises it: a
+    file of no board (empty, UTF-16 text, another kind of file) is named in
+    one line here, not met later as a table with no rows. A file with some
+    bad lines passes (they become ERROR rows, as ``sudosat solve`` makes them).
+
+    Parameters
+    ----------
+    path : path
+        The instance file.
+    order : int, optional
+        Count only boards of this order (a page that samples one order).
+
+    Returns
+    -------
+    int
+        How many lines read as boards (of `order`, when given).
+
+    Raises
+    ------
+    InstanceError
+        Naming the file: it cannot be read, holds no line, is UTF-16 (or
+        UTF-32) text, or none of its lines reads as a board (of `order`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "i.txt")
+    >>> _ = open(path, "w").write("2 1000002000300004\\nnot a board\\n")
+    >>> check_instance_file(path)
+    1
+    >>> check_instance_file(path, order=3)
+    Traceback (most recent call last):
+    ...
+    sudosat.errors.InstanceError: ...i.txt: holds no board of order 3
+    """
+    source = str(path)
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(4)
+    except OSError as exc:
+        raise InstanceError(open_error_reason(exc), file=source) from None
+    if head[:2] in _WIDE_MARKS:
+        raise InstanceError(f"is {_WIDE_MARKS[head[:2]]} text; instance files are UTF-8 "
+                            "(or ASCII): save it as UTF-8", file=source)
+    lines = _read_lines(path)
+    if not any(line.strip() for line in lines):
+        raise InstanceError("holds no instance line", file=source)
+    read, boards, first_error = 0, 0, None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            board = parse_line(line, source=source, line=number)
+        except InstanceError as exc:
+            first_error = first_error or exc
+            continue
+        read += 1
+        boards += order is None or board.order == order
+    if boards:
+        return boards
+    if read:
+        raise InstanceError(f"holds no board of order {order}", file=source)
+    reason = first_error.reason if first_error is not None else "no board"
+    where = f"line {first_error.line}: " if first_error is not None and first_error.line else ""
+    raise InstanceError(f"no line reads as a board ({where}{reason})", file=source)
 
 
 def _read_lines(path: str | Path, max_bytes: int | None = None) -> list[str]:

@@ -248,7 +248,8 @@ class DaskExecutor:
             else:
                 address = scheduler_address(self.scheduler)
                 probe_scheduler(address)  # a wrong address is refused here, in seconds
-                client = distributed.Client(address, timeout=f"{DASK_CONNECT_TIMEOUT_S}s")
+                with _dask_quiet():  # what fails is said once, below, in our one line
+                    client = distributed.Client(address, timeout=f"{DASK_CONNECT_TIMEOUT_S}s")
                 self.client = self._stack.enter_context(client)
         except SudosatError:
             self._stack.close()
@@ -256,8 +257,8 @@ class DaskExecutor:
         except (Exception, MemoryError) as exc:  # Dask's, whatever it is: never "out of memory"
             self._stack.close()
             where = self.scheduler or "a local cluster"
-            why = " ".join(f"{type(exc).__name__}: {exc}".split())  # one line, whatever it holds
-            raise SudosatError(f"cannot reach the Dask scheduler at {where}: {why}") from None
+            raise SudosatError(f"cannot reach the Dask scheduler at {where}: "
+                               f"{_connect_failure(exc)}") from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -300,3 +301,35 @@ class DaskExecutor:
 
 
 _END = object()
+
+
+@contextlib.contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """No log record in this process while the block runs: Dask logs a peer that answers
+    with what it cannot read at CRITICAL, with a traceback, before our own line says it."""
+    import logging
+
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
+
+
+def _connect_failure(exc: BaseException) -> str:
+    """Why connecting to a scheduler failed, in one line (an exception may hold no words).
+
+    Examples
+    --------
+    >>> _connect_failure(TimeoutError())
+    'no answer to the handshake within 20 s (TimeoutError)'
+    >>> _connect_failure(ValueError("bad\\nframe"))
+    'ValueError: bad frame'
+    """
+    text = " ".join(str(exc).split())
+    if isinstance(exc, TimeoutError) and not text:
+        return f"no answer to the handshake within {DASK_CONNECT_TIMEOUT_S:g} s (TimeoutError)"
+    if not text:
+        return f"its answer is not one a Dask scheduler gives ({type(exc).__name__})"
+    return f"{type(exc).__name__}: {text}"

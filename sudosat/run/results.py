@@ -40,6 +40,7 @@ import io
 import json
 import math
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLUMNS",
+    "DECIDED",
     "JSONL_SUFFIXES",
     "MIXED_CLOCK_COLUMNS",
     "RENAMED_COLUMNS",
@@ -131,11 +133,17 @@ _OF_STOP = {
 STATUSES: tuple[str, ...] = tuple(verdict.value for verdict in Verdict)
 """The values of the ``status`` column."""
 
+DECIDED: tuple[str, ...] = (Verdict.SAT.value, Verdict.UNSAT.value)
+"""The values of the ``status`` column of a run that decided its formula, SAT or UNSAT (a run a
+limit stopped, TIMEOUT or UNKNOWN, and an ERROR did not): what the studies and the report
+count as solved."""
+
 COLUMNS: tuple[str, ...] = (
     "line",
     "order",
     "givens",
     "solver",
+    "core",
     "encoding",
     "status",
     "stop",
@@ -156,6 +164,7 @@ COLUMNS: tuple[str, ...] = (
     "load_cpu_ms",
     "search_cpu_ms",
     "search_wall_ms",
+    "process_cpu_ms",
     "overhead_cpu_ms",
     "overhead_wall_ms",
     "error",
@@ -179,10 +188,14 @@ the board's check) and ``total`` (the whole line) come on both clocks.
 process, reported by a program for itself (zChaff's ``Total Run Time``,
 MiniSat's ``CPU time``, CaDiCaL's process time; empty for one that reports
 none). ``search_wall_ms`` is the search's wall time, for the solvers in this
-process only. ``overhead_cpu_ms = total_cpu_ms - encode_cpu_ms -
-search_cpu_ms - decode_cpu_ms`` and ``overhead_wall_ms`` the same on the wall
-clock: the hand-over (loading, writing and reading files, starting a program,
-parsing, checking the model); empty without the search's time on that clock.
+process only. ``process_cpu_ms`` is a solver program's own CPU time (user and
+system) as the operating system reports it when the program ends (``zchaff``,
+``exec:``; empty for the solvers in this process): ``total_cpu_ms -
+process_cpu_ms`` is what this process spent around it. ``overhead_cpu_ms =
+total_cpu_ms - encode_cpu_ms - search_cpu_ms - decode_cpu_ms`` and
+``overhead_wall_ms`` the same on the wall clock: the hand-over (loading,
+writing and reading files, starting a program, parsing, checking the model);
+empty without the search's time on that clock.
 A wall time far above its CPU time means the machine was busy. ``stop`` is why
 the solver stopped (:class:`~sudosat.sat.result.Stop`: ``answered``, ``time``,
 ``conflicts``, ``propagations``, ``gave up``, ``error``). ``line_hash``
@@ -216,7 +229,7 @@ _INTS = frozenset(
 )
 _FLOATS = frozenset(column for column in COLUMNS if column.endswith("_ms"))
 _TEXTS = frozenset(
-    {"solver", "encoding", "error", "output", "line_hash", "run_hash", "row_hash"}
+    {"solver", "core", "encoding", "error", "output", "line_hash", "run_hash", "row_hash"}
 )
 
 
@@ -242,6 +255,7 @@ class Row(Mapping[str, Any]):
     order: int | None = None
     givens: int | None = None
     solver: str | None = None
+    core: str | None = None
     encoding: str | None = None
     status: Verdict | None = None
     stop: Stop | None = None
@@ -262,6 +276,7 @@ class Row(Mapping[str, Any]):
     load_cpu_ms: float | None = None
     search_cpu_ms: float | None = None
     search_wall_ms: float | None = None
+    process_cpu_ms: float | None = None
     overhead_cpu_ms: float | None = None
     overhead_wall_ms: float | None = None
     error: str | None = None
@@ -511,7 +526,7 @@ def write_table(
 
 
 class ResultsLog:
-    """A results table written row by row, each row flushed as soon as it is known.
+    """A results table written row by row, each row written whole as soon as it is known.
 
     Parameters
     ----------
@@ -526,6 +541,13 @@ class ResultsLog:
         character device) is written in place through one handle.
     lock : ResultsLock, optional
         The lock this run holds on `path`; it moves with the atomic rewrite.
+
+    Notes
+    -----
+    Each row goes to the operating system in one piece, unbuffered
+    (:meth:`append`); a write that fails part-way (a full disk) is cut back
+    off the regular file before the error is raised, so the table holds whole
+    rows only, and ``--resume`` completes it.
     """
 
     def __init__(
@@ -540,24 +562,48 @@ class ResultsLog:
         self.columns = tuple(columns)
         self.format = table_format(self.path)
         target = output_target(self.path)
-        if file_kind(target) in SPECIAL_KINDS:
-            self._file = open(target, "w", encoding="utf-8", newline="")  # noqa: SIM115
-            self._file.write(_table_text(self.path, self.columns, rows))
+        self._special = file_kind(target) in SPECIAL_KINDS
+        if self._special:
+            with self._named_errors():
+                self._file = open(target, "wb", buffering=0)  # noqa: SIM115
+                self._write_whole(_table_text(self.path, self.columns, rows).encode("utf-8"))
         else:
             write_table(self.path, rows, self.columns, lock=lock)
-            self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        self._csv = csv.DictWriter(
-            self._file, self.columns, extrasaction="ignore", lineterminator="\n"
-        )
+            with self._named_errors():
+                self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115
 
     def append(self, row: Mapping[str, Any]) -> None:
-        """Write `row` and flush it to the operating system."""
+        """Write `row` whole to the operating system, or nothing of it.
+
+        Raises
+        ------
+        OutputError
+            The row cannot be written (a full disk); the table is left as it
+            was before the row, and the message names it.
+        """
+        if self.format == "csv":
+            buffer = io.StringIO()
+            csv.DictWriter(buffer, self.columns, extrasaction="ignore",
+                           lineterminator="\n").writerow(_csv_ready(row, self.columns))
+            text = buffer.getvalue()
+        else:
+            text = json.dumps(_plain(row, self.columns)) + "\n"
         with self._named_errors():
-            if self.format == "csv":
-                self._csv.writerow(_csv_ready(row, self.columns))
-            else:
-                self._file.write(json.dumps(_plain(row, self.columns)) + "\n")
-            self._file.flush()
+            self._write_whole(text.encode("utf-8"))
+
+    def _write_whole(self, data: bytes) -> None:
+        """All of `data` at the end of the file; on a failure, a regular file loses it all."""
+        handle = self._file.fileno()
+        start = None if self._special else os.lseek(handle, 0, os.SEEK_END)
+        left = memoryview(data)
+        try:
+            while left:
+                left = left[os.write(handle, left):]
+        except OSError:
+            if start is not None:  # truncating frees blocks: it works on a full disk too
+                with contextlib.suppress(OSError):
+                    os.ftruncate(handle, start)
+            raise
 
     def close(self) -> None:
         with self._named_errors():
@@ -578,14 +624,17 @@ class ResultsLog:
         self.close()
 
 
-def read_rows(path: str | os.PathLike, *, missing_ok: bool = True) -> list[dict[str, Any]]:
+def read_rows(
+    path: str | os.PathLike, *, missing_ok: bool = True, warn_torn: bool = False
+) -> list[dict[str, Any]]:
     """The rows of a results file (CSV or JSONL, see :func:`table_format`), as dicts.
 
-    A last line without its line end was cut short by a kill and is skipped;
-    so is any row that cannot be read (a CSV row with the wrong number of
-    fields or a field beyond the csv module's limit, a line that is not a JSON
-    object). Bytes that are not UTF-8 become U+FFFD, which no row of ours
-    holds, so such a row fails any check a caller makes. CSV values come back
+    A last line without its line end was cut short (a kill, a crash, a full
+    disk) and is dropped, with a warning when `warn_torn`; so is any row that
+    cannot be read (a CSV row with the wrong number of fields or a field
+    beyond the csv module's limit, a line that is not a JSON object). Bytes
+    that are not UTF-8 become U+FFFD, which no row of ours holds, so such a
+    row fails any check a caller makes. CSV values come back
     as strings (empty for a missing value); JSONL values keep their types;
     :meth:`Row.from_dict` types either.
 
@@ -593,6 +642,8 @@ def read_rows(path: str | os.PathLike, *, missing_ok: bool = True) -> list[dict[
     ----------
     missing_ok : bool
         A missing file is ``[]`` (a run that has not started); else an error.
+    warn_torn : bool
+        Say so (:func:`warnings.warn`, naming the file) when a torn last row is dropped.
 
     Raises
     ------
@@ -614,6 +665,9 @@ def read_rows(path: str | os.PathLike, *, missing_ok: bool = True) -> list[dict[
         raise InstanceError(open_error_reason(exc), file=str(path)) from None
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
+        if warn_torn:
+            warnings.warn(f"{path}: its last row was cut short (a crash or a full disk); "
+                          "it is dropped and its line solved again", stacklevel=2)
     if table_format(path) == "csv":
         return _csv_rows(text)
     rows = []
@@ -694,11 +748,3 @@ def typed_frame(frame: pd.DataFrame) -> pd.DataFrame:
     frame["solver"] = frame["solver"].astype(str)
     extra = [column for column in frame.columns if column not in _COLUMN_SET]
     return frame[[*COLUMNS, *extra]]
-
-
-def rows_frame(rows: Iterable[Row]) -> pd.DataFrame:
-    """Rows as a typed DataFrame (see :func:`typed_frame`)."""
-    import pandas as pd
-
-    return typed_frame(pd.DataFrame([row.to_dict() for row in rows], columns=list(COLUMNS)))
-

@@ -16,8 +16,12 @@ again. Three fingerprints, written in every row a run produces:
     solved again.
 
 The fingerprints are SHA-256 digests, not signatures: they catch edits and
-stale rows, not a forger who recomputes them. A kept row's answer must also
-hold up on its own (a SAT board is checked again against the puzzle).
+stale rows, not a forger who recomputes them. So a kept row's answer must also
+hold up on its own, checked without trusting the table: a SAT board is checked
+again against the puzzle, and an UNSAT is kept only when the puzzle's givens
+clash (a row, column or box holding a symbol twice: a proof anyone can check);
+any other UNSAT is solved again. TIMEOUT, UNKNOWN and ERROR rows claim no
+answer and are kept when their hashes match.
 """
 
 from __future__ import annotations
@@ -97,10 +101,11 @@ def kept_rows(
     (a table of another input keeps nothing), and, for a solver of this run
     (a key of `run_hashes`, with the run's fingerprint for it), its
     ``run_hash`` matches this run's, its ``row_hash`` matches its own answer,
-    and that answer holds up: a SAT board is checked again against the puzzle,
-    an UNSAT, TIMEOUT or UNKNOWN line must name the puzzle's order. Rows of
-    solvers not in this run stay in the table when their line matches.
-    Everything else is solved again.
+    and that answer holds up (:func:`answer_holds`): a SAT board is checked
+    again against the puzzle, an UNSAT needs givens that clash, a TIMEOUT or
+    UNKNOWN line must name the puzzle's order. Rows of solvers not in this run
+    stay in the table when their line matches (no output of this run shows
+    them). Everything else is solved again.
     """
     kept: dict[Key, Row] = {}
     puzzles: dict[int, Board | None] = {}
@@ -117,7 +122,7 @@ def kept_rows(
                 continue
             if number not in puzzles:
                 puzzles[number] = _puzzle_or_none(lines[number - 1], read_board)
-            if not _answer_holds(raw, puzzles[number], read_board):
+            if not answer_holds(raw, puzzles[number], read_board):
                 continue
         kept[(number, solver)] = row.replace(line=number, solver=solver)
     return list(kept.values())
@@ -138,10 +143,39 @@ def _puzzle_or_none(text: str, read_board: Callable[[str], Board]) -> Board | No
         return None
 
 
-def _answer_holds(
+def answer_holds(
     row: Mapping[str, Any], puzzle: Board | None, read_board: Callable[[str], Board]
 ) -> bool:
-    """Whether a kept row's status and output line agree with its puzzle."""
+    """Whether a row's status and output line hold up against its puzzle, the table untrusted.
+
+    A SAT row's board must solve the puzzle; an UNSAT row's puzzle must have
+    givens that clash (an UNSAT that needs a search to show is not taken on
+    the table's word: its hashes may have been recomputed); a TIMEOUT or
+    UNKNOWN row must name the puzzle's order; an ERROR row must be an ERROR
+    line.
+
+    Parameters
+    ----------
+    row : mapping
+        The row as read from the table (``status`` and ``output`` are looked at).
+    puzzle : Board or None
+        The row's input line read as a board; None for a line that is no board
+        (only an ERROR row holds then).
+    read_board : callable
+        Reads an output line as a board, raising :class:`InstanceError` for one that is not.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> clash = Board.parse("2 1100000000000000")
+    >>> answer_holds({"status": "UNSAT", "output": "2 UNSAT"}, clash, Board.parse)
+    True
+    >>> answer_holds({"status": "UNSAT", "output": "2 UNSAT"}, Board.empty(2), Board.parse)
+    False
+    """
     status, output = row.get("status"), row.get("output")
     if status not in STATUSES or not isinstance(output, str) or "\n" in output:
         return False
@@ -152,6 +186,8 @@ def _answer_holds(
         return output.startswith("ERROR ")
     if puzzle is None:
         return False
+    if status == Verdict.UNSAT and puzzle.is_consistent():
+        return False  # not shown by the givens alone: solved again, never believed
     if status != Verdict.SAT:
         return output == format_output(status, order=puzzle.order)
     try:

@@ -33,7 +33,8 @@ external programs included.
 Every stage is timed on both clocks into the row (``encode_wall_ms`` and
 ``encode_cpu_ms`` ...; see :data:`~sudosat.run.results.COLUMNS`); the
 solver's own search and loading times come from its stats, each named by its
-clock (``search_cpu_ms``, ``search_wall_ms``, ``load_cpu_ms``).
+clock (``search_cpu_ms``, ``search_wall_ms``, ``load_cpu_ms``), and so does a
+program's own CPU time as the operating system reports it (``process_cpu_ms``).
 
 The formula is a registered encoding's name (built here), or a
 :class:`Prepared` formula built by the caller (a study shares one encoding
@@ -102,7 +103,8 @@ LIMIT_POLICIES = ("pipeline", "solver")
 
 _STAT_COLUMNS = ("decisions", "conflicts", "propagations")
 # The solver's own times, as its stats name them (each named by its clock): into the row.
-_OWN_TIMES = ("load_cpu_ms", "search_cpu_ms", "search_wall_ms")
+# A program's process CPU time (``process_cpu_ms``) comes from the operating system.
+_OWN_TIMES = ("load_cpu_ms", "search_cpu_ms", "search_wall_ms", "process_cpu_ms")
 
 
 class Formula(Protocol):
@@ -455,6 +457,7 @@ def _conclude(run: _Run, formula: Any, result: Result, deadline: Deadline) -> In
     """
     run.draft.update({key: _count(result.stats.get(key)) for key in _STAT_COLUMNS})
     run.draft.update({key: _optional_ms(result.stats.get(key)) for key in _OWN_TIMES})
+    run.draft["core"] = result.core or None  # which implementation ran (cdcl's two cores)
     late = result.stop is Stop.ANSWERED and deadline.expired()
     stop = Stop.TIME if late else result.stop
     verdict = Verdict.of(result.status, stop)

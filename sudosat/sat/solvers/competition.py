@@ -32,6 +32,7 @@ from sudosat.sat.solvers.adapter import (
     executable,
     finish,
     last_words,
+    process_times,
     program_said,
     timed_out,
     unsat_without_asking,
@@ -160,7 +161,9 @@ def solve_exec(
         limit ran out (GAVE_UP for an UNKNOWN from a program given no limit).
         Stats: the counters it printed, ``search_cpu_ms`` (its own CPU time,
         where it reports one: MiniSat's ``CPU time``, CaDiCaL's process time
-        ...) and ``process_wall_ms``, the wall time of its process.
+        ...), ``process_wall_ms``, the wall time of its process, and
+        ``process_cpu_ms``, its CPU time as the operating system reports it
+        (where it is known).
 
     Raises
     ------
@@ -189,7 +192,7 @@ def solve_exec(
         run = run_program(argv, None, deadline, label, pass_fds=tuple(scratch.handles))
         result_text = scratch.read(result_file) if convention.result_file else None
     if run.timed_out:
-        return timed_out(started, name, process_wall_ms=run.wall_ms)
+        return timed_out(started, name, **process_times(run))
     assert run.exit_code is not None  # a program that did not time out has exited
     timed = seconds is not None and bool(convention.limit)
     if result_text is not None:
@@ -199,7 +202,7 @@ def solve_exec(
             run.stdout, run.stderr, run.exit_code, cnf.num_vars, label, timed=timed
         )
     result.stats.update(scrape_stats(run.stdout))
-    result.stats["process_wall_ms"] = run.wall_ms
+    result.stats.update(process_times(run))
     return finish(result, cnf, started, label, name)
 
 

@@ -24,6 +24,7 @@ from sudosat.sat.solvers.adapter import (
     executable,
     finish,
     last_words,
+    process_times,
     timed_out,
     unsat_without_asking,
     whole_seconds,
@@ -133,8 +134,10 @@ def solve_zchaff(
         UNKNOWN, ``stop`` TIME, at the time limit (ours or zChaff's own).
         ``stats`` holds zChaff's counters (``decisions``, ``conflicts``,
         ``propagations`` ...), ``search_cpu_ms`` (its "Total Run Time", the
-        CPU time of its search, parsing not counted, in milliseconds) and
-        ``process_wall_ms``, the wall time of its process.
+        CPU time of its search, parsing not counted, in milliseconds),
+        ``process_wall_ms``, the wall time of its process, and
+        ``process_cpu_ms``, the CPU time of its process as the operating
+        system reports it (reading its input included; where it is known).
 
     Raises
     ------
@@ -160,10 +163,10 @@ def solve_zchaff(
         argv = [binary, str(path)] + ([] if seconds is None else [str(seconds)])
         run = run_program(argv, None, deadline, "zChaff", pass_fds=tuple(scratch.handles))
     if run.timed_out:
-        return timed_out(started, "zchaff", process_wall_ms=run.wall_ms)
+        return timed_out(started, "zchaff", **process_times(run))
     assert run.exit_code is not None  # a program that did not time out has exited
     result = parse_zchaff_output(run.stdout, run.stderr, run.exit_code, cnf.num_vars)
-    result.stats["process_wall_ms"] = run.wall_ms
+    result.stats.update(process_times(run))
     return finish(result, cnf, started, "zChaff", "zchaff")
 
 
@@ -237,43 +240,86 @@ def parse_zchaff_output(stdout: str, stderr: str, exit_code: int, num_vars: int)
         shell_code = 128 - exit_code if exit_code < 0 else exit_code
         reason = _ZCHAFF_EXIT_REASONS.get(shell_code, "zChaff failed")
         raise SolverError(f"{reason} ({describe_exit(exit_code)}): {last_words(stderr, stdout)}")
-    lines = stdout.splitlines()  # also splits the '\r' progress reports
-    verdict = _zchaff_verdict(lines, stdout)
+    answer = _read_answer(stdout)
+    verdict = _zchaff_verdict(answer, stdout)
     if verdict == "ABORT : MEM OUT":
         raise ResourceLimitError("zChaff ran out of memory (RESULT: ABORT : MEM OUT)")
     if verdict not in _ZCHAFF_VERDICTS:
         raise SolverError(f"zChaff printed an unknown result {verdict!r}")
     status, stop, announcement = _ZCHAFF_VERDICTS[verdict]
-    if not any(line.startswith(announcement) for line in lines):
+    if announcement not in answer.announced:
         raise SolverError(f"zChaff said RESULT: {verdict} without {announcement!r}: output garbled")
-    stats = _zchaff_stats(lines)
+    stats = _zchaff_stats(answer.stats)
     declared = stats.get("original_variables")
     if declared is not None and declared != num_vars:
         raise SolverError(f"zChaff read {declared:g} variables where the formula has {num_vars}")
-    model = _zchaff_model(lines, num_vars) if status is Status.SAT else None
+    model = _zchaff_model(answer.model_line, num_vars) if status is Status.SAT else None
     return Result(status, model, stats, 0.0, "zchaff", stop=stop)
 
 
-def _zchaff_verdict(lines: list[str], stdout: str) -> str:
+class _Answer:
+    """What zChaff printed, gathered in one pass over its lines (:func:`_read_answer`)."""
+
+    __slots__ = ("results", "result_last", "announced", "model_line", "stats")
+
+    def __init__(self) -> None:
+        self.results: list[str] = []  # the RESULT lines
+        self.result_last = False  # whether the last non-blank line is the (first) RESULT line
+        self.announced: set[str] = set()  # the verdicts' announcements that open a line
+        self.model_line: str | None = None  # the line after "Instance Satisfiable"
+        self.stats: list[tuple[str, str]] = []  # (name, value) of every "name TAB value" line
+
+
+_ANNOUNCEMENTS = tuple(announcement for _, _, announcement in _ZCHAFF_VERDICTS.values())
+
+
+def _read_answer(stdout: str) -> _Answer:
+    """One pass over zChaff's lines: its RESULT lines, announcements, model line and statistics.
+
+    ``splitlines`` also splits the ``\\r`` progress reports.
+    """
+    answer = _Answer()
+    after_sat = False
+    for line in stdout.splitlines():
+        if after_sat:
+            answer.model_line, after_sat = line, False
+        if not line.strip():
+            continue
+        answer.result_last = False
+        if line.startswith("RESULT:"):
+            answer.results.append(line)
+            answer.result_last = len(answer.results) == 1
+            continue
+        for announcement in _ANNOUNCEMENTS:
+            if line.startswith(announcement):
+                if announcement not in answer.announced and announcement == _SAT_ANNOUNCEMENT:
+                    after_sat = True
+                answer.announced.add(announcement)
+        if _ZCHAFF_SEED_MARK in line:
+            line = line[line.index(_ZCHAFF_SEED_MARK) :]  # the model precedes it on the line
+        name, tab, value = line.partition("\t")
+        if tab:
+            answer.stats.append((name.strip(), value.strip()))
+    return answer
+
+
+_SAT_ANNOUNCEMENT = "Instance Satisfiable"
+
+
+def _zchaff_verdict(answer: _Answer, stdout: str) -> str:
     """The text after ``RESULT:`` on zChaff's last line."""
-    filled = [line for line in lines if line.strip()]
-    results = [line for line in filled if line.startswith("RESULT:")]
-    if not results:
+    if not answer.results:
         raise SolverError(
             f"zChaff printed no RESULT line (is the program really zChaff?): {last_words(stdout)}"
         )
-    if len(results) > 1 or filled[-1] is not results[0]:
+    if len(answer.results) > 1 or not answer.result_last:
         raise SolverError("zChaff's output is garbled: the RESULT line is not its single last line")
-    return results[0][len("RESULT:") :].strip()
+    return answer.results[0][len("RESULT:") :].strip()
 
 
-def _zchaff_stats(lines: list[str]) -> dict[str, float]:
+def _zchaff_stats(pairs: list[tuple[str, str]]) -> dict[str, float]:
     stats: dict[str, float] = {}
-    for line in lines:
-        if _ZCHAFF_SEED_MARK in line:
-            line = line[line.index(_ZCHAFF_SEED_MARK) :]  # the model precedes it on the line
-        name, _, value = line.partition("\t")
-        name, value = name.strip(), value.strip()
+    for name, value in pairs:
         if name == _ZCHAFF_DECISION_KINDS:
             parts = [part.strip() for part in value.split("+")]
             if len(parts) == 3 and all(part.isdigit() for part in parts):
@@ -299,12 +345,11 @@ def _number(text: str, name: str) -> float:
         raise SolverError(f"zChaff's statistic {name!r} is not a number: {text!r}") from None
 
 
-def _zchaff_model(lines: list[str], num_vars: int) -> list[int]:
+def _zchaff_model(line: str | None, num_vars: int) -> list[int]:
     """The line after ``Instance Satisfiable``: ``1 -2 3 Random Seed Used ...``."""
-    position = next(i for i, line in enumerate(lines) if line.startswith("Instance Satisfiable"))
-    if position + 1 >= len(lines) or _ZCHAFF_SEED_MARK not in lines[position + 1]:
+    if line is None or _ZCHAFF_SEED_MARK not in line:
         raise SolverError("zChaff said SAT but printed no model line")
-    text = lines[position + 1].split(_ZCHAFF_SEED_MARK, 1)[0]
+    text = line.split(_ZCHAFF_SEED_MARK, 1)[0]
     try:
         model = [int(token) for token in text.split()]
     except ValueError:
