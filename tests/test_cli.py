@@ -11,6 +11,7 @@ from sudosat.cli import main, sat_sn_main
 from sudosat.sat.assignment import read_assignment
 from sudosat.sat.cnf import parse_dimacs
 from sudosat.sat.result import Status
+from sudosat.sat.solvers.cdcl.cores import compiled_built
 from tests.conftest import COURSE_EXAMPLE, COURSE_SOLUTION, vu_rules_file
 
 
@@ -192,8 +193,40 @@ def test_solvers_lists_every_builtin_and_says_why_zchaff_is_absent(capsys, monke
     names = {line.split()[0]: line for line in out.splitlines()}
     for name in ("cdcl", "dpll", "dp", "walksat", "gsat", "zchaff", "pysat:minisat22"):
         assert name in names
-    assert "available" in names["cdcl"] and "not" not in names["cdcl"]
+    assert names["cdcl"].split()[1] == "available"
+    built = "compiled core built" if compiled_built() else "compiled core not built"
+    assert built in names["cdcl"]  # which of cdcl's two cores runs here
     assert "not available" in names["zchaff"]
+
+
+def test_solvers_says_the_pure_python_core_runs_when_it_is_asked_for(capsys, monkeypatch):
+    monkeypatch.setenv("SUDOSAT_CORE", "python")
+    code, out, _ = run(["solvers"], capsys)
+    cdcl_line = next(line for line in out.splitlines() if line.startswith("cdcl "))
+    assert code == 0 and "the pure-Python core runs" in cdcl_line
+
+
+def test_sat_stats_names_the_core_that_ran(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 2 2\n1 2 0\n-1 0\n")
+    monkeypatch.setenv("SUDOSAT_CORE", "python")
+    code, out, _ = run(["sat", str(path), "--stats"], capsys)
+    assert code == 10 and "c core python" in out.splitlines()
+
+
+def test_a_compiled_core_asked_for_but_not_built_is_one_line_and_exit_1(
+    tmp_path, capsys, monkeypatch
+):
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 2 2\n1 2 0\n-1 0\n")
+    monkeypatch.setenv("SUDOSAT_CORE", "compiled")
+    monkeypatch.setattr("sudosat.sat.solvers.cdcl.cores.compiled_module", lambda: None)
+    code, out, err = run(["sat", str(path)], capsys)
+    assert code == 1 and out == ""
+    assert err.strip().splitlines() == [
+        "sudosat: cdcl: SUDOSAT_CORE=compiled, but the compiled core is not built "
+        "(install with a C compiler: make install)"
+    ]
 
 
 @pytest.mark.parametrize("strategy", [1, 2, 3])

@@ -15,6 +15,7 @@ from sudosat.sat.dartmouth import (
     DARTMOUTH_HINT,
     looks_like_dartmouth,
     parse_dartmouth,
+    read_dartmouth,
     to_dartmouth,
 )
 from sudosat.sudoku.board import Board
@@ -84,6 +85,18 @@ def test_malformed_text_is_named_by_line_and_token(text, line, words):
 def test_empty_clause_cannot_be_written():
     with pytest.raises(ValueError, match="empty clause"):
         to_dartmouth(CNF([[1], []]))
+
+
+def test_read_dartmouth_reads_a_file_and_names_it_in_its_errors(tmp_path):
+    rules = tmp_path / "rules.cnf"
+    rules.write_text("111 112\n-111 -112\n")
+    assert read_dartmouth(rules) == parse_dartmouth(rules.read_text())
+    assert read_dartmouth(str(rules)).clauses == ((111, 112), (-111, -112))
+    rules.write_text("111 112\n-111 0\n")
+    with pytest.raises(DimacsError, match="rules.cnf"):
+        read_dartmouth(rules)
+    with pytest.raises(DimacsError, match="nothing.cnf: no such file"):
+        read_dartmouth(tmp_path / "nothing.cnf")
 
 
 def test_detection_and_the_dimacs_readers_hint():

@@ -52,6 +52,8 @@ def test_a_failing_step_is_named_in_the_formulas_own_numbers():
 
 
 @pytest.mark.filterwarnings("ignore::sudosat.sat.cnf.DimacsWarning")
+@pytest.mark.usefixtures("python_core")  # spies on the Python engine's grow (the compaction
+# it checks happens before either core loads anything)
 def test_the_one_shot_call_sizes_its_tables_by_the_variables_the_clauses_use(monkeypatch):
     # 65 clauses declaring 2.88 million variables spent 55 s building tables for all of
     # them. Counted, not timed: every table is grown to the variables the clauses use.

@@ -23,6 +23,7 @@ from sudosat.report.heuristics_page import (
     hypothesis_facts,
     plot_pairs,
 )
+from sudosat.run.results import DECIDED
 from sudosat.studies import grid as gridstudy
 from sudosat.studies import heuristics
 from sudosat.studies.cache import Limit, cache_key, code_version, load_or_compute
@@ -245,7 +246,8 @@ def test_conclusion_facts_on_the_known_table(known_table):
     spec = gridstudy.GridSpec(orders=(2, 3, 4), alphas=(0.0, 0.5), solver="s",
                               encodings=("course", "optimised"), reference=None)
     usable = {u.encoding: u for u in page.usability_facts(summary, spec)}
-    assert usable["course"] == page.UsabilityFacts("course", "s", 4, 4, (0.0, 0.5), 3, 4, ())
+    assert usable["course"] == page.UsabilityFacts(
+        "course", "s", 4, 4, (0.0, 0.5), ((0.0, 2, 2), (0.5, 1, 2)), 3, 4, ())
     assert usable["optimised"] == page.UsabilityFacts("optimised", "s", 4, None)
     saved = page.savings_facts(summary, "s")
     assert [n for n, _ in saved.removed] == [2, 3, 4]
@@ -694,7 +696,7 @@ def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
     assert f"wall time was {busy.ratio:.2f} times CPU time" in prose
     facts = data_facts(results)
     assert facts.capped == 0 and facts.budget_stops == (~results["status"].isin(
-        heuristics.FINISHED)).sum() > 0  # 20,000 propagations stop the hardest runs
+        DECIDED)).sum() > 0  # 20,000 propagations stop the hardest runs
     assert f"{facts.budget_stops} stopped by the budget, 0 by the CPU cap" in prose
 
 

@@ -12,7 +12,7 @@ from sudosat.sudoku.encoding import cell_of, encode, encode_numbered, variable
 from sudosat.sudoku.numbering import NUMBERINGS, get_numbering
 
 
-@given(order=st.integers(1, 6), name=st.sampled_from(NUMBERINGS), data=st.data())
+@given(order=st.integers(1, 6), name=st.sampled_from(list(NUMBERINGS)), data=st.data())
 def test_variable_and_cell_of_are_inverse(order, name, data):
     number = get_numbering(name, order)
     size = order * order
@@ -23,7 +23,7 @@ def test_variable_and_cell_of_are_inverse(order, name, data):
     assert 1 <= var <= number.top
 
 
-@pytest.mark.parametrize("name", NUMBERINGS)
+@pytest.mark.parametrize("name", list(NUMBERINGS))
 @pytest.mark.parametrize("order", [1, 2, 3, 4])
 def test_the_variable_set_has_n6_distinct_members_and_nothing_else_names_a_cell(name, order):
     number = get_numbering(name, order)

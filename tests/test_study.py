@@ -13,23 +13,73 @@ from sudosat.report.study_plots import (
     plot_time,
     save_study_figures,
 )
+from sudosat.run.results import Verdict
 from sudosat.run.runner import prepare
 from sudosat.studies.scaling import (
     COLUMNS,
+    STUDY_CLOCK,
     StudySettings,
     cell_seed,
     cell_table,
-    hardest_alpha,
     measure,
     measure_isolated,
     ratio_table,
-    reference_search_ms,
     run_study,
 )
 from sudosat.sudoku.board import Board
 
 matplotlib.use("Agg")
 REFERENCE = "pysat:minisat22"
+
+
+def hardest_alpha(
+    table: pd.DataFrame, solver: str = "cdcl", time: str = "solve_cpu_ms"
+) -> pd.DataFrame:
+    """For each (encoding, order): the alpha of largest median `solver` time, and that time."""
+    rows = table[table["solver"] == solver]
+    medians = rows.groupby(["encoding", "order", "alpha"])[time].median().reset_index()
+    worst = medians.loc[medians.groupby(["encoding", "order"])[time].idxmax()]
+    return worst.rename(columns={"alpha": "hardest alpha", time: f"median {time}"}).set_index(
+        ["encoding", "order"]
+    )
+
+
+def reference_search_ms(
+    cnf, backend: str = "cadical195", time_limit_ms: float | None = None,
+    max_conflicts: int | None = None,
+) -> tuple[str, float, float]:
+    """Time PySAT's `backend` on `cnf` in CPU time, loading and search apart.
+
+    For a large formula most of a ``pysat:`` solver's time is handing millions
+    of clauses from Python to the library. This measures the search alone
+    (:func:`sudosat.sat.solvers.pysat.limited_search`). With `max_conflicts`
+    the search is one call under that budget and no clock, as in a study;
+    otherwise `time_limit_ms` bounds it in CPU time (the study's clock), by
+    slices of a conflict budget.
+
+    Returns
+    -------
+    (status, load_cpu_ms, search_cpu_ms)
+        status is SAT, UNSAT, UNKNOWN (the budget ran out) or TIMEOUT.
+    """
+    import time
+
+    from pysat.solvers import Solver
+
+    from sudosat.sat.solvers.budget import Deadline
+    from sudosat.sat.solvers.pysat import limited_search
+
+    deadline = Deadline(None if max_conflicts is not None else time_limit_ms, clock=STUDY_CLOCK)
+    started = time.process_time()
+    with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
+        loaded = time.process_time()
+        answer, _ = limited_search(solver, deadline, max_conflicts=max_conflicts)
+        done = time.process_time()
+    if answer is None:
+        status = Verdict.UNKNOWN if max_conflicts is not None else Verdict.TIMEOUT
+    else:
+        status = Verdict.SAT if answer else Verdict.UNSAT
+    return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0
 
 
 @pytest.fixture(scope="module")

@@ -17,15 +17,33 @@ from hypothesis import strategies as st
 
 from sudosat.sat.solvers import solve
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board, check_solution
-from sudosat.sudoku.encoding import encode
+from sudosat.sudoku.encoding import ENCODINGS, encode
+from sudosat.sudoku.encoding.families import DECLARED
 from sudosat.workbench import compute as workbench_run
 from sudosat.workbench import formula as workbench
 from sudosat.workbench import views, widgets
+from sudosat.workbench.switches import (
+    GIVENS_MODES,
+    Switches,
+    family_switches,
+    matching_encoding,
+    preset,
+    verdict,
+)
 from tests.conftest import COURSE_SOLUTION
 
 COURSE = COURSE_EXAMPLE
 SMALL = "2 1000002000300004"
 EMPTY_3 = "3 " + "0" * 81
+
+
+FAMILIES = [switch.name for switch in family_switches()]
+"""The families switched, in the order the workbench writes them (from the declarations)."""
+
+
+def switched(flags, **settings) -> Switches:
+    """The switches with one flag per family of :data:`FAMILIES`, in order."""
+    return Switches(**dict(zip(FAMILIES, flags, strict=True)), **settings)
 
 
 @pytest.fixture
@@ -36,22 +54,60 @@ def bench() -> widgets.Workbench:
 # -- the switched formula -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["course", "minimal", "extended", "course-seq", "course-product"])
+def family_clauses(built, written) -> dict[str, int]:
+    """The built formula's clauses per family the encoding names (`written`), a family the
+    workbench splits by unit kind (validity: rows, columns, boxes) summed back."""
+    totals = dict.fromkeys(written, 0)
+    for family in built.families:
+        part = DECLARED[family.name]
+        owner = family.name if family.name in totals else next(
+            name for name in written
+            if DECLARED[name].rule is part.rule and set(part.kinds) <= set(DECLARED[name].kinds))
+        totals[owner] += family.clauses
+    return totals
+
+
+@pytest.mark.parametrize("name", list(ENCODINGS))
 @pytest.mark.parametrize("line", [SMALL, COURSE])
-def test_switches_rebuild_each_registered_full_encoding_clause_for_clause(name, line):
+def test_the_workbench_rebuilds_every_registered_encoding_clause_for_clause(name, line):
     board = Board.parse(line)
-    built = workbench.build(board, workbench.preset(name))
     encoded = encode(board, name)
+    switches = preset(name)  # None: a reduced encoding, built by name only
+    built = workbench.build(board, switches) if switches else workbench.build(board, encoding=name)
     assert built.cnf == encoded.cnf and built.cnf.num_vars == encoded.num_vars
-    assert built.label == name
+    assert built.label == name and built.num_cell_vars == encoded.num_cell_vars
+    assert family_clauses(built, encoded.family_counts) == encoded.family_counts
     assert sum(f.clauses for f in built.families) == built.cnf.num_clauses
     assert sum(f.literals for f in built.families) == built.cnf.num_literals
+    if switches is not None:
+        assert matching_encoding(switches) == name
+        assert workbench.build(board, encoding=name).cnf == encoded.cnf
+        assert switches.families()[-1] == "givens" and switches.amo == ENCODINGS[name].amo
+
+
+@pytest.mark.parametrize("name", list(ENCODINGS))
+def test_every_registered_encoding_is_offered_with_its_families_switched(name):
+    from sudosat.workbench import page
+
+    offered = page.choices()
+    assert name in offered["encodings"]
+    labels = {family["name"]: family for family in offered["families"]}
+    assert [family["name"] for family in offered["families"]] == FAMILIES
+    written = set(ENCODINGS[name].families) - {"givens"}
+    for family in written:  # each written family has a switch, or its parts have
+        shown = [n for n in FAMILIES if n == family or (
+            DECLARED[n].rule is DECLARED[family].rule
+            and set(DECLARED[n].kinds) < set(DECLARED[family].kinds))]
+        assert shown, family
+        for part in shown:
+            assert labels[part]["title"] == DECLARED[part].label
+            assert labels[part]["label"] == DECLARED[part].switch_label
 
 
 def test_family_sizes_without_building_match_the_built_formula():
     board = Board.parse(COURSE)
     for amo in ("pairwise", "seq", "product"):
-        switches = workbench.Switches(coverage=True, amo=amo)
+        switches = Switches(coverage=True, amo=amo)
         built = workbench.build(board, switches)
         sizes = workbench.family_size(board, switches)
         assert [(f.auxiliary, f.clauses, f.literals) for f in built.families] == list(
@@ -61,8 +117,8 @@ def test_family_sizes_without_building_match_the_built_formula():
 
 def test_simplified_givens_drop_their_units_and_the_clauses_they_satisfy():
     board = Board.parse(COURSE)
-    units = workbench.build(board, workbench.Switches())
-    simplified = workbench.build(board, workbench.Switches(givens="simplify"))
+    units = workbench.build(board, Switches())
+    simplified = workbench.build(board, Switches(givens="simplify"))
     names = [f.name for f in simplified.families]
     assert "givens" not in names
     # 27 givens satisfy their 27 completeness clauses; no at-most-one clause is satisfied
@@ -73,7 +129,7 @@ def test_simplified_givens_drop_their_units_and_the_clauses_they_satisfy():
 
 
 def test_excerpt_names_variables_from_one_and_auxiliaries_apart():
-    built = workbench.build(Board.parse(COURSE), workbench.Switches(amo="seq"))
+    built = workbench.build(Board.parse(COURSE), Switches(amo="seq"))
     excerpt = dict((name, clauses) for name, _, clauses in workbench.cnf_excerpt(built))
     assert excerpt["completeness"][0] == (
         " ∨ ".join(f"x(1,1,{d})" for d in range(1, 10)),
@@ -98,10 +154,10 @@ def _count_models(cnf, cell_vars: int, limit: int) -> int:
 
 def test_verdict_agrees_with_a_model_count_for_every_switch_combination():
     empty = Board.empty(2)  # 288 solutions: a correct encoding has exactly 288 models
-    for values in itertools.product((False, True), repeat=6):
-        switches = workbench.Switches(*values)
+    for values in itertools.product((False, True), repeat=len(FAMILIES)):
+        switches = switched(values)
         built = workbench.build(empty, switches)
-        correct, reason = workbench.verdict(switches)
+        correct, reason = verdict(switches)
         models = _count_models(built.cnf, 64, 289)
         assert (models == 288) == correct, (switches, reason, models)
 
@@ -111,22 +167,22 @@ SOLVED_2 = Board.parse("2 1234341221434321")
 
 @settings(max_examples=40, deadline=None)
 @given(
-    flags=st.tuples(*[st.booleans()] * 6),
-    givens=st.sampled_from(sorted(workbench.GIVENS_MODES)),
+    flags=st.lists(st.booleans(), min_size=len(FAMILIES), max_size=len(FAMILIES)),
+    givens=st.sampled_from(sorted(GIVENS_MODES)),
     amo=st.sampled_from(["pairwise", "seq", "product"]),
     kept=st.lists(st.booleans(), min_size=16, max_size=16),
 )
 def test_switched_formulas_keep_their_promises(flags, givens, amo, kept):
     """Sizes add up; a correct combination always yields a valid board; givens modes agree."""
     puzzle = Board(2, [v if keep else 0 for v, keep in zip(SOLVED_2.cells, kept, strict=True)])
-    switches = workbench.Switches(*flags, givens=givens, amo=amo)
+    switches = switched(flags, givens=givens, amo=amo)
     built = workbench.build(puzzle, switches)
     assert sum(f.clauses for f in built.families) == built.cnf.num_clauses
     assert sum(f.literals for f in built.families) == built.cnf.num_literals
     result = solve(built.cnf, "cdcl", time_limit_ms=10_000)
     assert result.is_sat  # the puzzle is a subset of a solution, which satisfies every family
     reading = workbench.read_model(built, result.model)
-    if workbench.verdict(switches)[0]:
+    if verdict(switches)[0]:
         assert reading.valid and check_solution(puzzle, reading.board) is None
     assert all(puzzle.cells[c] in held for c, held in enumerate(reading.cells) if puzzle.cells[c])
 
@@ -136,7 +192,7 @@ def test_switched_formulas_keep_their_promises(flags, givens, amo, kept):
 
 def test_a_time_out_reads_timeout_not_unsat():
     outcome = widgets.compute(
-        "4 " + "0" * 256, workbench.Switches(), "course", "dpll", time_limit_ms=1
+        "4 " + "0" * 256, Switches(), "course", "dpll", time_limit_ms=1
     )
     assert outcome.status == "TIMEOUT"
     assert "not UNSAT" in widgets.answer_html(outcome)
@@ -156,7 +212,7 @@ def test_no_decision_with_time_left_reads_unknown_not_timeout_or_unsat(monkeypat
                       stop=Stop.GAVE_UP)
 
     monkeypatch.setattr(runner, "solve", gives_up)
-    outcome = widgets.compute("2 " + "0" * 16, workbench.Switches(), "course", "walksat", None)
+    outcome = widgets.compute("2 " + "0" * 16, Switches(), "course", "walksat", None)
     assert outcome.status == "UNKNOWN", outcome
     shown = widgets.answer_html(outcome)
     assert "gave up with time left" in shown and "not UNSAT" in shown
@@ -164,7 +220,7 @@ def test_no_decision_with_time_left_reads_unknown_not_timeout_or_unsat(monkeypat
 
 def test_the_memory_guard_refuses_before_building():
     outcome = widgets.compute(
-        "6 " + "0" * 1296, workbench.Switches(), "course", "cdcl", None, max_bytes=50_000_000
+        "6 " + "0" * 1296, Switches(), "course", "cdcl", None, max_bytes=50_000_000
     )
     assert outcome.built is None and "the limit is 50 MB" in outcome.error
     assert "Error:" in widgets.answer_html(outcome)
@@ -382,14 +438,14 @@ def test_the_download_holds_the_whole_dimacs(bench, monkeypatch):
 def test_rcv_numbering_names_variables_by_digits_and_solves_the_same():
     """The rcv numbering writes the same families over the names 111..999 and decodes alike."""
     board = Board.parse(COURSE)
-    course = workbench.build(board, workbench.Switches())
-    rcv = workbench.build(board, workbench.Switches(numbering="rcv"))
+    course = workbench.build(board, Switches())
+    rcv = workbench.build(board, Switches(numbering="rcv"))
     assert [(f.name, f.clauses) for f in rcv.families] == [
         (f.name, f.clauses) for f in course.families
     ]
     used = {abs(lit) for clause in rcv.cnf for lit in clause}
     assert min(used) == 111 and max(used) == 999 and len(used) == 729
-    assert workbench.matching_encoding(workbench.Switches(numbering="rcv")) is None
+    assert matching_encoding(Switches(numbering="rcv")) is None
     result = solve(rcv.cnf, "cdcl")
     reading = workbench.read_model(rcv, result.model)
     assert reading.board == workbench.read_model(course, solve(course.cnf, "cdcl").model).board
@@ -421,7 +477,7 @@ def test_an_unsat_formula_with_consistent_givens_names_no_clash():
 
 @pytest.mark.parametrize("solver", ["cdcl", "dpll", "walksat", "pysat:minisat22"])
 def test_counters_are_shown_in_words(solver):
-    outcome = widgets.compute(COURSE, workbench.Switches(), "course", solver, 10_000)
+    outcome = widgets.compute(COURSE, Switches(), "course", solver, 10_000)
     shown = widgets.answer_html(outcome)
     for key in outcome.stats:
         assert key in views.STAT_LABELS, f"{solver} reports {key!r}, which has no words"

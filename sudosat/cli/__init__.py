@@ -1,10 +1,14 @@
 """The command line: ``sudosat <command> ...`` and the course's ``SAT -Sn FILE``.
 
-Each sub-command is a pair of functions, ``_add_<name>_parser`` and
-``_run_<name>``, in the module named after it (:mod:`~sudosat.cli.encode` holds
-encode, decode and check; :mod:`~sudosat.cli.sat` sat and ``SAT -Sn``;
-:mod:`~sudosat.cli.generate` generate and count; :mod:`~sudosat.cli.solve`
-solve and solvers), registered in :func:`~sudosat.cli.entry.build_parser`.
+Each sub-command is a pair of functions in the module of its group: ``add_<name>_parser``
+declares its options, help and examples, and ``run_<name>`` runs it on the parsed
+arguments and returns the exit code (``run_study_command`` for study).
+:mod:`~sudosat.cli.encode` holds encode, decode and check; :mod:`~sudosat.cli.sat` sat
+and ``SAT -Sn``; :mod:`~sudosat.cli.generate` generate and count;
+:mod:`~sudosat.cli.solve` solve and solvers; :mod:`~sudosat.cli.study` study. A new
+command is one more pair in the list of :func:`~sudosat.cli.entry.build_parser`, and
+:mod:`~sudosat.cli.common` what several commands share (exit codes, option types, the
+time limit, reading and writing files).
 :func:`main` maps errors to exit codes (:mod:`~sudosat.cli.guard`): a
 :class:`~sudosat.errors.SudosatError` becomes one line on standard error and
 exit 1, and so does what the machine refuses (a full disk, a permission, memory

@@ -171,12 +171,6 @@ def add_memory_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _encoding_names() -> list[str]:
-    from sudosat.sudoku.encoding import ENCODINGS
-
-    return list(ENCODINGS)
-
-
 def add_time_limit(parser: argparse.ArgumentParser, bounds: str, when_out: str) -> None:
     """``-T MS``, declared here once for every command: T on the wall clock.
 

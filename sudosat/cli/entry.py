@@ -22,6 +22,7 @@ from sudosat.cli.generate import (
     run_generate,
 )
 from sudosat.cli.guard import guarded
+from sudosat.cli.report import add_report_parser, run_report
 from sudosat.cli.sat import (
     add_sat_parser,
     run_sat,
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         (add_count_parser, run_count),
         (add_solve_parser, run_solve),
         (add_study_parser, run_study_command),
+        (add_report_parser, run_report),
     ]
     for add_parser, run in registered:
         before = set(subparsers.choices)

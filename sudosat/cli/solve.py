@@ -54,7 +54,9 @@ stem>.results.csv: FILE's when OUT is a device such as /dev/null, and standard
 input into a device needs --results; a .jsonl, .json or .ndjson name gives JSON
 lines), so an interrupted run loses nothing finished: the same command with
 --resume completes it, keeping only rows that match this input line and these
-options (and whose boards check again). One run at a time per results table; a
+options and whose answers check again (a board against its puzzle; an UNSAT only
+when the givens clash, else it is solved again). A row is written whole or not
+at all (a full disk leaves whole rows). One run at a time per results table; a
 second is refused. A bad line becomes an ERROR line and row; the others go on.
 Every output path is checked before the first line is solved: one that is FILE
 (by path, symlink or hard link) or another output is refused; a FIFO or a device
@@ -272,9 +274,12 @@ def add_solvers_parser(subparsers) -> None:
 def run_solvers(args: argparse.Namespace) -> int:
     """Run ``sudosat solvers`` with the parsed `args`; return the exit code."""
     from sudosat.sat.solvers import list_solvers
+    from sudosat.sat.solvers.cdcl.cores import describe as describe_cores
 
     options = {"zchaff": args.zchaff} if args.zchaff else {}  # an option, not the environment
     for info in list_solvers([f"exec:{program}" for program in args.exec], **options):
         state = "available" if info.available else f"not available: {info.why_not}"
+        if info.name == "cdcl":  # which of its two cores runs here
+            state = f"{state} ({describe_cores()})"
         print(f"{info.name:22} {state}")
     return EXIT_OK

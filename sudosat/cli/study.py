@@ -14,6 +14,7 @@ import sys
 
 from sudosat.cli.common import (
     EXIT_OK,
+    budget_options,
     guard_outputs,
     probability,
     seed_number,
@@ -85,13 +86,27 @@ def add_study_parser(subparsers) -> None:
 
 
 def run_study_command(args: argparse.Namespace) -> int:
-    """Run ``sudosat study``: the study, its tables on standard output, its rows and figures."""
+    """Run ``sudosat study``: the study, its tables on standard output, its rows and figures.
+
+    Everything that would fail after the work is refused before it, in one
+    line (exit 1): an output path that cannot be written (:func:`check_study_outputs`),
+    a budget a solver cannot honour, a solver that cannot run here, a grid
+    that cannot fit in memory (:func:`sudosat.studies.scaling.check_grid`).
+    """
     import_extra("pandas", STUDY_EXTRA, "the scaling study (sudosat study)")
     import_extra("matplotlib", STUDY_EXTRA, "the scaling study (sudosat study)")
     from sudosat.report.study_plots import save_study_figures
-    from sudosat.studies.scaling import StudySettings, cell_table, ratio_table, run_study
+    from sudosat.studies.scaling import (
+        StudySettings,
+        cell_table,
+        check_grid,
+        ratio_table,
+        run_study,
+    )
 
-    guard_outputs([], [(args.csv, "the rows")])
+    check_study_outputs(args.csv, args.figures)
+    budgets = budget_options(args, args.solvers)
+    check_solvers(args.solvers, budgets)
     settings = StudySettings(
         orders=args.orders,
         alphas=args.alphas,
@@ -103,6 +118,7 @@ def run_study_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         method=args.method,
     )
+    check_grid(settings)
     table = run_study(settings, on_row=_print_row)
     if args.csv:
         write_output(table.to_csv(index=False), args.csv)
@@ -112,6 +128,84 @@ def run_study_command(args: argparse.Namespace) -> int:
     if args.figures:
         save_study_figures(table, args.figures)
     return EXIT_OK
+
+
+STUDY_FIGURES = tuple(f"scaling-{name}.{kind}" for name in (
+    "time-vs-order", "time-vs-alpha", "clauses-vs-order", "clauses-vs-alpha")
+    for kind in ("png", "svg"))
+"""The files ``--figures DIR`` receives (those
+:func:`sudosat.report.study_plots.save_study_figures` writes)."""
+
+
+def check_study_outputs(csv: str | None, figures: str | None) -> None:
+    """Refuse, before any work, a ``--csv`` or ``--figures`` the study could not write.
+
+    The CSV as every command's output (:func:`~sudosat.cli.common.guard_outputs`);
+    the figures' folder must be a folder (or one that can be made: nothing
+    on its path is a file), not the CSV, and each figure file must be
+    writable there (a read-only folder, ``/proc``, a figure's name taken by a
+    folder are refused). Nothing is written.
+
+    Parameters
+    ----------
+    csv : str or None
+        ``--csv``: the rows' file (``-``: standard output).
+    figures : str or None
+        ``--figures``: the folder of the figures (:data:`STUDY_FIGURES`).
+
+    Raises
+    ------
+    OutputError
+        One line naming the path and the cause.
+    """
+    from sudosat.errors import OutputError
+    from sudosat.outputs import file_kind, output_target
+    from sudosat.report.io import resolve
+
+    outputs: list[tuple[str | None, str]] = [(csv, "the rows (--csv)")]
+    if figures is not None:
+        if figures == "":
+            raise OutputError("the figures' folder (--figures): an empty name", file="''")
+        folder = resolve(figures)
+        kind = file_kind(folder)
+        if kind.startswith("unreadable"):  # a path under a file, a loop of symlinks ...
+            raise OutputError(f"--figures needs a folder; none can be here: {kind[12:-1]}",
+                              file=figures)
+        if kind not in ("directory", "missing"):
+            what = "file" if kind == "regular file" else kind
+            raise OutputError(f"--figures needs a folder; this is a {what}", file=figures)
+        if csv is not None and csv != "-":
+            rows = output_target(csv)
+            if rows == output_target(folder) or rows in output_target(folder).parents:
+                raise OutputError("--figures would be made where the rows (--csv) are written",
+                                  file=figures)
+        outputs += [(str(folder / name), "a figure (--figures)") for name in STUDY_FIGURES]
+    guard_outputs([], outputs)
+
+
+def check_solvers(solvers: list[str], budgets: dict[str, int]) -> None:
+    """Refuse, before any work, a solver that cannot run here (each answers a one-clause formula).
+
+    Parameters
+    ----------
+    solvers : list of str
+        ``--solvers``.
+    budgets : dict
+        The work budgets every call gets (``max_conflicts``), already checked
+        against the solvers (:func:`~sudosat.cli.common.budget_options`).
+
+    Raises
+    ------
+    SolverNotFoundError
+        One line naming the solver and why (a missing program, an unknown PySAT name ...).
+    """
+    from sudosat.errors import SolverNotFoundError
+    from sudosat.run.batch import probe_solver
+
+    for solver in dict.fromkeys(solvers):
+        why = probe_solver(solver, **budgets)
+        if why is not None:
+            raise SolverNotFoundError(f"--solvers: {solver} cannot run here: {why}")
 
 
 def _print_row(row: dict) -> None:

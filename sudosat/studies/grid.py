@@ -42,19 +42,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 import pandas as pd
 
 from sudosat.run.generate import generate_many
-from sudosat.run.results import Verdict
+from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies.cache import Limit, code_version, load_or_compute
-from sudosat.studies.scaling import failed_row, measure, prepare_once, study_limits
-from sudosat.sudoku.board import Board
+from sudosat.studies.scaling import cell_rows, measure, study_limits
 
-SOLVED = (Verdict.SAT.value, Verdict.UNSAT.value)
 UNDECIDED = (str(Verdict.UNKNOWN), str(Verdict.TIMEOUT))
 """The statuses of a run a limit stopped: UNKNOWN (the conflict budget) and TIMEOUT (the CPU
 cap)."""
@@ -131,31 +128,12 @@ class GridSpec:
 
 
 def run_cell(spec: GridSpec, order: int, alpha: float) -> list[dict]:
-    """Every row of one cell: each board, encoded once per encoding, solved by each solver."""
-    started = time.process_time()
-    puzzles = generate_many(order, alpha, spec.boards, seed=spec.seed)
-    generate_ms = (time.process_time() - started) * 1000.0 / max(spec.boards, 1)
+    """Every row of one cell: each board, encoded once per encoding, solved by each solver
+    (:func:`sudosat.studies.scaling.cell_rows`, the same seeds in every cell)."""
     runs = spec.runs()
-    rows = []
-    for index, board in enumerate(puzzles):
-        for encoding in spec.encodings:
-            solvers = [s for e, s in runs if e == encoding]
-            prepared, failure = prepare_once(board, encoding)
-            for solver in solvers:
-                rows.append(_row(board, solver, encoding, spec, prepared, failure))
-                rows[-1].update(
-                    alpha=alpha, board=index, seed=spec.seed + index,
-                    generate_cpu_ms=generate_ms,
-                )
-            del prepared  # the course encoding of order 6 holds 3 million clauses
-    return rows
-
-
-def _row(board: Board, solver, encoding, spec: GridSpec, prepared, failure) -> dict:
-    if failure is not None:
-        return failed_row(board, solver, encoding, failure)
-    return measure(board, solver, encoding, time_limit_ms=spec.time_limit_ms,
-                   max_conflicts=spec.max_conflicts, prepared=prepared)
+    solvers = [(e, [s for encoding, s in runs if encoding == e]) for e in spec.encodings]
+    return list(cell_rows(order, alpha, spec.boards, spec.seed, solvers,
+                          time_limit_ms=spec.time_limit_ms, max_conflicts=spec.max_conflicts))
 
 
 def run_grid(
@@ -190,7 +168,7 @@ def run_grid(
 
 def _measuring():
     """The functions whose source decides the grid's rows (see :func:`code_version`)."""
-    return (GridSpec, run_cell, _row, run_large)
+    return (GridSpec, run_cell, run_large)
 
 
 # ---------------------------------------------------------------------------------------
@@ -216,7 +194,7 @@ def summarise(table: pd.DataFrame) -> pd.DataFrame:
         median_conflicts, median_decisions, clauses, variables, encode_cpu_ms.
     """
     frame = table.copy()
-    frame["solved_flag"] = frame["status"].isin(SOLVED)
+    frame["solved_flag"] = frame["status"].isin(DECIDED)
     frame["unfinished_flag"] = frame["status"].isin(UNDECIDED)
     frame["capped_flag"] = frame["status"] == Verdict.TIMEOUT
     frame["error_flag"] = frame["status"] == Verdict.ERROR
@@ -607,6 +585,6 @@ def run_large(
             cell, _ = load_or_compute("large", parameters, compute, limit=limits,
                                       cache_dir=cache_dir, version=version)
             rows.extend(cell)
-            if cell[0]["status"] not in SOLVED:
+            if cell[0]["status"] not in DECIDED:
                 break
     return pd.DataFrame(rows)

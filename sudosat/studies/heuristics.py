@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from sudosat.run.generate import generate_many
-from sudosat.run.results import Verdict
+from sudosat.run.results import DECIDED
 from sudosat.studies.cache import Limit, code_version, load_or_compute
 from sudosat.studies.scaling import measure, study_limits
 
@@ -81,7 +81,6 @@ SOLVERS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
 )
 SUBJECT = "moms"
 RIVALS = ("dlis", "dp")  # the comparisons the hypothesis names
-FINISHED = (Verdict.SAT, Verdict.UNSAT)  # the runs that answered within the limits
 
 DEFAULT_MAX_PROPAGATIONS = 60_000
 """Every run's propagation budget (the module's docstring says why propagations, and why
@@ -246,7 +245,7 @@ def wide(results: pd.DataFrame, column: str = "decisions") -> pd.DataFrame:
 
 def finished(results: pd.DataFrame) -> pd.DataFrame:
     """Per puzzle and solver: whether the run answered (SAT or UNSAT) within the limits."""
-    return wide(results, "status").isin(FINISHED)
+    return wide(results, "status").isin(DECIDED)
 
 
 def censored_decisions(results: pd.DataFrame) -> pd.DataFrame:
@@ -268,7 +267,7 @@ def _ranked(values: pd.DataFrame) -> pd.DataFrame:
 
 def _censored_medians(results: pd.DataFrame) -> pd.Series:
     """Median decisions per (grade, solver), infinity where the median run did not finish."""
-    done = results["status"].isin(FINISHED)
+    done = results["status"].isin(DECIDED)
     decisions = results["decisions"].astype(float).where(done, math.inf)
     return decisions.groupby([results["grade"], results["solver"]], sort=False).median()
 
@@ -284,7 +283,7 @@ def grade_table(results: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "median decisions": medians.where(np.isfinite(medians)),
-            "not finished": grouped["status"].apply(lambda s: int((~s.isin(FINISHED)).sum())),
+            "not finished": grouped["status"].apply(lambda s: int((~s.isin(DECIDED)).sum())),
             "puzzles": grouped.size(),
         }
     )

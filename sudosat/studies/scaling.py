@@ -32,18 +32,19 @@ Run the full grid from the command line::
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from sudosat.errors import SudosatError
+from sudosat.errors import ResourceLimitError, SudosatError
 from sudosat.run.generate import generate_many
 from sudosat.run.results import COLUMNS as RESULT_COLUMNS
-from sudosat.run.results import Verdict
+from sudosat.run.results import DECIDED, Verdict
 from sudosat.run.runner import InstanceOutcome, Prepared, prepare, run_instance
 from sudosat.sat.solvers.budget import BUDGET_STOPS, BUDGETS, Clock
 from sudosat.studies.cache import Limit
@@ -54,9 +55,6 @@ from sudosat.studies.defaults import (
     DEFAULT_SOLVERS,
 )
 from sudosat.sudoku.board import Board
-
-ANSWERED = (Verdict.SAT.value, Verdict.UNSAT.value)
-"""The statuses of a run that answered (a board's ``solved`` count)."""
 
 STUDY_CLOCK = Clock.CPU
 """The clock of a study's time limit: this process's CPU time, never wall time (which
@@ -324,35 +322,148 @@ def run_study(
     """
     settings = dataclasses.replace(settings or StudySettings(), **changes)
     rows = []
+    runs = [(encoding, settings.solvers) for encoding in settings.encodings]
     for order in settings.orders:
         for alpha in settings.alphas:
-            for row in _run_cell(settings, order, alpha):
+            for row in cell_rows(
+                order, alpha, settings.boards, cell_seed(settings.seed, order, alpha), runs,
+                time_limit_ms=settings.time_limit_ms, max_conflicts=settings.max_conflicts,
+                method=settings.method,
+            ):
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _run_cell(settings: StudySettings, order: int, alpha: float) -> Iterator[dict]:
-    """Yield the rows of one grid cell."""
-    first = cell_seed(settings.seed, order, alpha)
-    boards = settings.boards
+def cell_rows(
+    order: int,
+    alpha: float,
+    boards: int,
+    seed: int,
+    runs: Sequence[tuple[str, Sequence[str]]],
+    *,
+    time_limit_ms: float | None,
+    max_conflicts: int | None,
+    method: str = "solution",
+) -> Iterator[dict]:
+    """The rows of one grid cell (N, alpha), one at a time: every study's grid runner.
+
+    `boards` boards are generated from seeds ``seed .. seed + boards - 1``; each
+    is encoded once per encoding behind the memory guard (:func:`prepare_once`)
+    and the encoding is solved by each of that encoding's solvers
+    (:func:`measure`), or gives an ERROR row each (:func:`failed_row`).
+
+    Parameters
+    ----------
+    order, alpha : int, float
+        The cell: the order N and the fraction of cells given.
+    boards, seed : int
+        How many boards, and the seed of the first.
+    runs : sequence of (encoding, solvers)
+        The encodings in the order they run, each with the solvers that solve it.
+    time_limit_ms : float or None
+        The CPU-time limit of each solver call (:data:`STUDY_CLOCK`).
+    max_conflicts : int or None
+        The conflict budget of each solver call.
+    method : str
+        The generator's method (:func:`sudosat.run.generate.generate_many`).
+
+    Yields
+    ------
+    dict
+        A row of :data:`COLUMNS` per (board, encoding, solver), with ``alpha``,
+        ``board`` (its index), ``seed`` and ``generate_cpu_ms`` (a board's share
+        of generating the cell's boards) filled in.
+    """
     started = time.process_time()
-    puzzles = generate_many(order, alpha, boards, seed=first, method=settings.method)
+    puzzles = generate_many(order, alpha, boards, seed=seed, method=method)
     generate_ms = (time.process_time() - started) * 1000.0 / max(boards, 1)
     for index, board in enumerate(puzzles):
-        for encoding in settings.encodings:
+        for encoding, solvers in runs:
             prepared, failure = prepare_once(board, encoding)
-            for solver in settings.solvers:
+            for solver in solvers:
                 if failure is not None:
                     row = failed_row(board, solver, encoding, failure)
                 else:
-                    row = measure(board, solver, encoding,
-                                  time_limit_ms=settings.time_limit_ms, prepared=prepared,
-                                  max_conflicts=settings.max_conflicts)
-                row.update(alpha=alpha, board=index, seed=first + index,
+                    row = measure(board, solver, encoding, time_limit_ms=time_limit_ms,
+                                  prepared=prepared, max_conflicts=max_conflicts)
+                row.update(alpha=alpha, board=index, seed=seed + index,
                            generate_cpu_ms=generate_ms)
                 yield row
+            del prepared  # the course encoding of order 6 holds 3 million clauses
+
+
+class _Undecided(Exception):
+    """Raised by :func:`check_grid`'s sizing where only the generated boards can tell."""
+
+
+def _undecided() -> None:
+    raise _Undecided
+
+
+def check_grid(settings: StudySettings, max_bytes: int | None = None) -> None:
+    """Refuse, before any board is generated, a grid that cannot fit in the memory limit.
+
+    For each order: the boards of a cell (``boards`` boards of N⁴ cells,
+    :func:`sudosat.limits.check_memory`); for each cell and encoding, the
+    memory guard's own verdict (:func:`sudosat.sudoku.encoding.check_resources`)
+    where it holds for every board of the cell: a full encoding's size depends
+    on the order alone, and a reduced one's is refused when its lower bound for
+    the cell's number of givens is over the limit (the reduced encodings' exact
+    size needs the boards themselves, which are generated and checked then).
+    Constant time for each cell after counting the givens, whatever the order:
+    ``--orders 40`` is refused at once, not after minutes of generating.
+
+    Parameters
+    ----------
+    settings : StudySettings
+        The grid, the boards per cell and the encodings.
+    max_bytes : int, optional
+        The memory guard's limit (default its own, that of every study run).
+
+    Raises
+    ------
+    ResourceLimitError
+        One line naming the order, the fill fraction, the encoding, what it
+        needs and the limit.
+    """
+    from sudosat.limits import BYTES_PER_CELL, DEFAULT_MAX_BYTES, check_memory, format_bytes
+    from sudosat.sudoku.encoding import check_resources, get_encoding
+
+    limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+
+    def refused(where: str, need: str) -> ResourceLimitError:
+        return ResourceLimitError(
+            f"{where}: {need}; the study's memory limit is {format_bytes(limit)}: leave it out"
+            + (" or choose other --encodings" if "encoding" in need else ""))
+
+    for order in sorted(set(settings.orders)):
+        cells = order**4
+        try:
+            check_memory(settings.boards * cells, BYTES_PER_CELL, "", limit)
+        except ResourceLimitError:
+            need = format_bytes(settings.boards * cells * BYTES_PER_CELL)
+            raise refused(f"--orders {order}", f"the boards of a cell ({settings.boards} of "
+                          f"{cells:,} cells) need about {need}") from None
+        reduced = [name for name in settings.encodings if get_encoding(name).reduced]
+        full = [name for name in settings.encodings if name not in reduced]
+        for encoding in full:  # closed formulas (the advice counts an empty board's: cheap)
+            try:
+                check_resources(Board.empty(order), encoding, limit)
+            except ResourceLimitError as exc:
+                raise refused(f"--orders {order}", exc.reason.split("; the limit is")[0]) from None
+        for alpha in settings.alphas if reduced else ():
+            givens = math.floor(alpha * cells + 0.5)  # as the generator counts them
+            board = Board(order, [1] * givens + [0] * (cells - givens))
+            for encoding in reduced:
+                try:  # past the lower bound, candidates would be counted: stop there
+                    check_resources(board, encoding, limit, check=_undecided)
+                except _Undecided:
+                    continue  # the lower bound fits: the boards themselves will tell
+                except ResourceLimitError as exc:
+                    raise refused(f"--orders {order} --alphas {alpha:g}",
+                                  exc.reason.split("; the limit is")[0]) from None
 
 
 def measure_isolated(
@@ -400,42 +511,6 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def reference_search_ms(
-    cnf, backend: str = "cadical195", time_limit_ms: float | None = None,
-    max_conflicts: int | None = None,
-) -> tuple[str, float, float]:
-    """Time PySAT's `backend` on `cnf` in CPU time, loading and search apart.
-
-    For a large formula most of a ``pysat:`` solver's time is handing millions
-    of clauses from Python to the library. This measures the search alone
-    (:func:`sudosat.sat.solvers.pysat.limited_search`). With `max_conflicts`
-    the search is one call under that budget and no clock, as in a study
-    (:func:`clock_changes_search`); otherwise `time_limit_ms` bounds it in CPU
-    time (:data:`STUDY_CLOCK`), by slices of a conflict budget.
-
-    Returns
-    -------
-    (status, load_cpu_ms, search_cpu_ms)
-        status is SAT, UNSAT, UNKNOWN (the budget ran out) or TIMEOUT.
-    """
-    from pysat.solvers import Solver
-
-    from sudosat.sat.solvers.budget import Deadline
-    from sudosat.sat.solvers.pysat import limited_search
-
-    deadline = Deadline(None if max_conflicts is not None else time_limit_ms, clock=STUDY_CLOCK)
-    started = time.process_time()
-    with Solver(name=backend, bootstrap_with=cnf.clauses) as solver:
-        loaded = time.process_time()
-        answer, _ = limited_search(solver, deadline, max_conflicts=max_conflicts)
-        done = time.process_time()
-    if answer is None:
-        status = Verdict.UNKNOWN if max_conflicts is not None else Verdict.TIMEOUT
-    else:
-        status = Verdict.SAT if answer else Verdict.UNSAT
-    return status, (loaded - started) * 1000.0, (done - loaded) * 1000.0
-
-
 # ---------------------------------------------------------------------------------------
 # summaries
 
@@ -463,7 +538,7 @@ def cell_table(table: pd.DataFrame, time: str = "total_cpu_ms") -> pd.DataFrame:
             f"max_{clock}_ms": grouped[time].max(),
             "clauses": grouped["clauses"].median(),
             "variables": grouped["variables"].median(),
-            "solved": grouped["status"].apply(lambda s: int(s.isin(ANSWERED).sum())),
+            "solved": grouped["status"].apply(lambda s: int(s.isin(DECIDED).sum())),
             "boards": grouped["status"].size(),
         }
     )
@@ -498,15 +573,3 @@ def ratio_table(
         }
     )
     return out
-
-
-def hardest_alpha(
-    table: pd.DataFrame, solver: str = "cdcl", time: str = "solve_cpu_ms"
-) -> pd.DataFrame:
-    """For each (encoding, order): the alpha of largest median `solver` time, and that time."""
-    rows = table[table["solver"] == solver]
-    medians = rows.groupby(["encoding", "order", "alpha"])[time].median().reset_index()
-    worst = medians.loc[medians.groupby(["encoding", "order"])[time].idxmax()]
-    return worst.rename(columns={"alpha": "hardest alpha", time: f"median {time}"}).set_index(
-        ["encoding", "order"]
-    )

@@ -7,7 +7,8 @@ says what each cell shows and how it is marked, by class names that
 ``given`` bold (a given of the puzzle); ``changed`` red on pink (a cell that
 changes its given); ``broken`` shaded (a cell of a unit that breaks a rule);
 ``bad`` red (a cell that holds no symbol, several, or not its given); ``clash``
-a red symbol (repeated in a unit); ``many`` small print (several symbols).
+a red symbol (repeated in a unit); ``many`` small print (several symbols);
+``differs`` blue, underlined, on blue (a cell where another solution differs).
 
 Examples
 --------
@@ -36,6 +37,7 @@ MARK_RULES = {
     "bad": "background:#f99;color:#700",
     "clash": "color:#c00;font-weight:bold",
     "many": "font-size:60%;line-height:1",
+    "differs": "background:#d6e4ff;color:#0645ad;text-decoration:underline",
 }
 """How each mark looks (a CSS declaration per class)."""
 

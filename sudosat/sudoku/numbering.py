@@ -2,9 +2,9 @@
 
 Courses number x(i, j, d) differently, and a model is only meaningful in the
 numbering that wrote the formula. Each numbering here is an object with the
-map, its inverse and its variable set, so that encoders and decoders use the
-same one (rows and columns count from 0, symbols from 1, as in
-:mod:`sudosat.sudoku.encoding`):
+map, its inverse and its variable set, so that encoders, decoders and the
+encoding workbench use the same one (rows and columns count from 0, symbols
+from 1, as in :mod:`sudosat.sudoku.encoding`):
 
 ``course`` (the default)
     ``i·N⁴ + j·N² + d``: a bijection onto 1..N⁶.
@@ -35,8 +35,12 @@ from dataclasses import dataclass
 
 from sudosat.errors import EncodingError
 
-NUMBERINGS = ("course", "rcv")
-"""Every numbering name, the default first."""
+NUMBERINGS: dict[str, str] = {
+    "course": "i·N⁴ + j·N² + d: 1..N⁶",
+    "rcv": "digits row, column, value from 1 (the VU and Dartmouth courses): 111..999 for 9×9",
+}
+"""Every numbering by name, the default first, with what it is in one line (the
+workbench's list of numberings); :func:`get_numbering` makes one for an order."""
 
 
 @dataclass(frozen=True)

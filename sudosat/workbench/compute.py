@@ -22,16 +22,8 @@ from sudosat.run.results import Verdict
 from sudosat.run.runner import Prepared, run_instance
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES, ENCODINGS
-from sudosat.workbench.formula import (
-    Built,
-    Reading,
-    Switches,
-    build,
-    preset,
-    read_model,
-    reuses_rules,
-    with_givens,
-)
+from sudosat.workbench.formula import Built, Reading, build, read_model, reuses_rules, with_givens
+from sudosat.workbench.switches import Switches, preset
 
 __all__ = [
     "COURSE_EXAMPLE",

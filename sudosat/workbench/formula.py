@@ -1,12 +1,13 @@
 """A Sudoku encoding built from switches: one clause family at a time.
 
 The encoding workbench (:mod:`sudosat.workbench.widgets`) lets a reader switch each
-clause family of the course reduction on or off, choose how at-most-one groups
+clause family of the registered encodings on or off, choose how at-most-one groups
 are written and how the givens enter, and see what the solver then returns.
 This module builds that formula and reads the answer back; it knows nothing of
-widgets or solvers.
-
-Families (:data:`FAMILY_LABELS`), written in this order:
+widgets or solvers. The switches (:class:`~sudosat.workbench.switches.Switches`)
+follow the family declarations and the registered encodings
+(:mod:`sudosat.workbench.switches`); with the course's declarations the families
+are, in writing order:
 
 completeness
     every cell holds some symbol (one clause of N² literals per cell);
@@ -23,14 +24,13 @@ givens
     satisfy are dropped, literals they falsify are cut). Substitution only, not
     propagation: the registered ``optimised`` encoding goes further.
 
-With every switch as in the course encoding the formula is, clause for clause,
-``encode(board, "course")`` (and ``minimal``, ``extended``, ``course-seq``,
-``course-product`` likewise: :func:`preset`); the tests check it.
+With the switches of a registered full encoding
+(:func:`~sudosat.workbench.switches.preset`) the formula is, clause for clause,
+``encode(board, name)``; the tests check it for every registered encoding.
 
-Variable numbering is a choice (:data:`NUMBERINGS`) so that other numberings
-plug in beside the course's ``i·N⁴ + j·N² + d``; auxiliary variables of the
-sequential and product at-most-one encodings are numbered after the highest
-cell variable.
+Variable numbering is a choice (:data:`sudosat.sudoku.numbering.NUMBERINGS`);
+auxiliary variables of the sequential and product at-most-one encodings are
+numbered after the highest cell variable.
 
 Examples
 --------
@@ -47,200 +47,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sudosat.errors import EncodingError
-from sudosat.sat.amo import AMO_METHODS
 from sudosat.sat.cnf import CNF
 from sudosat.sudoku.board import Board, units
 from sudosat.sudoku.encoding import (
     DEFAULT_MAX_BYTES,
-    ENCODINGS,
-    cell_of,
     check_resources,
     encode,
     estimate,
-    get_encoding,
-    variable,
 )
 from sudosat.sudoku.encoding.families import DECLARED, FullGrid, Writer, full_family_size, write
 from sudosat.sudoku.numbering import get_numbering
+from sudosat.workbench.switches import Switches, matching_encoding, preset
 
 Lit = int
 CellSets = list[tuple[int, ...]]
-
-FAMILY_LABELS: dict[str, str] = {
-    name: DECLARED[name].label
-    for name in ("completeness", "uniqueness", "rows", "columns", "boxes", "coverage", "givens")
-}
-"""Every family of the workbench, in the order it is written, with what it says (declared in
-:mod:`sudosat.sudoku.encoding.families`)."""
-
-GIVENS_MODES = {
-    "units": "one unit clause per given",
-    "simplify": "substituted into the other clauses (no clause of their own)",
-}
-
-_KINDS = ("rows", "columns", "boxes")  # the unit kinds, in the order units() lists them
-
-
-# -- numberings --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Numbering:
-    """A variable numbering of x(i, j, d) (0-based row and column, symbol from 1).
-
-    Attributes
-    ----------
-    name, description : str
-    variable : callable
-        ``variable(i, j, d, order) -> int``.
-    meaning : callable
-        ``meaning(var, order) -> (i, j, d)``, or None when `var` names no cell.
-    highest : callable
-        ``highest(order) -> int``: the largest cell variable (auxiliary ones follow).
-    """
-
-    name: str
-    description: str
-    variable: Callable[[int, int, int, int], int]
-    meaning: Callable[[int, int], tuple[int, int, int] | None]
-    highest: Callable[[int], int]
-
-
-def _course_meaning(var: int, order: int) -> tuple[int, int, int] | None:
-    return cell_of(var, order) if 1 <= var <= order**6 else None
-
-
-NUMBERINGS: dict[str, Numbering] = {
-    "course": Numbering(
-        "course",
-        "i·N⁴ + j·N² + d: 1..N⁶",
-        variable,
-        _course_meaning,
-        lambda order: order**6,
-    ),
-    "rcv": Numbering(
-        "rcv",
-        "digits row, column, value from 1 (the VU and Dartmouth courses): 111..999 for 9×9",
-        lambda i, j, d, order: get_numbering("rcv", order).variable(i, j, d),
-        lambda var, order: get_numbering("rcv", order).cell_of(var) if var >= 1 else None,
-        lambda order: get_numbering("rcv", order).top,
-    ),
-}
-"""The numberings offered (:mod:`sudosat.sudoku.numbering` defines both)."""
-
-
-# -- the switches ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Switches:
-    """Which families the workbench writes, and how.
-
-    Attributes
-    ----------
-    completeness, uniqueness, rows, columns, boxes, coverage : bool
-        One switch per family (see the module docstring).
-    givens : {'units', 'simplify'}
-    amo : {'pairwise', 'seq', 'product'}
-        How uniqueness and validity groups are written (:mod:`sudosat.sat.amo`).
-    numbering : str
-        A key of :data:`NUMBERINGS`.
-    """
-
-    completeness: bool = True
-    uniqueness: bool = True
-    rows: bool = True
-    columns: bool = True
-    boxes: bool = True
-    coverage: bool = False
-    givens: str = "units"
-    amo: str = "pairwise"
-    numbering: str = "course"
-
-    def __post_init__(self) -> None:
-        if self.givens not in GIVENS_MODES:
-            raise EncodingError(f"givens must be one of {', '.join(GIVENS_MODES)}")
-        if self.amo not in AMO_METHODS:
-            raise EncodingError(f"at-most-one must be one of {', '.join(AMO_METHODS)}")
-        if self.numbering not in NUMBERINGS:
-            raise EncodingError(f"numbering must be one of {', '.join(NUMBERINGS)}")
-
-    def families(self) -> list[str]:
-        """The families switched on, in writing order (``givens`` last, when written)."""
-        on = [name for name in FAMILY_LABELS if name != "givens" and getattr(self, name)]
-        return on + (["givens"] if self.givens == "units" else [])
-
-
-def preset(name: str) -> Switches | None:
-    """The switches that rebuild the registered full encoding `name`; None for a reduced one.
-
-    Examples
-    --------
-    >>> preset("minimal").uniqueness, preset("course-seq").amo, preset("optimised")
-    (False, 'seq', None)
-    """
-    spec = get_encoding(name)
-    if spec.reduced:
-        return None
-    families = set(spec.families)
-    return Switches(
-        uniqueness="uniqueness" in families,
-        coverage="coverage" in families,
-        amo=spec.amo,
-    )
-
-
-def matching_encoding(switches: Switches) -> str | None:
-    """The registered encoding these switches rebuild exactly, if any."""
-    for name in ENCODINGS:
-        if preset(name) == switches:
-            return name
-    return None
-
-
-def verdict(switches: Switches) -> tuple[bool, str]:
-    """Whether every model of the switched formula is a solution, and why (orders >= 2).
-
-    Every solution satisfies every family, so the formula is a correct encoding
-    exactly when its models are all solutions. That needs (a) every cell to
-    hold exactly one symbol: completeness with uniqueness, or completeness with
-    one validity kind (N² cells, N² symbols each at most once: counting leaves
-    one symbol per cell), or uniqueness with coverage (N² symbols each present
-    among N² cells of at most one symbol each); and (b) for each unit kind,
-    validity or coverage (with (a), either gives "exactly once"). A formula
-    without any at-most-one family is satisfied by "every cell holds every
-    symbol", one without completeness and coverage by "every cell is empty".
-
-    Returns
-    -------
-    (correct, reason) : tuple of bool and str
-    """
-    s = switches
-    some_validity = s.rows or s.columns or s.boxes
-    exact = (s.completeness and (s.uniqueness or some_validity)) or (s.uniqueness and s.coverage)
-    missing = [kind for kind in _KINDS if not (getattr(s, kind) or s.coverage)]
-    if exact and not missing:
-        why = []
-        if s.completeness and not s.uniqueness:
-            why.append("uniqueness follows from completeness and validity")
-        if s.coverage and not (s.rows and s.columns and s.boxes):
-            why.append("coverage with one symbol per cell gives what validity would")
-        if s.uniqueness and s.coverage and not s.completeness:
-            why.append("completeness follows from uniqueness and coverage")
-        return True, "correct encoding: every model is a solution" + (
-            f" ({'; '.join(why)})" if why else ""
-        )
-    reasons = []
-    if not exact:
-        if not (s.uniqueness or some_validity):
-            reasons.append("no at-most-one family: a cell may hold several symbols")
-        elif not (s.completeness or s.coverage):
-            reasons.append("neither completeness nor coverage: cells may stay empty")
-        else:
-            reasons.append("nothing forces one symbol per cell")
-    if missing:
-        reasons.append(f"nothing stops a symbol repeating in {' or '.join(missing)}")
-    return False, "not a correct encoding: " + "; ".join(reasons)
 
 
 # -- building ----------------------------------------------------------------------
@@ -277,7 +97,7 @@ class Built:
         True when the CNF does not hold the givens (simplified or reduced):
         decoding starts from them.
     numbering : str
-        The key of :data:`NUMBERINGS` its cell variables follow.
+        The numbering its cell variables follow (:func:`sudosat.sudoku.numbering.get_numbering`).
     """
 
     cnf: CNF
@@ -393,13 +213,13 @@ def family_size(board: Board, switches: Switches) -> dict[str, tuple[int, int, i
 
 def _switched(board: Board, switches: Switches, first: int) -> Built:
     order, size = board.order, board.size
-    numbering = NUMBERINGS[switches.numbering]
+    numbering = get_numbering(switches.numbering, order)
     var = numbering.variable
     cells = [
-        [var(i, j, d, order) for d in range(1, size + 1)] for i in range(size) for j in range(size)
+        [var(i, j, d) for d in range(1, size + 1)] for i in range(size) for j in range(size)
     ]
     grid = FullGrid(board, cells)
-    writer = Writer(top=numbering.highest(order))
+    writer = Writer(top=numbering.top)
     families = []
     for name in switches.families():
         start, top_before = len(writer.flat), writer.top
@@ -420,8 +240,8 @@ def _switched(board: Board, switches: Switches, first: int) -> Built:
         board,
         label,
         families,
-        numbering.highest(order),
-        lambda v: numbering.meaning(v, order),
+        numbering.top,
+        numbering.cell_of,
         start_from_givens=switches.givens == "simplify",
         numbering=numbering.name,
     )
@@ -528,9 +348,9 @@ def with_givens(rules: Built, board: Board, first: int = 3) -> tuple[Built, list
     """
     if board.order != rules.board.order or rules.board.num_givens:
         raise EncodingError("with_givens needs the rules of the empty board of the same order")
-    size, variable = board.size, NUMBERINGS[rules.numbering].variable
+    size, variable = board.size, get_numbering(rules.numbering, board.order).variable
     givens = [
-        variable(cell // size, cell % size, value, board.order)
+        variable(cell // size, cell % size, value)
         for cell, value in enumerate(board.cells)
         if value
     ]

@@ -18,9 +18,17 @@ settings::
 ``changed`` is one of :data:`CHANGES`: choosing an encoding moves the switches
 to its families, moving a switch names the encoding they rebuild (or
 ``custom``), a new order offers that order's puzzles and loads the first, a
-cell edit (``cells``: the grid's texts, row by row) rewrites the line. The
+cell edit (``cells``: the grid's texts, row by row) rewrites the line. A request
+that changes no board (an encoding, a switch, a setting) may carry ``cells`` too:
+the grid's edits not yet answered, which then win over ``text``. The
 answer (:meth:`Session.respond`) holds the settled settings, the puzzles of
 the order, the grid's contents and the views.
+
+What the page cannot do within seconds is refused before any work, in words
+naming its own controls: a board beyond :data:`~sudosat.workbench.compute.ORDERS`
+(an order-7 board took the page well over half a minute) and a time limit
+outside :data:`LIMIT_MS`. A large DIMACS is written on request, a slice at a
+time (:meth:`Session.dimacs_parts`), for the page to save as a file.
 
 Examples
 --------
@@ -39,8 +47,8 @@ True
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
-from dataclasses import asdict, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from sudosat.errors import SudosatError
@@ -48,6 +56,7 @@ from sudosat.run.results import Verdict
 from sudosat.sat.amo import AMO_METHODS
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
+from sudosat.sudoku.numbering import NUMBERINGS
 from sudosat.workbench.compute import (
     COURSE_EXAMPLE,
     CUSTOM,
@@ -57,37 +66,42 @@ from sudosat.workbench.compute import (
     available_solvers,
     compute,
     encoding_choices,
+    order_of,
     parse_cell,
     puzzle_choices,
     unavailable_solvers,
 )
-from sudosat.workbench.formula import (
-    FAMILY_LABELS,
+from sudosat.workbench.switches import (
     GIVENS_MODES,
-    NUMBERINGS,
+    SETTINGS,
     Switches,
+    family_switches,
     matching_encoding,
     preset,
 )
 from sudosat.workbench.views import (
     EAGER_DOWNLOAD,
-    FAMILY_SWITCHES,
-    SWITCH_LABELS,
     VIEW_STYLE,
     answer_html,
     clashing_givens,
     counts_html,
     dimacs_at_least,
+    dimacs_name,
     download_html,
     excerpt_html,
     status_html,
     verdict_html,
 )
 
-__all__ = ["CHANGES", "Session", "choices"]
+__all__ = ["CHANGES", "LIMIT_MS", "Session", "choices"]
 
 CHANGES = ("start", "order", "puzzle", "text", "cell", "encoding", "switches", "setting")
 """What a request may say the reader changed (``setting``: the solver or the time limit)."""
+
+_NEW_BOARD = ("start", "order", "puzzle", "text")  # changes that bring their own board
+
+LIMIT_MS = {"min": 100, "max": 3_600_000, "default": 10_000}
+"""The time limits the page accepts, in ms of wall-clock time (its label says so)."""
 
 
 def choices() -> dict[str, Any]:
@@ -103,18 +117,16 @@ def choices() -> dict[str, Any]:
         "style": VIEW_STYLE,
         "orders": list(ORDERS),
         "encodings": encoding_choices(),
-        "families": [
-            {"name": name, "label": SWITCH_LABELS[name], "title": FAMILY_LABELS[name]}
-            for name in FAMILY_SWITCHES
-        ],
+        "families": [asdict(switch) for switch in family_switches()],
         "givens": list(GIVENS_MODES),
         "amo": list(AMO_METHODS),
         "numberings": [
-            {"name": name, "description": numbering.description}
-            for name, numbering in NUMBERINGS.items()
+            {"name": name, "description": description}
+            for name, description in NUMBERINGS.items()
         ],
         "solvers": available_solvers(),
         "unavailable": unavailable_solvers(),
+        "limit_ms": dict(LIMIT_MS),
     }
 
 
@@ -156,8 +168,10 @@ class Session:
             valid, ``bad``: cells to mark), ``views`` (HTML by name:
             ``status``, ``verdict``, ``counts``, ``excerpt``, ``download``,
             ``answer``) and ``download_later`` (the DIMACS is large: the page
-            asks :meth:`download` when the reader wants it), ``times`` (``build_ms``
+            asks :meth:`dimacs_parts` when the reader wants it), ``times`` (``build_ms``
             and ``solve_ms``: building the formula, the solver's wall-clock time).
+            A request refused before any work (:meth:`_refused`) answers
+            ``state`` None, ``error`` and ``views`` with the status alone.
         """
         changed = request.get("changed", "start")
         if changed not in CHANGES:
@@ -168,31 +182,64 @@ class Session:
         except (SudosatError, TypeError) as exc:
             return self._refused(request, f"switches: {exc}")
         solver = str(request.get("solver") or available_solvers()[0])
-        limit = float(request.get("time_limit_ms") or self.time_limit_ms)
-        if changed in ("start", "encoding") and encoding != CUSTOM:
-            switches = preset(encoding) or switches
-        elif changed == "switches":
+        limit = _limit(request.get("time_limit_ms"), self.time_limit_ms)
+        if limit is None:
+            low, high = LIMIT_MS["min"], LIMIT_MS["max"]
+            return self._refused(
+                request,
+                f"the time limit must be a number of ms from {low:,} to {high:,}: "
+                "type one in 'limit'",
+            )
+        if changed == "switches":
             encoding = matching_encoding(switches) or CUSTOM
-        enabled = encoding == CUSTOM or preset(encoding) is not None
+        try:
+            registered = None if encoding == CUSTOM else preset(encoding)
+        except SudosatError as exc:  # an encoding the switches cannot rebuild
+            return self._refused(request, str(exc))
+        if changed in ("start", "encoding") and registered is not None:
+            switches = registered
+        enabled = encoding == CUSTOM or registered is not None
         text = self._text(changed, request)
         if isinstance(text, _Refusal):
             return self._refused(request, text.reason, bad=[text.cell])
+        order = order_of(text)  # None: the line does not parse, and compute says why
+        if order is not None and order > max(ORDERS):
+            return self._refused(request, _too_large(order))
         self.outcome = compute(
             text, switches, encoding, solver, limit, self.max_bytes, self.rules_cache
         )
         state = {
             "text": text,
             "encoding": encoding,
-            "switches": asdict(switches),
+            "switches": switches.settings(),
             "switches_enabled": enabled,
             "solver": solver,
             "time_limit_ms": limit,
         }
         return {"state": state, **self._views(self.outcome)}
 
-    def download(self) -> str:
-        """The DIMACS download link of the last outcome (written now, however large)."""
-        return download_html(self.outcome)
+    def dimacs_name(self) -> str:
+        """The file name the last outcome's DIMACS is saved under ('' without a formula)."""
+        built = self.outcome.built
+        return "" if built is None else dimacs_name(built)
+
+    def dimacs_parts(self) -> Iterator[str]:
+        """The last outcome's whole DIMACS, as :meth:`CNF.to_dimacs` writes it, a slice at a time.
+
+        The page joins the slices into a file in the browser (order 6 writes
+        about 50 MB), so no single string holds the whole text. Nothing is
+        yielded without a formula.
+        """
+        built = self.outcome.built
+        if built is None:
+            return
+        cnf = built.cnf
+        if cnf.has_empty_clause or not cnf.num_clauses:
+            yield cnf.to_dimacs()
+            return
+        head = [f"c {text}".rstrip() for text in cnf.comments]
+        yield "\n".join([*head, f"p cnf {cnf.num_vars} {cnf.num_clauses}"]) + "\n"
+        yield from cnf.dimacs_clause_lines()
 
     def _text(self, changed: str, request: Mapping[str, Any]) -> str | _Refusal:
         """The puzzle line the change leads to."""
@@ -201,7 +248,7 @@ class Session:
         if changed == "order":
             order = int(request["order"])
             return puzzle_choices(order, self.extra)[0][1]
-        if changed == "cell":
+        if changed == "cell" or (changed not in _NEW_BOARD and request.get("cells")):
             cells = [str(cell) for cell in request["cells"]]
             order = round(len(cells) ** 0.25)
             if order < 1 or order**4 != len(cells):
@@ -221,7 +268,8 @@ class Session:
         at_least = dimacs_at_least(outcome)
         later = at_least > EAGER_DOWNLOAD
         download = (
-            f"<p>The DIMACS takes at least {at_least / 1e6:.0f} MB: the button writes it.</p>"
+            f"<p>The DIMACS takes at least {at_least / 1e6:.0f} MB: the button writes it "
+            "here and saves it as a file.</p>"
             if later
             else download_html(outcome)
         )
@@ -266,6 +314,27 @@ class Session:
         return {"state": None, "error": reason, "bad": bad or [], "views": {"status": status}}
 
 
+def _limit(given: Any, default: float) -> float | None:
+    """The time limit a request names (its default when it names none); None when out of bounds."""
+    if given is None or given == "":
+        return default
+    try:
+        limit = float(given)
+    except (TypeError, ValueError):
+        return None
+    return limit if LIMIT_MS["min"] <= limit <= LIMIT_MS["max"] else None
+
+
+def _too_large(order: int) -> str:
+    """Why a board of `order` is refused, in words naming the page's controls."""
+    top = max(ORDERS)
+    return (
+        f"order {order} is beyond this page: it builds and solves orders 1 to {top} within "
+        "seconds, and a larger board takes half a minute or more here; choose an order in "
+        f"'order', or type a line of order {top} or less in 'line'"
+    )
+
+
 class _Refusal:
     """A cell the reader typed that is no symbol: why, and which cell."""
 
@@ -277,5 +346,5 @@ def _switches(given: Any) -> Switches:
     """Switches from a request's mapping (missing fields keep their defaults)."""
     if not given:
         return Switches()
-    known = {name: given[name] for name in asdict(Switches()) if name in given}
-    return replace(Switches(), **known)
+    names = [*(switch.name for switch in family_switches()), *SETTINGS]
+    return Switches(**{name: given[name] for name in names if name in given})

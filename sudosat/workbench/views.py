@@ -14,22 +14,16 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from sudosat.errors import SudosatError
 from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board, units
 from sudosat.sudoku.board_view import BOARD_STYLE, EMPTY, board_table
 from sudosat.sudoku.encoding import estimate
+from sudosat.sudoku.encoding.families import DECLARED
 from sudosat.workbench.compute import COURSE_EXAMPLE, CUSTOM, Outcome, compute
-from sudosat.workbench.formula import FAMILY_LABELS, Reading, Switches, cnf_excerpt, preset, verdict
+from sudosat.workbench.formula import Built, Reading, cnf_excerpt
+from sudosat.workbench.switches import Switches, family_switches, preset, verdict
 
-FAMILY_SWITCHES = ("completeness", "uniqueness", "rows", "columns", "boxes", "coverage")
-SWITCH_LABELS = {
-    "completeness": "completeness",
-    "uniqueness": "uniqueness",
-    "rows": "validity: rows",
-    "columns": "validity: columns",
-    "boxes": "validity: boxes",
-    "coverage": "at least once per unit",
-}
 DOWNLOAD_LIMIT = 8_000_000  # bytes of DIMACS embedded in the page as a download link
 # Above this many bytes (at least), the live workbench writes the DIMACS only when the
 # reader asks: writing and sending megabytes on every change made order 5 slow.
@@ -95,7 +89,7 @@ def counts_html(outcome: Outcome) -> str:
         return ""
     rows = []
     for family in built.families:
-        title = FAMILY_LABELS.get(family.name, family.name)
+        title = DECLARED[family.name].label if family.name in DECLARED else family.name
         rows.append(
             f"<tr><td title='{html.escape(title)}'>{html.escape(family.name)}</td>"
             f"<td>{family.auxiliary:,}</td><td>{family.clauses:,}</td>"
@@ -160,13 +154,18 @@ def dimacs_at_least(outcome: Outcome) -> int:
     return 0 if built is None else 2 * (built.cnf.num_literals + built.cnf.num_clauses)
 
 
+def dimacs_name(built: Built) -> str:
+    """The file name a formula's DIMACS is saved under: its order and its encoding."""
+    return f"sudoku-order{built.board.order}-{built.label}.cnf"
+
+
 def download_html(outcome: Outcome) -> str:
     """A link that downloads the whole DIMACS (embedded while it is small enough)."""
     built = outcome.built
     if built is None:
         return ""
     cnf = built.cnf
-    name = f"sudoku-order{built.board.order}-{built.label}.cnf"
+    name = dimacs_name(built)
     # skip writing a text that is bound to be too large (order 6 runs to tens of megabytes)
     at_least = dimacs_at_least(outcome)
     text = cnf.to_dimacs() if at_least <= DOWNLOAD_LIMIT else ""
@@ -324,7 +323,11 @@ def verdict_html(switches: Switches, encoding: str, explain: bool = True) -> str
     With `explain` false, the rule that decides (:data:`CORRECT_RULE`) is left
     out: a page showing several verdicts states it once.
     """
-    if encoding != CUSTOM and preset(encoding) is None:
+    try:
+        registered = None if encoding == CUSTOM else preset(encoding)
+    except SudosatError as exc:  # an encoding the switches cannot rebuild: why, in one line
+        return f"<p class='sudosat-no sudosat-verdict'>{html.escape(str(exc))}</p>"
+    if encoding != CUSTOM and registered is None:
         return (
             f"<p class='sudosat-ok sudosat-verdict'>{html.escape(encoding)}: a registered, "
             "correct encoding (the givens decide what they can before the solver starts; "
@@ -371,11 +374,8 @@ def snapshot_html(settings: Iterable[Mapping[str, Any]], time_limit_ms: float = 
             setting.get("solver", "cdcl"),
             time_limit_ms,
         )
-        off = [
-            SWITCH_LABELS[name]
-            for name in FAMILY_SWITCHES
-            if name != "coverage" and not getattr(switches, name)
-        ]
+        course = Switches().on  # the families the course writes that these switch off
+        off = [s.label for s in family_switches() if s.name in course and s.name not in switches.on]
         described = (
             f"encoding <b>{html.escape(outcome.label)}</b>"
             + (

@@ -39,6 +39,7 @@ except ImportError:  # the computation and the views need no widgets: sudosat.wo
 from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
+from sudosat.sudoku.numbering import NUMBERINGS
 from sudosat.workbench.compute import (
     COURSE_EXAMPLE,
     CUSTOM,
@@ -51,13 +52,17 @@ from sudosat.workbench.compute import (
     order_of,
     puzzle_choices,
 )
-from sudosat.workbench.formula import GIVENS_MODES, NUMBERINGS, Switches, matching_encoding, preset
 from sudosat.workbench.grid import GRID_CSS, Grid, parse_cell
+from sudosat.workbench.switches import (
+    GIVENS_MODES,
+    Switches,
+    family_switches,
+    matching_encoding,
+    preset,
+)
 from sudosat.workbench.views import (
     DOWNLOAD_LIMIT,
     EAGER_DOWNLOAD,
-    FAMILY_SWITCHES,
-    SWITCH_LABELS,
     VIEW_STYLE,
     answer_html,
     board_html,
@@ -150,7 +155,7 @@ class Workbench:
     ----------
     order, puzzle, text, encoding, solver, givens, amo, numbering : ipywidgets
     switch : dict of str to ipywidgets.Checkbox
-        One per family (see :data:`sudosat.workbench.formula.FAMILY_LABELS`).
+        One per family (:func:`sudosat.workbench.switches.family_switches`).
     grid : Grid
         The editable board of the current order.
     counts, excerpt, download, answer, verdict, status : ipywidgets.HTML
@@ -179,11 +184,11 @@ class Workbench:
         self.encoding = widgets.Dropdown(
             options=encoding_choices(), value="course", description="encoding"
         )
+        course = Switches().on
         self.switch = {
-            name: widgets.Checkbox(value=True, description=SWITCH_LABELS[name], indent=False)
-            for name in FAMILY_SWITCHES
+            s.name: widgets.Checkbox(value=s.name in course, description=s.label, indent=False)
+            for s in family_switches()
         }
-        self.switch["coverage"].value = False
         narrow = {"button_width": "6.5em"}  # three buttons on one line
         self.givens = widgets.ToggleButtons(
             options=list(GIVENS_MODES), description="givens", style=narrow
@@ -191,7 +196,7 @@ class Workbench:
         self.amo = widgets.ToggleButtons(
             options=["pairwise", "seq", "product"], description="at-most-one", style=narrow
         )
-        # one entry today; another numbering registered in sudosat.workbench.formula appears here
+        # another numbering registered in sudosat.sudoku.numbering appears here
         self.numbering = widgets.Dropdown(options=list(NUMBERINGS), description="numbering")
         offered = list(solvers) if solvers is not None else available_solvers()
         self.solver = widgets.Dropdown(options=offered, value=offered[0], description="solver")
@@ -288,7 +293,10 @@ class Workbench:
     def _on_encoding(self, change: dict) -> None:
         if self._quiet:
             return
-        switches = preset(change["new"]) if change["new"] != CUSTOM else None
+        try:
+            switches = preset(change["new"]) if change["new"] != CUSTOM else None
+        except SudosatError:
+            switches = None  # the switches cannot rebuild it: the update says why, in one line
         if switches is not None:
             self._quietly(lambda: self.set_switches(switches))
         self._enable_switches(change["new"] == CUSTOM or switches is not None)
@@ -325,7 +333,7 @@ class Workbench:
 
         def move() -> None:
             for name, box in self.switch.items():
-                box.value = getattr(switches, name)
+                box.value = name in switches.on
             self.givens.value, self.amo.value = switches.givens, switches.amo
             self.numbering.value = switches.numbering
             self.encoding.value = matching_encoding(switches) or CUSTOM

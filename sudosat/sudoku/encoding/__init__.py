@@ -90,6 +90,7 @@ from sudosat.sudoku.encoding.core import (
     decode_course,
     get_encoding,
     variable,
+    written_families,
 )
 from sudosat.sudoku.encoding.decode import (
     check_model_count,
@@ -124,4 +125,5 @@ __all__ = [
     "model_order",
     "model_size",
     "variable",
+    "written_families",
 ]

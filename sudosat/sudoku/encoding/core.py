@@ -126,12 +126,25 @@ Dartmouth rules leave out the validity family (every symbol at least once per un
 one symbol per cell, makes it exactly once); without its binary clauses unit propagation
 fixes far fewer cells, and cdcl needs many more conflicts a puzzle than with ``extended``."""
 
-FAMILIES = tuple(
-    name for name in DECLARED
-    if any(name in spec.families for spec in (*ENCODINGS.values(), *FORMAT_ENCODINGS.values()))
-)
-"""Every clause family some registered encoding writes, in the order the encodings write them
-(the order of :data:`sudosat.sudoku.encoding.families.DECLARED`)."""
+
+def written_families() -> tuple[str, ...]:
+    """Every clause family some registered encoding writes, as the registries hold them now.
+
+    In the order the encodings write them: the order of
+    :data:`sudosat.sudoku.encoding.families.DECLARED`. The encoding workbench
+    reads it on each use, so a family registered after import is offered too.
+
+    Examples
+    --------
+    >>> written_families()
+    ('completeness', 'uniqueness', 'validity', 'coverage', 'givens')
+    """
+    specs = (*ENCODINGS.values(), *FORMAT_ENCODINGS.values())
+    return tuple(name for name in DECLARED if any(name in spec.families for spec in specs))
+
+
+FAMILIES = written_families()
+"""Every clause family some registered encoding writes, at import (:func:`written_families`)."""
 
 _UNDECLARED = {name for spec in (*ENCODINGS.values(), *FORMAT_ENCODINGS.values())
                for name in spec.families} - set(DECLARED)

@@ -24,7 +24,8 @@ candidates) or from a grid (:meth:`Tally.of`).
 
 A new family is one more entry of :data:`DECLARED`; the encodings name the
 families they write (:data:`sudosat.sudoku.encoding.core.ENCODINGS`), and the
-workbench offers its own (:data:`sudosat.workbench.formula.FAMILY_LABELS`).
+encoding workbench offers a switch for each family they write, labelled from its
+declaration (:func:`sudosat.workbench.switches.family_switches`).
 
 Examples
 --------
@@ -91,6 +92,8 @@ class Family:
     shape : Shape
     kinds : tuple of str
         For the ``units`` shape, the unit kinds it covers (a subset of :data:`KINDS`).
+    switch : str
+        Its words beside the workbench's switch; by default `label` up to its colon.
     """
 
     name: str
@@ -98,6 +101,12 @@ class Family:
     rule: Rule
     shape: Shape
     kinds: tuple[str, ...] = ()
+    switch: str = ""
+
+    @property
+    def switch_label(self) -> str:
+        """The words beside its switch in the workbench: `switch`, or `label` up to its colon."""
+        return self.switch or self.label.split(":")[0]
 
     def group_length(self, size: int) -> int:
         """How many literals each group holds over every cell variable (N² = `size`)."""
@@ -115,13 +124,13 @@ DECLARED: dict[str, Family] = _declare(
     Family("validity", "validity: no symbol twice in a row, a column or a box",
            Rule.AT_MOST_ONE, Shape.UNITS, KINDS),
     Family("rows", "validity in rows: no symbol twice in a row",
-           Rule.AT_MOST_ONE, Shape.UNITS, ("row",)),
+           Rule.AT_MOST_ONE, Shape.UNITS, ("row",), switch="validity: rows"),
     Family("columns", "validity in columns: no symbol twice in a column",
-           Rule.AT_MOST_ONE, Shape.UNITS, ("column",)),
+           Rule.AT_MOST_ONE, Shape.UNITS, ("column",), switch="validity: columns"),
     Family("boxes", "validity in boxes: no symbol twice in a box",
-           Rule.AT_MOST_ONE, Shape.UNITS, ("box",)),
+           Rule.AT_MOST_ONE, Shape.UNITS, ("box",), switch="validity: boxes"),
     Family("coverage", "at least once: every symbol in every row, column and box",
-           Rule.AT_LEAST_ONE, Shape.UNITS, KINDS),
+           Rule.AT_LEAST_ONE, Shape.UNITS, KINDS, switch="at least once per unit"),
     Family("givens", "givens", Rule.AT_LEAST_ONE, Shape.GIVENS),
 )
 """Every clause family by name; ``rows``, ``columns`` and ``boxes`` split ``validity`` by kind."""
