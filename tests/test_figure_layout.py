@@ -163,13 +163,19 @@ def narrow(results: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("span", ["measured", "under a decade"])
-@pytest.mark.parametrize("plot", ["per_instance", "scatter", "cactus"])
+@pytest.mark.parametrize("plot", ["per_instance", "scatter", "scatter search", "scatter overhead",
+                                  "cactus"])
 def test_results_figures(results, plot, span):
+    """No text on another (an axis label over a title, the overhead scatter's once)."""
     data = results if span == "measured" else narrow(results)
     solvers = list(dict.fromkeys(data["solver"]))
     figure = {
         "per_instance": lambda: plots.plot_per_instance(data, 10_000),
         "scatter": lambda: plots.plot_scatter(data, solvers[0], solvers[-1], 10_000),
+        "scatter search": lambda: plots.plot_scatter(data, solvers[0], solvers[-1], 10_000,
+                                                     "search_cpu_ms"),
+        "scatter overhead": lambda: plots.plot_scatter(data, "cdcl", "pysat:minisat22", 10_000,
+                                                       "overhead_cpu_ms"),
         "cactus": lambda: plots.plot_cactus(data, 10_000),
     }[plot]()
     assert_clean(figure)
@@ -273,15 +279,7 @@ def own_figures(results: pd.DataFrame) -> dict:
 
 
 def test_every_text_of_the_pages_figures_prints_at_eight_points_or_more(results):
-    small = {}
-    for name, draw in own_figures(results).items():
-        figure = draw()
-        assert figure.get_figwidth() <= plots.PAGE_WIDTH_IN, name
-        size = plots.smallest_printed_text_pt(figure)
-        if size < plots.SMALLEST_PRINTED_PT:
-            small[name] = round(size, 1)
-        matplotlib.pyplot.close(figure)
-    assert small == {}
+    assert texts_under_eight_points(own_figures(results)) == {}
 
 
 def test_a_figure_wider_than_the_page_prints_its_text_smaller():
@@ -314,3 +312,36 @@ def test_heuristics_figures():
     results = heuristics_results()
     assert_clean(heuristics_page.plot_pairs(results))
     assert_clean(heuristics_page.plot_distributions(results))
+
+
+def study_figures(known) -> dict:
+    """The figures of the scaling and heuristics pages, drawn from data shaped like theirs."""
+    summary = gridstudy.summarise(known)
+    fits = gridstudy.fit_growth(summary, "s", "median_cpu_ms") + gridstudy.fit_growth(
+        summary, "s", "clauses")
+    results = heuristics_results()
+    return {
+        "scaling cells (time)": lambda: scaling_page.plot_grid_cells(summary, "s", BUDGET),
+        "scaling cells (conflicts)": lambda: scaling_page.plot_grid_cells(
+            summary, "s", BUDGET, "median_conflicts"),
+        "scaling growth": lambda: scaling_page.plot_grid_growth(summary, fits, "s"),
+        "heuristics pairs": lambda: heuristics_page.plot_pairs(results),
+        "heuristics distributions": lambda: heuristics_page.plot_distributions(results),
+    }
+
+
+def test_every_text_of_the_studies_figures_prints_at_eight_points_or_more(known_table):  # noqa: F811
+    assert texts_under_eight_points(study_figures(known_table)) == {}
+
+
+def texts_under_eight_points(figures: dict) -> dict[str, float]:
+    """Figure name -> its smallest printed text in points, for those under 8 pt at page width."""
+    small = {}
+    for name, draw in figures.items():
+        figure = draw()
+        assert figure.get_figwidth() <= plots.PAGE_WIDTH_IN, name
+        size = plots.smallest_printed_text_pt(figure)
+        if size < plots.SMALLEST_PRINTED_PT:
+            small[name] = round(size, 1)
+        matplotlib.pyplot.close(figure)
+    return small

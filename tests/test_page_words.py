@@ -19,7 +19,8 @@ def test_clock_phrases_name_the_judged_solvers_on_a_quiet_machine_and_the_busy_o
     assert busy.bound == "Above 1.5 for cdcl" and busy.ratios == "2.00 for cdcl and 3.00 for zchaff"
     assert "shown, not judged" in busy.waits
     assert busy.affected == "end to end on the wall clock and overhead on the wall clock"
-    assert busy.unaffected == "search alone, end to end and overhead"
+    assert busy.unaffected == ("search alone, the solver alone, around the solver, end to end "
+                               "and overhead")
 
 
 def facts(own_faster: int, reference_faster: int, ties: int) -> ScatterFacts:

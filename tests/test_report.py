@@ -531,8 +531,6 @@ def test_mode_facts_count_every_instance_under_exactly_one_reason(pairs, times):
 
 
 def test_the_index_summarises_every_comparison_on_its_clock_after_saying_if_the_machine_was_busy():
-    from sudosat.report import build
-
     rows = []
     for line, (mine, theirs) in enumerate([(2.0, 0.2), (1.0, 0.1), (0.6, 0.3)], 1):
         rows.append({"line": line, "order": 3, "solver": "cdcl", "status": "SAT",
@@ -543,15 +541,17 @@ def test_the_index_summarises_every_comparison_on_its_clock_after_saying_if_the_
                      "search_cpu_ms": theirs, "total_wall_ms": 30.0, "total_cpu_ms": 9.0,
                      "overhead_cpu_ms": 6.0, "solve_wall_ms": 25.0, "solve_cpu_ms": 7.0})
     results = io.normalise_results(pd.DataFrame(rows))
-    page = build.comparisons_html(results)
+    page = comparison.comparisons_html(results)
     cells = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>",
                                                                               page)]
     cells = [row for row in cells if row]
-    assert [row[:2] for row in cells] == [["search", "CPU"], ["end to end", "wall"],
-                                          ["end to end", "CPU"], ["overhead", "wall"],
-                                          ["overhead", "CPU"]]
+    assert [row[:2] for row in cells] == [
+        ["search", "CPU"], ["solver alone", "CPU"], ["around the solver", "CPU"],
+        ["end to end", "wall"], ["end to end", "CPU"], ["overhead", "wall"], ["overhead", "CPU"]]
     search = comparison.comparison_facts(results, "cdcl", "zchaff").search
     assert cells[0][2:6] == ["3", "0", "3", formats.ratio(search.median_ratio)]
-    assert "no such time for zchaff" in cells[3]
+    for row in (1, 2, 5):  # no process CPU time of zChaff's; no wall-clock search
+        assert "no such time for zchaff" in cells[row]
     assert page.index("the machine was busy".capitalize()) < page.index("<table")
-    assert "shown, not judged" in page  # zChaff's ratio: a program also waits
+    assert "experiment page" in page  # the ratios are given there, once
+    assert "<i>End to end</i> is an instance from its line to its checked board" in page

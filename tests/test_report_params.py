@@ -244,7 +244,7 @@ def test_make_report_with_a_wrong_parameter_fails_at_once_through_make(setting, 
     assert done.returncode == 2  # make passes the module's status on as its own failure
     lines = [line for line in done.stderr.splitlines() if not line.startswith("make")]
     assert len(lines) == 1 and lines[0].startswith(
-        f"python -m sudosat.report.build: error: {message}"), done.stderr
+        f"sudosat report: error: {message}"), done.stderr
     assert {name: tree(ROOT / name) for name in ("reports", "figures")} == watched
 
 

@@ -141,6 +141,15 @@ def test_load_words_say_how_busy_the_machine_was_and_what_that_leaves_alone():
     assert busy.endswith("except the runs the CPU cap stopped.")
     quiet = heuristics_words.load_words(ClockFacts(60, 1.01), QUIET)
     assert "not above 1.5, so the machine was not busy" in quiet and quiet.endswith("budget.")
+    # a quiet machine stretched nothing: the sentence says what a busy one would have done
+    assert "That stretches" not in quiet and "did not stretch the times above" in quiet
+
+
+def test_the_cache_times_are_given_as_a_span_not_a_list():
+    assert scaling_words.measured_words(("2026-11-28 10:00",)) == "measured 2026-11-28 10:00"
+    nine = tuple(f"2026-11-28 10:0{k}" for k in range(9))
+    assert scaling_words.measured_words(nine) == (
+        "measured at 9 times between 2026-11-28 10:00 and 2026-11-28 10:08")
 
 
 # -- the scaling page ------------------------------------------------------------------------
@@ -210,7 +219,7 @@ def test_growth_words_give_each_exponent_and_what_undecided_runs_do_to_it():
     clauses, conflicts = scaling_words.growth_words(
         [_fit("clauses"), _fit(censored=True, lower_bound=True)], "cdcl")
     assert "the clauses grow like N^2.0 (95 % CI 1.5 to 2.6, R² = 0.99, 4 orders)." in clauses
-    assert "the median conflicts of cdcl grows like" in conflicts
+    assert "the median number of conflicts of cdcl grows like" in conflicts
     assert conflicts.endswith("(a lower bound: at N = 5 and 6 some runs were undecided, and "
                               "their conflicts stopped counting at the budget).")
     neither = scaling_words.bound_words(_fit("median_cpu_ms", censored=True))
@@ -221,11 +230,14 @@ def test_usable_words_say_where_an_encoding_stops_being_usable():
     fine = UsabilityFacts("optimised", "cdcl", 6, None)
     assert scaling_words.usable_words(fine, "the budget").startswith(
         "With cdcl, the optimised encoding stayed usable up to N = 6")
-    stops = UsabilityFacts("course", "cdcl", 6, 5, (0.2, 0.4), 7, 12, ((6, 12, 12),))
+    stops = UsabilityFacts("course", "cdcl", 6, 5, (0.2, 0.4), ((0.2, 3, 3), (0.4, 2, 3)), 7,
+                           12, ((6, 12, 12),))
     said = scaling_words.usable_words(stops, "the budget")
     assert said.startswith("With cdcl, the course encoding stops being usable at N = 5")
-    assert said.endswith("undecided at 20 %, 40 % given (7 of 12 runs of that order); at N = 6, "
-                         "12 of 12.")
+    # each cell's own count (half or more of it), then the order's, which may be less than half
+    assert said.endswith("half or more of the boards of a cell were undecided at 20 % given "
+                         "(3 of 3), 40 % given (2 of 3); over the whole order, 7 of the course "
+                         "encoding's 12 runs were undecided; at N = 6, 12 of 12.")
 
 
 def test_savings_and_reference_words_give_the_grid_totals():

@@ -23,7 +23,7 @@ results table's summaries), :mod:`~sudosat.report.plots` (the figure style and
 the results plots), :mod:`~sudosat.report.boards` (boards as HTML) and
 :mod:`~sudosat.report.formats` (how a number reads in a sentence). The build is
 :mod:`~sudosat.report.pages`, :mod:`~sudosat.report.export` and
-:mod:`~sudosat.report.build` (``make report``), imported on its own.
+:mod:`~sudosat.report.build` (``sudosat report``, ``make report``), imported on its own.
 
 This package exports what the notebooks call through it (:data:`__all__`), the
 things several pages share: the reader's table, HTML and a Markdown bullet list,
@@ -38,7 +38,7 @@ from typing import Any
 
 # What this package exports, by the module each name lives in: the one list. The names are
 # imported on first use, so a command that only needs the build
-# (``python -m sudosat.report.build``) checks its parameters without paying for pandas and
+# (``sudosat report``) checks its parameters without paying for pandas and
 # matplotlib first.
 _EXPORTS = {
     "boards": (

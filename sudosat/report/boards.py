@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from sudosat.errors import InstanceError
+from sudosat.report.formats import and_join, plural
 from sudosat.report.tables import HTML
 from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board
+from sudosat.sudoku.board_view import EMPTY, board_table
 
 
-def board_pair_html(puzzle: Board, solution: Board | None, caption: str = "") -> str:
+def board_pair_html(
+    puzzle: Board,
+    solution: Board | None,
+    caption: str = "",
+    others: Sequence[tuple[str, Board]] = (),
+    label: str = "solution (givens in bold)",
+) -> str:
     """The input board and its solution side by side as matrices, givens in bold.
 
     Parameters
@@ -23,17 +31,53 @@ def board_pair_html(puzzle: Board, solution: Board | None, caption: str = "") ->
         None shows the input alone (an instance without a solution).
     caption : str
         A line above the pair (plain text; escaped).
+    others : sequence of (label, Board)
+        Further solutions of the same puzzle, each shown after the first with
+        the cells where it differs from it marked (class ``differs``).
+    label : str
+        The first solution's label.
     """
     right = solution.to_html(puzzle=puzzle) if solution is not None else "<p><i>no solution</i></p>"
+    boards = [_labelled(f"input ({puzzle.num_givens} givens)", puzzle.to_html()),
+              _labelled(label, right)]
+    boards += [_labelled(name, differences_html(other, solution, puzzle))
+               for name, other in others]
+    # a row of its own in print: three boards, or boards too large for two pairs a row
+    return _block(caption, boards, wide=bool(others) or puzzle.order > SIDE_BY_SIDE_ORDER)
+
+
+def _labelled(label: str, board: str) -> str:
+    return f'<div><div class="sudosat-label">{html.escape(label)}</div>{board}</div>'
+
+
+def _block(caption: str, boards: Sequence[str], wide: bool) -> str:
+    """One instance's boards under its caption (plain text; escaped)."""
     return (
-        '<div class="sudosat-pair" style="margin:0.8em 0 1.4em 0">'
+        f'<div class="sudosat-pair{" sudosat-wide" if wide else ""}" '
+        'style="margin:0.8em 0 1.4em 0">'
         f'<div style="font-weight:bold;margin-bottom:0.3em">{html.escape(caption)}</div>'
-        '<div style="display:flex;flex-wrap:wrap;gap:2.5em;align-items:flex-start">'
-        f'<div><div style="font-size:90%;color:#444">input ({puzzle.num_givens} givens)</div>'
-        f"{puzzle.to_html()}</div>"
-        f'<div><div style="font-size:90%;color:#444">solution (givens in bold)</div>{right}</div>'
-        "</div></div>"
+        '<div class="sudosat-row" style="display:flex;flex-wrap:wrap;gap:2.5em;'
+        f'align-items:flex-start">{"".join(boards)}</div></div>'
     )
+
+
+def differences_html(board: Board, reference: Board | None, puzzle: Board) -> str:
+    """`board` as a matrix, givens in bold and every cell that differs from `reference` marked."""
+    texts = [str(value) if value else EMPTY for value in board.cells]
+    marks = []
+    for k, value in enumerate(board.cells):
+        mark = ["given"] if puzzle.cells[k] and puzzle.cells[k] == value else []
+        if reference is not None and reference.cells[k] != value:
+            mark.append("differs")
+        marks.append(mark)
+    return board_table(board.order, texts, marks)
+
+
+BOARDS_STYLE = (
+    "<style>.sudosat-boards{display:flex;flex-wrap:wrap;column-gap:2.5em;"
+    "align-items:flex-start}.sudosat-label{font-size:90%;color:#444}</style>"
+)
+"""Boards flow side by side while they fit (the print style sheet sets two pairs a row)."""
 
 
 def solved_boards_html(
@@ -42,10 +86,15 @@ def solved_boards_html(
     """Every instance solved by some solver: its input and solution, with each solver's total
     time on both clocks.
 
+    Where the solvers' solutions differ (a puzzle with several solutions), each
+    different solution is shown, named by the solvers that gave it, with the
+    cells where it differs from the first marked, and the caption says so.
+
     Parameters
     ----------
     results : DataFrame
-        The results table (for the times and statuses shown in each caption).
+        The results table (for the times and statuses shown in each caption, and
+        each solver's board, its ``output``).
     instances : mapping line -> Board
         The input boards (:func:`read_instances`).
     solutions : mapping line -> Board
@@ -63,10 +112,64 @@ def solved_boards_html(
             for r in rows.itertuples()
         )
         caption = f"Line {line}: order {puzzle.order}, {puzzle.num_givens} givens. {times}"
-        parts.append(board_pair_html(puzzle, solutions[line], caption))
+        found = solver_solutions(rows)
+        distinct = list(dict.fromkeys(found.values()))
+        if len(distinct) < 2:
+            parts.append(board_pair_html(puzzle, solutions[line], caption))
+            continue
+        parts.append(_differing_html(puzzle, found, distinct, caption))
     if not parts:
-        parts.append("<p>No instance was solved.</p>")
-    return HTML("".join(parts))
+        return HTML("<p>No instance was solved.</p>")
+    return HTML(BOARDS_STYLE + '<div class="sudosat-boards">' + "".join(parts) + "</div>")
+
+
+SIDE_BY_SIDE_ORDER = 3
+"""Up to this order, differing solutions are shown whole, side by side (three boards fit a
+printed row); above it, the first solution is shown with the cells where the other differs
+marked, and the caption gives the other's symbols there."""
+
+LISTED_CELLS = 12
+"""At most this many differing cells are listed in a caption (all are marked)."""
+
+
+def _differing_html(
+    puzzle: Board, found: Mapping[str, Board], distinct: Sequence[Board], caption: str
+) -> str:
+    """An instance whose solvers gave different solutions: each shown, or the differences
+    marked cell by cell (see :data:`SIDE_BY_SIDE_ORDER`)."""
+    named = [(and_join([s for s, b in found.items() if b == board]), board) for board in distinct]
+    (first_name, first), (second_name, second) = named[0], named[1]
+    where = [k for k, (a, b) in enumerate(zip(first.cells, second.cells, strict=True)) if a != b]
+    more = f"; {len(named) - 2} more solutions differ again" if len(named) > 2 else ""
+    caption += (f". The solutions differ: {first_name}'s and {second_name}'s in "
+                f"{plural(len(where), 'cell')}, marked{more}.")
+    if puzzle.order <= SIDE_BY_SIDE_ORDER:
+        return board_pair_html(
+            puzzle, first, caption,
+            others=[(f"{name}'s solution (differences marked)", board)
+                    for name, board in named[1:]],
+            label=f"{first_name}'s solution (givens in bold)")
+    size = puzzle.size
+    listed = ", ".join(f"row {k // size + 1} column {k % size + 1}: {second.cells[k]} "
+                       f"(not {first.cells[k]})" for k in where[:LISTED_CELLS])
+    rest = f", and {len(where) - LISTED_CELLS} more" if len(where) > LISTED_CELLS else ""
+    caption += f" {second_name}'s symbols in the marked cells: {listed}{rest}."
+    return _block(caption, [
+        _labelled(f"input ({puzzle.num_givens} givens)", puzzle.to_html()),
+        _labelled(f"{first_name}'s solution (where {second_name}'s differs: marked)",
+                  differences_html(first, second, puzzle)),
+    ], wide=True)
+
+
+def solver_solutions(rows: pd.DataFrame) -> dict[str, Board]:
+    """Each solver's solved board among `rows` (valid SAT rows whose output line parses)."""
+    found: dict[str, Board] = {}
+    for row in rows[(rows["status"] == Verdict.SAT) & rows["valid"]].itertuples():
+        try:
+            found.setdefault(str(row.solver), Board.parse(str(row.output)))
+        except InstanceError:
+            continue
+    return found
 
 
 def unsolved_html(

@@ -11,7 +11,9 @@ Steps, in order:
    ``reports/<name>-code.html`` (with the code) (:mod:`sudosat.report.export`);
 3. write ``reports/index.html`` linking them, with the experiment's summary;
 4. when Debian's ``chromium`` is on PATH, print each reader's page to
-   ``reports/<name>.pdf`` (headless; nothing is downloaded).
+   ``reports/<name>.pdf`` (headless; nothing is downloaded), and the whole report,
+   a contents page and then every page in reading order, to
+   ``reports/report-complete.pdf``.
 
 Figures are saved to ``figures/`` by the notebooks themselves (PNG and SVG),
 without dates and with a fixed SVG hash salt, so that a rebuild whose numbers
@@ -37,8 +39,8 @@ The pages, the build's settings and the notebooks' parameters are in
 
 Usage::
 
-    python -m sudosat.report.build [--instances FILE] [--time-limit-ms T] [--solvers a,b]
-                                   [--only NAME ...] [--quick] [--no-pdf]
+    sudosat report [--instances FILE] [--time-limit-ms T] [--solvers a,b]
+                   [--only NAME ...] [--quick] [--no-pdf]
 """
 
 from __future__ import annotations
@@ -60,14 +62,12 @@ from pathlib import Path
 from typing import Any
 
 from sudosat.errors import MissingExtraError, SudosatError, open_error_reason
-from sudosat.report.export import export, find_chromium, print_pdf
+from sudosat.report.export import COMPLETE_PDF, export, find_chromium, print_complete, print_pdf
 from sudosat.report.pages import (
-    DEFAULT_INSTANCES,
-    DEFAULT_SOLVERS,
-    DEFAULT_TIME_LIMIT_MS,
     PAGES,
     Page,
     Settings,
+    add_build_options,
     declared_parameters,
     parameter_problems,
     parameters_cell,
@@ -75,13 +75,7 @@ from sudosat.report.pages import (
     saved_figures,
     value_problems,
 )
-from sudosat.run.options import (
-    OneLineParser,
-    encoding_name,
-    positive_int,
-    positive_ms,
-    solver_name,
-)
+from sudosat.run.options import OneLineParser
 
 __all__ = [
     "PAGES",
@@ -192,6 +186,7 @@ def index_html(
     A PDF is linked only when its file is there; nothing on the page depends
     on the day it was built.
     """
+    from sudosat.report.comparison import comparisons_html
     from sudosat.report.io import load_results, read_manifest
     from sudosat.report.tables import html_table, summary_table
 
@@ -213,6 +208,9 @@ def index_html(
         ]
         if page.name in pdfs and pdfs[page.name].is_file():
             links.append(f'<a href="{pdfs[page.name].name}">PDF</a>')
+        live = page.name == "explore"  # the live page, published beside the report
+        if live:
+            links.append(LIVE_LINK)
         took = (
             f" <span class='took'>({durations[page.name]:.0f} s to run)</span>"
             if page.name in durations
@@ -220,7 +218,7 @@ def index_html(
         )
         items.append(
             f"<li><b>{html.escape(page.title)}</b> &middot; {' &middot; '.join(links)}{took}"
-            f"<br><span>{html.escape(page.summary)}</span></li>"
+            f"<br><span>{html.escape(page.summary)}</span>{LIVE_ON_FILE if live else ''}</li>"
         )
     figures = _figure_strip(settings)
     solvers = ", ".join(manifest.get("solvers", []) or settings.solvers)
@@ -239,6 +237,7 @@ solvers: {html.escape(solvers)}; encoding: {html.escape(encoding)}. The other pa
 own instances with their own settings, described on each page.</p>
 {notes}
 <h2>Pages</h2><ol>{"".join(items)}</ol>
+{_complete_link(settings)}
 {summary}
 {figures}
 <h2>Re-run a page on your own file</h2>
@@ -248,70 +247,37 @@ own instances with their own settings, described on each page.</p>
 goes to <code>runs/experiment.ipynb</code> and the results table, the solutions and the
 manifest to <code>runs/experiment/</code> (the <code>output_dir</code> parameter); the report's
 own data in <code>reports/data/</code> is written only by <code>make report</code>.</p>
+{LIVE_FILE_SCRIPT}
 </body></html>
 """
 
 
-def comparisons_html(results: Any) -> str:
-    """The index's summary of the comparisons: whether the machine was busy, then search alone
-    on CPU time, end to end and overhead on both clocks, as one table (empty: one solver)."""
-    import pandas as pd
+LIVE_LINK = '<a href="live/" id="live-link">live in your browser</a>'
+"""The index's link to the live page, which ``make site`` and ``make serve`` put at ``live/``."""
+LIVE_ON_FILE = (
+    '<p id="live-file" class="note" hidden>Opened as a file, the live page cannot run: serve it '
+    "over http (in the project folder, <code>make live</code>, then <code>make serve</code>, and "
+    "open http://127.0.0.1:8000/live/), or open it on the course's published site.</p>"
+)
+LIVE_FILE_SCRIPT = """<script>
+// Opened as a file, a browser cannot run the live page: say so beside its link, at once.
+const note = document.getElementById("live-file");
+if (location.protocol === "file:" && note) {
+  note.hidden = false;
+  document.getElementById("live-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    note.scrollIntoView({ block: "center" });
+  });
+}
+</script>"""
 
-    from sudosat.report.comparison import (
-        MEASURES,
-        comparison_facts,
-        own_and_reference,
-        wall_cpu_facts,
-    )
-    from sudosat.report.formats import ratio
-    from sudosat.report.io import solver_order
-    from sudosat.report.tables import html_table
 
-    solvers = solver_order(results)
-    own, reference = own_and_reference(solvers)
-    versus = comparison_facts(results, own, reference)
-    if reference is None or not versus.both:
+def _complete_link(settings: Settings) -> str:
+    """The index's link to the whole report in one PDF, when it was printed."""
+    if not (settings.root / settings.reports / COMPLETE_PDF).is_file():
         return ""
-    lacking = {measure: solvers for measure, solvers in versus.not_compared}
-    columns = ["comparison", "clock", "instances", f"{own} faster", f"{reference} faster",
-               f"median {own} ÷ {reference}", "not compared"]
-    rows = []
-    for measure in MEASURES:
-        facts = versus.get(measure.name, measure.clock)
-        row: dict[str, Any] = {"comparison": measure.name, "clock": measure.clock}
-        if facts is None:
-            row["not compared"] = f"no such time for {' and '.join(lacking[measure])}"
-        else:
-            row.update({"instances": facts.both, f"{own} faster": facts.own_faster,
-                        f"{reference} faster": facts.reference_faster,
-                        f"median {own} ÷ {reference}": facts.median_ratio})
-        rows.append(row)
-    table = pd.DataFrame(rows, columns=columns).dropna(axis=1, how="all")
-    counts = [c for c in columns[2:5] if c in table]
-    table[counts] = table[counts].astype("Int64")
-    clocks = wall_cpu_facts(results, solvers)
-    ratios = ", ".join(f"{html.escape(solver)} {ratio(value)}" for solver, value in clocks.ratios)
-    if clocks.busy is None:
-        state = "No CPU time was recorded for a solver in this process: whether the machine "
-        state += "was busy cannot be told."
-    elif clocks.busy:
-        state = (f"The machine was busy (above {clocks.threshold:g} for a solver in this "
-                 "process): the wall-clock rows below are inflated, the CPU rows far less.")
-    else:
-        state = (f"The machine was quiet (at most {clocks.threshold:g} for a solver in this "
-                 "process): neither clock's rows are inflated.")
-    if len(clocks.judged) < len(clocks.ratios):
-        state += (" A program started for each instance also waits for its start and its files, "
-                  "so its ratio is shown, not judged.")
-    note = (f"<p>Wall-clock time of the solver calls over their CPU time (median): {ratios}. "
-            f"{state}</p>") if clocks.ratios else ""
-    return (
-        f"<h3>{html.escape(own)} against {html.escape(reference)}</h3>{note}"
-        f"<p>Search alone is compared on CPU time, each solver's own; end to end and overhead "
-        f"on both clocks, on the {versus.both} instances both decided. A median ratio above 1: "
-        f"{html.escape(own)} took longer.</p>"
-        + html_table(table, decimals=2)
-    )
+    return (f'<p>The whole report in one PDF, every page in reading order after a contents page: '
+            f'<a href="{COMPLETE_PDF}">{COMPLETE_PDF}</a>.</p>')
 
 
 _INDEX_CSS = """
@@ -406,6 +372,8 @@ def build(settings: Settings, only: Sequence[str] = ()) -> int:
             say(f"{page.name:<11} ran and exported in {_took(durations[page.name])}")
         pdfs = print_pdfs(pages, reports, stage.pdf)
         listed = pages_in(reports)
+        if pdfs:
+            print_complete_pdf(listed, reports)
         kept = {p.name: reports / f"{p.name}.pdf" for p in listed}
         index = reports / "index.html"
         index.write_text(index_html(listed, stage, {**kept, **pdfs}, durations), encoding="utf-8")
@@ -582,6 +550,26 @@ def print_pdfs(pages: Sequence[Page], reports: Path, wanted: bool) -> dict[str, 
     return pdfs
 
 
+def print_complete_pdf(pages: Sequence[Page], reports: Path) -> Path | None:
+    """Print the whole report, every page in reading order after a contents page, to
+    ``reports/report-complete.pdf`` (:func:`sudosat.report.export.print_complete`)."""
+    chromium = find_chromium()
+    if chromium is None or not pages:
+        return None
+    began = time.perf_counter()
+    intro = (
+        "<p>Every page of the report in reading order, as <code>make report</code> built them; "
+        "each also stands alone as <code>reports/NAME.html</code> and <code>NAME.pdf</code>, "
+        "linked from <code>reports/index.html</code>.</p>")
+    pdf = print_complete([(p.name, p.title, p.summary) for p in pages], reports, chromium, intro)
+    if pdf is None:
+        say("chromium did not print the complete report")
+        return None
+    say(f"PDF         {pdf.name} printed in {_took(time.perf_counter() - began)}, "
+        f"{pdf.stat().st_size / 1e6:.1f} MB")
+    return pdf
+
+
 PDF_COMMIT_LIMIT_MB = 2.0
 """PDFs up to this size are committed beside the HTML."""
 
@@ -619,70 +607,6 @@ def _shown(path: Path) -> str:
         return f"{path.resolve().relative_to(Path.cwd().resolve())}/"
     except ValueError:
         return f"{path}/"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m sudosat.report.build``.
-
-    Its options take the command line's own types (:mod:`sudosat.run.options`),
-    so ``make report T=-5`` is refused as ``sudosat solve -T -5`` is: one
-    line, exit 2, before anything runs.
-    """
-    parser = OneLineParser(
-        prog="python -m sudosat.report.build", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--instances", default=DEFAULT_INSTANCES, help="instance file (default %(default)s)"
-    )
-    parser.add_argument(
-        "--time-limit-ms",
-        "-T",
-        type=positive_ms,
-        default=DEFAULT_TIME_LIMIT_MS,
-        help="T in ms for every solver (default %(default)g)",
-    )
-    parser.add_argument(
-        "--solvers",
-        type=_solver_names,
-        default=list(DEFAULT_SOLVERS),
-        help="comma-separated solvers (default cdcl,zchaff; zchaff falls back to pysat:minisat22)",
-    )
-    parser.add_argument("--encoding", type=encoding_name, default="course")
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=positive_int,
-        default=None,
-        help="timing workers for the experiment (default and most: the cores minus one)",
-    )
-    parser.add_argument(
-        "--root", type=Path, default=None, help="project root (default: this checkout)"
-    )
-    parser.add_argument("--reports", type=Path, default=Path("reports"))
-    parser.add_argument(
-        "--figures-dir", "--figures", dest="figures_dir", type=Path, default=Path("figures")
-    )
-    parser.add_argument(
-        "--build",
-        type=Path,
-        default=Path("build/notebooks"),
-        help="where the executed notebooks go (default %(default)s)",
-    )
-    parser.add_argument(
-        "--only", nargs="+", default=(), metavar="NAME", choices=[page.name for page in PAGES],
-        help="run only these notebooks",
-    )
-    parser.add_argument("--quick", action="store_true", help="smaller settings for a fast check")
-    parser.add_argument("--no-pdf", dest="pdf", action="store_false")
-    return parser
-
-
-def _solver_names(text: str) -> list[str]:
-    """A comma-separated list of solver names, each checked as ``--solver`` checks it."""
-    names = [solver_name(name.strip()) for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError(f"no solver named in {text!r}")
-    return names
 
 
 def instances_problem(path: Path) -> str | None:
@@ -735,7 +659,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     notebook runs; 1 for a failing page, after which ``reports/`` and
     ``figures/`` are as they were.
     """
-    args = build_parser().parse_args(argv)
+    parser = OneLineParser(prog="sudosat report", description=__doc__.split("\n")[0])
+    add_build_options(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the report from parsed options (``sudosat report``; see :func:`main`)."""
     missing = [m for m in ("pandas", "matplotlib", "papermill") if not importlib.util.find_spec(m)]
     if missing:  # a light install (no extras): say which extra, not a traceback
         print(f"sudosat report: {MissingExtraError('the report', 'notebooks', missing[0])}",
@@ -780,6 +710,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,9 +9,15 @@ Three comparisons, each of time columns of the results table
     solvers measure their own, a program reports its own (zChaff's ``Total
     Run Time``, MiniSat's ``CPU time``). Not compared when a solver reports
     none: a search is never set against a whole process.
+*solver alone* and *around the solver* on CPU time (``own_cpu_ms``, ``around_cpu_ms``)
+    The solver's own work, reading the formula included (a program's whole
+    process as the operating system counts it; in this process, loading the
+    clauses and searching), and what this process spent around it (the rest of
+    end to end): a program's own time set against ours, and our side of each
+    call against the other's (:func:`sudosat.report.io.with_own_times`).
 *end to end* on the wall clock and on CPU time (``total_wall_ms``, ``total_cpu_ms``)
     What each course orchestration pays per instance: encode, hand the
-    formula over, search, read the answer back, decode.
+    formula over, the solver's own work, read the answer back, decode and check.
 *overhead* on both clocks (``overhead_wall_ms``, ``overhead_cpu_ms``)
     The rest of the total: loading the clauses, writing and reading files,
     starting a program, parsing its output, checking the model. On the wall
@@ -28,16 +34,21 @@ on every count, so its sentences are written here (:func:`comparison_words`).
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
-from sudosat.report.clocks import BUSY_RATIO, CPU, WALL, clock_facts, clock_of
+from sudosat.report.clocks import BUSY_RATIO, CPU, WALL, clock_of
 from sudosat.report.formats import and_join, plural, ratio
-from sudosat.report.io import DECIDED
+from sudosat.report.io import AROUND_CPU, OWN_CPU, in_process, solver_order
 from sudosat.report.run import REFERENCE_FALLBACK
+from sudosat.report.tables import html_table
+from sudosat.run.results import DECIDED
 
 
 @dataclass(frozen=True)
@@ -51,13 +62,27 @@ class Measure:
 
 MEASURES = (
     Measure("search", CPU, "search_cpu_ms"),
+    Measure("solver alone", CPU, OWN_CPU),
+    Measure("around the solver", CPU, AROUND_CPU),
     Measure("end to end", WALL, "total_wall_ms"),
     Measure("end to end", CPU, "total_cpu_ms"),
     Measure("overhead", WALL, "overhead_wall_ms"),
     Measure("overhead", CPU, "overhead_cpu_ms"),
 )
-"""The compared times, in the order the pages give them: search alone (on CPU time only), end
-to end and overhead on both clocks."""
+"""The compared times, in the order the pages give them: search alone, the solver alone and
+around it (on CPU time only), end to end and overhead on both clocks."""
+
+END_TO_END_WORDS = (
+    "*End to end* is an instance from its line to its checked board: encoding it, handing the "
+    "formula to the solver (loading it in this process, or writing it to a file and starting "
+    "the program), the solver's own work, reading its answer back, decoding and checking. "
+    "*The solver alone* is, for a program, its process's CPU time as the operating system "
+    "counts it (starting, reading the formula, searching, printing the answer) and, for a "
+    "solver in this process, loading the clauses and searching; *around the solver* is the "
+    "rest of end to end, what this process spent on its side of the call."
+)
+"""What the compared times cover, as every page that compares them says it (once a page)."""
+
 
 def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     """Our solver (``cdcl`` if it ran, else the first) and the reference it is compared with."""
@@ -65,11 +90,6 @@ def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     others = [s for s in solvers if s != own]
     preferred = [s for s in others if s == "zchaff" or s == REFERENCE_FALLBACK]
     return own, (preferred or others or [None])[0]  # type: ignore[list-item]
-
-
-def in_process(solver: str) -> bool:
-    """Whether `solver` searches inside this Python process (not zChaff, not ``exec:``)."""
-    return solver != "zchaff" and not solver.startswith("exec:")
 
 
 @dataclass(frozen=True)
@@ -227,8 +247,8 @@ def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFr
     """Per solver, medians over its decided instances of what each comparison compares.
 
     Columns: instances decided, then the median of every time of
-    :data:`MEASURES` (each header names its clock), and the median wall/CPU
-    ratio of the solver calls (see :func:`wall_cpu_facts`).
+    :data:`MEASURES` (each header names its clock), and the median over the
+    solver calls of each one's wall-clock over CPU time (see :func:`wall_cpu_facts`).
     """
     rows = []
     for solver in solvers:
@@ -237,15 +257,18 @@ def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFr
             "solver": solver,
             "decided": len(mine),
             **{f"median {m.name} {m.clock} ms": mine[m.column].median() for m in MEASURES},
-            "wall / CPU": _wall_cpu_ratio(mine),
+            "median wall / CPU": _wall_cpu_ratio(mine),
         })
     return pd.DataFrame(rows).set_index("solver")
 
 
 def _wall_cpu_ratio(rows: pd.DataFrame) -> float:
-    """The median of ``solve_wall_ms / solve_cpu_ms`` over rows with some CPU time (NaN: none)."""
-    ratio = clock_facts(zip(rows["solve_wall_ms"], rows["solve_cpu_ms"], strict=True)).ratio
-    return math.nan if ratio is None else ratio
+    """The median over rows with some CPU time of each row's ``solve_wall_ms / solve_cpu_ms``
+    (NaN: none): a median of per-call ratios, as the pages label it."""
+    wall = pd.to_numeric(rows["solve_wall_ms"], errors="coerce")
+    cpu = pd.to_numeric(rows["solve_cpu_ms"], errors="coerce")
+    kept = wall.notna() & (cpu > 0)
+    return float((wall[kept] / cpu[kept]).median()) if kept.any() else math.nan
 
 
 @dataclass(frozen=True)
@@ -313,11 +336,17 @@ def wall_cpu_facts(results: pd.DataFrame, solvers: Sequence[str]) -> WallCpuFact
 CLOCK_WORDS = {WALL: "on the wall clock", CPU: "on CPU time"}
 """How a sentence names each clock."""
 
-LEADS = {"search": "Search alone", "end to end": "End to end", "overhead": "Overhead"}
+LEADS = {"search": "Search alone", "solver alone": "The solver alone",
+         "around the solver": "Around the solver", "end to end": "End to end",
+         "overhead": "Overhead"}
 """How a sentence opens on each compared time."""
 
 _WHY_NOT = {
     ("search", CPU): "no search time of its own (a search is never set against a whole process)",
+    ("solver alone", CPU): "no CPU time of its own work (a program's, from the operating "
+                           "system; in this process, its search)",
+    ("around the solver", CPU): "no CPU time of its own work, so what surrounds it cannot be "
+                                "told apart",
     ("overhead", WALL): "its search on CPU time only, so its wall-clock hand-over cannot be told "
                         "apart",
     ("overhead", CPU): "no search time, so its hand-over cannot be told apart",
@@ -363,6 +392,36 @@ def clock_phrases(clocks: WallCpuFacts) -> ClockPhrases:
     )
 
 
+def wall_cpu_words(clocks: WallCpuFacts) -> str:
+    """The experiment page's paragraph on wall against CPU time, the one the other pages refer
+    to (:func:`busy_reference`): each solver's median ratio, what it says, what it affects."""
+    if clocks.busy is None:
+        return ("No CPU time was recorded for a solver that searches in this process, so whether "
+                "the machine was busy cannot be told from the times.")
+    said = clock_phrases(clocks)
+    state = ("the machine was busy, and the wall-clock times below and on the results page "
+             "are inflated" if clocks.busy else "the machine was quiet, and the wall-clock "
+             "times below and on the results page are not inflated")
+    return (f"The median wall-clock time of a solver call over its CPU time was {said.ratios}. "
+            f"{said.bound}, in this process: {state}.{said.waits} A busy machine inflates the "
+            "wall-clock times and comparisons, not those on CPU time (search alone, the solver "
+            "alone and around it, and end to end and overhead on CPU time).")
+
+
+def busy_reference(clocks: WallCpuFacts, figures: str = "the wall-clock figures") -> str:
+    """One sentence on whether the machine was busy, for a page that refers to the experiment
+    page's paragraph on wall against CPU time instead of repeating it; `figures` names what a
+    busy machine would inflate on that page."""
+    where = "the experiment page's *Wall against CPU time* gives each solver's ratio"
+    if clocks.busy is None:
+        return (f"Whether the machine was busy cannot be told from the times ({where}: no CPU "
+                "time was recorded for a solver in this process).")
+    if clocks.busy:
+        return (f"The machine was busy while the run was timed ({where}): {figures} are "
+                "inflated, those on CPU time far less.")
+    return f"The machine was quiet while the run was timed ({where}): {figures} are not inflated."
+
+
 def _who(s: ScatterFacts) -> str:
     """Which solver was faster on how many of the instances both decided."""
     n = s.both
@@ -391,7 +450,7 @@ def comparison_words(versus: ComparisonFacts) -> list[str]:
     if not versus.both:
         return ["No instance was decided by both solvers: there is nothing to compare."]
     said = [f"Each comparison is made on the {plural(versus.both, 'instance')} both solvers "
-            f"decided; a ratio above 1 means {versus.own} took longer."]
+            f"decided; a ratio above 1 means {versus.own} took longer. {END_TO_END_WORDS}"]
     for s in versus.compared:
         lead, clock = LEADS[s.name], CLOCK_WORDS[s.clock]
         # The ratio's clause names its measure too: two measures may share a ratio, and the
@@ -412,3 +471,49 @@ def comparison_words(versus: ComparisonFacts) -> list[str]:
                                         "process"] if timed else [])
         said.append(f"Every search time is CPU time: {'; '.join(how)}.")
     return said
+
+
+# -- the index's summary of the comparisons ------------------------------------------------
+
+
+def comparisons_html(results: pd.DataFrame) -> str:
+    """The index's summary of the comparisons: what each covers and whether the machine was busy
+    (referring to the experiment page), then search alone, the solver alone and around it on CPU
+    time, end to end and overhead on both clocks, as one table (empty: one solver)."""
+    solvers = solver_order(results)
+    own, reference = own_and_reference(solvers)
+    versus = comparison_facts(results, own, reference)
+    if reference is None or not versus.both:
+        return ""
+    lacking = {measure: solvers for measure, solvers in versus.not_compared}
+    columns = ["comparison", "clock", "instances", f"{own} faster", f"{reference} faster",
+               f"median {own} ÷ {reference}", "not compared"]
+    rows = []
+    for measure in MEASURES:
+        facts = versus.get(measure.name, measure.clock)
+        row: dict[str, Any] = {"comparison": measure.name, "clock": measure.clock}
+        if facts is None:
+            row["not compared"] = f"no such time for {' and '.join(lacking[measure])}"
+        else:
+            row.update({"instances": facts.both, f"{own} faster": facts.own_faster,
+                        f"{reference} faster": facts.reference_faster,
+                        f"median {own} ÷ {reference}": facts.median_ratio})
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=columns).dropna(axis=1, how="all")
+    counts = [c for c in columns[2:5] if c in table]
+    table[counts] = table[counts].astype("Int64")
+    clocks = wall_cpu_facts(results, solvers)
+    state = busy_reference(clocks, "the rows on the wall clock")
+    return (
+        f"<h3>{html.escape(own)} against {html.escape(reference)}</h3>"
+        f"<p>Search alone, the solver alone and around it are compared on CPU time; end to end "
+        f"and overhead on both clocks, on the {versus.both} instances both decided. A median "
+        f"ratio above 1: {html.escape(own)} took longer. {_markdown_html(END_TO_END_WORDS)} "
+        f"{_markdown_html(state)}</p>"
+        + html_table(table, decimals=2)
+    )
+
+
+def _markdown_html(text: str) -> str:
+    """A sentence written for a notebook's Markdown (``*emphasis*`` only) as HTML."""
+    return re.sub(r"\*([^*]+)\*", r"<i>\1</i>", html.escape(text))

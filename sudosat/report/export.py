@@ -9,9 +9,11 @@ installed, prints each reader's page to an A4 PDF.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -160,14 +162,18 @@ def _after_body(body: str, insert: str) -> str:
     return body[:end] + insert + body[end:]
 
 
-def print_pdf(page: Path, chromium: str) -> Path | None:
+def print_pdf(
+    page: Path, chromium: str, target: Path | None = None, limit_ms: float = CHROMIUM_LIMIT_MS
+) -> Path | None:
     """Print an HTML page to PDF with headless Chromium; None when it fails.
 
-    Chromium starts helper processes that outlive a killed parent; it runs in
-    its own process group, which is killed as a whole when it exits or after
-    ``CHROMIUM_LIMIT_MS``, so a stuck browser can neither hang the build nor linger.
+    The PDF is `target` (default: the page's name with ``.pdf``). Chromium
+    starts helper processes that outlive a killed parent; it runs in its own
+    process group, which is killed as a whole when it exits or after
+    `limit_ms` (default ``CHROMIUM_LIMIT_MS``), so a stuck browser can neither
+    hang the build nor linger.
     """
-    target = page.with_suffix(".pdf")
+    target = target or page.with_suffix(".pdf")
     with tempfile.TemporaryDirectory(prefix="sudosat-chromium-") as profile:
         command = [
             chromium,
@@ -177,7 +183,7 @@ def print_pdf(page: Path, chromium: str) -> Path | None:
             page.resolve().as_uri(),
         ]
         try:
-            done = run_program(command, Path(profile), Deadline(CHROMIUM_LIMIT_MS), "chromium")
+            done = run_program(command, Path(profile), Deadline(limit_ms), "chromium")
         except SolverError:  # it could not be started
             return None
     if done.timed_out or not target.is_file() or target.stat().st_size == 0:
@@ -192,3 +198,67 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+# -- the whole report in one PDF ---------------------------------------------------------
+
+COMPLETE_PDF = "report-complete.pdf"
+"""The one PDF of the whole report: a contents page, then every page in reading order."""
+COMPLETE_LIMIT_MS = 300_000  # every page at once: about 75 printed pages
+_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
+
+
+def complete_html(parts: Sequence[tuple[str, str, str]], folder: Path, intro: str = "") -> str:
+    """The reader's pages of `parts` (file stem, title, summary) in `folder` as one HTML document.
+
+    A contents page comes first (each part's title, linked to where it starts,
+    and its summary; `intro`, HTML, under the title), then each page's body in
+    the order given, each starting on a new printed page. The head (styles, the
+    print style sheet) is the first page's: every page is exported alike.
+    """
+    texts = [(stem, (folder / f"{stem}.html").read_text(encoding="utf-8")) for stem, _, _ in parts]
+    first = texts[0][1]
+    head = first[: first.index("</head>")]
+    head = re.sub(r"<title>.*?</title>", "<title>sudosat: the complete report</title>", head,
+                  flags=re.S)
+    opening = re.search(r"<body[^>]*>", first)
+    items = "".join(
+        f'<li><a href="#part-{stem}"><b>{html.escape(title)}</b></a><br>'
+        f"<span>{html.escape(summary)}</span></li>" for stem, title, summary in parts)
+    contents = (
+        '<div class="sudosat-contents jp-RenderedHTMLCommon" style="padding:0 1em">'
+        "<h1>sudosat: Sudoku reduced to SAT</h1>"
+        f"{intro}<h2>Contents</h2><ol>{items}</ol></div>"
+    )
+    stems = [stem for stem, _ in texts]
+    sections = []
+    for stem, text in texts:
+        found = _BODY.search(text)
+        body = found.group(1) if found else text
+        # Each page's anchors stay its own; links between the pages point inside the document.
+        body = re.sub(r'(?<=\s)id="', f'id="{stem}-', body)
+        body = re.sub(r'href="#', f'href="#{stem}-', body)
+        for other in stems:
+            body = body.replace(f'href="{other}.html#', f'href="#{other}-')
+            body = body.replace(f'href="{other}.html"', f'href="#part-{other}"')
+        sections.append(f'<section class="sudosat-part" id="part-{stem}">{body}</section>')
+    style = ("<style>.sudosat-part{break-before:page;page-break-before:always}"
+             ".sudosat-contents li{margin:0.6em 0}</style>")
+    return (f"{head}{style}</head>{opening.group(0) if opening else '<body>'}{contents}"
+            f"{''.join(sections)}</body></html>")
+
+
+def print_complete(
+    parts: Sequence[tuple[str, str, str]], folder: Path, chromium: str, intro: str = ""
+) -> Path | None:
+    """Print :func:`complete_html` of `parts` to ``folder/report-complete.pdf``; None on failure.
+
+    The document is written beside the pages (it links their style sheet) for
+    the time of the printing only.
+    """
+    source = folder / ".report-complete.html"
+    source.write_text(complete_html(parts, folder, intro), encoding="utf-8")
+    try:
+        return print_pdf(source, chromium, folder / COMPLETE_PDF, COMPLETE_LIMIT_MS)
+    finally:
+        source.unlink(missing_ok=True)

@@ -21,11 +21,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.formats import p_value, ratio
-from sudosat.report.plots import legend_outside, panels, styled, tidy_log_ticks
+from sudosat.report.plots import PAGE_WIDTH_IN, ReportFigure, panels, styled, tidy_log_ticks
 from sudosat.report.scaling_page import invalid_solved_rows, solve_clock_facts
-from sudosat.run.results import Verdict
+from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies.heuristics import (
-    FINISHED,
     MIN_BOTH_FINISHED,
     RIVALS,
     SUBJECT,
@@ -51,6 +50,7 @@ __all__ = [
     "grade_medians",
     "heuristics_spec",
     "hypothesis_facts",
+    "identical_runs",
     "invalid_solved_rows",
     "plot_distributions",
     "plot_pairs",
@@ -105,9 +105,9 @@ def data_facts(results: pd.DataFrame) -> DataFacts:
     """The :class:`DataFacts` of :func:`~sudosat.studies.heuristics.run_heuristics_experiment`."""
     cached = results.loc[results["computed_at"] != "", "computed_at"]
     status, stop = results["status"], _stops(results)
-    budget = stop.isin(BUDGET_STOP_WORDS) & ~status.isin(FINISHED)
+    budget = stop.isin(BUDGET_STOP_WORDS) & ~status.isin(DECIDED)
     capped = status == Verdict.TIMEOUT
-    other = results[~status.isin(FINISHED) & ~budget & ~capped]
+    other = results[~status.isin(DECIDED) & ~budget & ~capped]
     return DataFacts(
         puzzles=int(results["puzzle"].nunique()),
         runs=len(results),
@@ -139,13 +139,16 @@ def plot_pairs(
     counts they had reached when stopped (not what they needed). By default the
     subject and rivals are those the heuristics hypothesis names.
     """
+    from matplotlib.lines import Line2D
+
     subject = subject or SUBJECT
     rivals = tuple(rivals or RIVALS)
     decisions = wide(results, "decisions") + 1
     done = finished(results)
     grades = results.drop_duplicates("puzzle").set_index("puzzle")["grade"]
     names = list(dict.fromkeys(grades))
-    figure, axes = panels(len(rivals), 4.8, 4.4)
+    # At the page's width, so that its text prints at its own size (8 points and more).
+    figure, axes = panels(len(rivals), PAGE_WIDTH_IN / max(len(rivals), 1), 3.9)
     for axis, rival in zip(axes, rivals, strict=True):
         for name in names:
             chosen = grades[grades == name].index
@@ -160,33 +163,53 @@ def plot_pairs(
         axis.set_yscale("log")
         axis.set_xlabel(f"{subject} decisions + 1")
         axis.set_ylabel(f"{rival} decisions + 1")
-        axis.set_title(f"{rival} against {subject} (x: one did not finish)")
+        axis.set_title(f"{rival} against {subject}")
         axis.grid(True, which="both")
         tidy_log_ticks(axis)
-    legend_outside(axes[-1], fontsize="x-small")
+    handles, labels = axes[-1].get_legend_handles_labels()
+    handles.append(Line2D([], [], color="black", marker="x", linestyle="none"))
+    labels.append("one of the two did not finish")
+    figure.legend(handles, labels, loc="outside lower center", ncols=3)
     return figure
 
 
 @styled
 def plot_distributions(results: pd.DataFrame) -> Figure:
     """Decisions of the finished runs (symlog) and CPU time of every run (log) per solver, as
-    box plots; a run that did not finish is drawn at the CPU time it had used when stopped."""
+    box plots, one above the other at the page's width; a run that did not finish is drawn at
+    the CPU time it had used when stopped."""
     decisions = wide(results, "decisions")
     done = finished(results)
     times = wide(results, "solve_cpu_ms")
     labels = list(decisions.columns)
-    figure, (left, right) = panels(2, 5.5, 4.0)
-    left.boxplot([decisions[c][done[c]] for c in labels], tick_labels=labels, showfliers=True)
-    left.set_yscale("symlog", linthresh=1.0)
-    left.set_ylabel("decisions of finished runs (symlog)")
-    right.boxplot([times[c].dropna() for c in labels], tick_labels=labels, showfliers=True)
-    right.set_yscale("log")
-    right.set_ylabel("CPU time of every run (ms;\nunfinished: when stopped)")
-    for axis in (left, right):
+    figure = ReportFigure(figsize=(PAGE_WIDTH_IN, 5.6), layout="constrained")
+    top, bottom = figure.subplots(2, 1)
+    top.boxplot([decisions[c][done[c]] for c in labels], tick_labels=labels, showfliers=True)
+    top.set_yscale("symlog", linthresh=1.0)
+    top.set_ylabel("decisions of\nfinished runs (symlog)")
+    bottom.boxplot([times[c].dropna() for c in labels], tick_labels=labels, showfliers=True)
+    bottom.set_yscale("log")
+    bottom.set_ylabel("CPU time of every run (ms;\nunfinished: when stopped)")
+    bottom.set_xlabel("solver")
+    for axis in (top, bottom):
         axis.grid(True, axis="y", which="both")
         tidy_log_ticks(axis)
     figure.suptitle("distributions over every puzzle")
     return figure
+
+
+def identical_runs(results: pd.DataFrame) -> tuple[tuple[str, ...], ...]:
+    """Groups of two or more solvers whose runs ended alike on every puzzle: finished on the
+    same puzzles with the same decisions, stopped on the same ones (their rows of every table
+    and test are then the same)."""
+    decisions = wide(results, "decisions")
+    done = finished(results)
+    signature = {s: (tuple(done[s]), tuple(decisions[s].where(done[s]).fillna(-1)))
+                 for s in decisions.columns}
+    groups: dict[tuple, list[str]] = {}
+    for solver, key in signature.items():
+        groups.setdefault(key, []).append(str(solver))
+    return tuple(tuple(group) for group in groups.values() if len(group) > 1)
 
 
 def comparison_table(comparisons: Sequence[Comparison]) -> pd.DataFrame:
@@ -259,7 +282,7 @@ class UnfinishedFacts:
 def unfinished_facts(results: pd.DataFrame, subject: str = SUBJECT,
                      rivals: Sequence[str] = RIVALS) -> UnfinishedFacts:
     """The :class:`UnfinishedFacts` of the experiment's rows."""
-    out = ~results["status"].isin(FINISHED)
+    out = ~results["status"].isin(DECIDED)
     grouped = results.assign(out=out).groupby(["grade", "solver"], sort=False)["out"]
     share = pd.DataFrame({"out": grouped.sum(), "runs": grouped.size()})
     majority = share[share["out"] * 2 > share["runs"]]

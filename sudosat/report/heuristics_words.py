@@ -12,6 +12,8 @@ itself is :func:`~sudosat.report.heuristics_page.hypothesis_facts`'.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sudosat.report.clocks import ClockFacts
 from sudosat.report.formats import and_join, p_value, plural, ratio
 from sudosat.report.heuristics_page import (
@@ -25,6 +27,7 @@ from sudosat.report.scaling_words import clock_words
 from sudosat.studies.heuristics import Comparison
 
 __all__ = [
+    "alike_words",
     "comparison_words",
     "conclusion_words",
     "direction_words",
@@ -79,6 +82,30 @@ def load_words(busy: ClockFacts, data: DataFacts) -> str:
     capped = ", except the runs the CPU cap stopped." if data.capped else "."
     return clock_words(busy, bool(data.measured_at), "the times above",
                        "which runs finished: those rest on the propagation budget" + capped)
+
+
+_NEGATIVE_FIRST = frozenset({"jw1", "dlis", "dlcs"})
+
+
+def alike_words(groups: Sequence[Sequence[str]], puzzles: int, encoding: str) -> list[str]:
+    """Why some solvers' rows are the same: they ran alike on every puzzle (from
+    :func:`~sudosat.report.heuristics_page.identical_runs`), and, for the literal-counting
+    heuristics on the course encoding, why they choose alike."""
+    said = []
+    for group in groups:
+        text = (f"{and_join(group)} ran alike on all {puzzles} puzzles: they finished on the "
+                "same puzzles, with the same number of decisions on each, so their rows of the "
+                "tables and tests above are the same.")
+        if encoding == "course" and set(group) <= _NEGATIVE_FIRST:
+            text += (
+                " In the course encoding a negative literal occurs only in two-literal clauses and "
+                "a positive one in a single clause (its cell's), so the literal in the most "
+                "active clauses (dlis), the literal of largest Jeroslow-Wang weight (jw1: a "
+                "quarter for each two-literal clause) and the heavier polarity of the variable in "
+                "the most clauses (dlcs) each pick a negative literal of the most two-literal "
+                "clauses: they rank the choices alike.")
+        said.append(text)
+    return said
 
 
 def direction_words(c: Comparison) -> str:

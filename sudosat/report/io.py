@@ -29,9 +29,6 @@ order."""
 STAGES = ("encode_wall_ms", "solve_wall_ms", "decode_wall_ms")
 """The timed stages of one instance, in the order they run."""
 
-DECIDED = (Verdict.SAT.value, Verdict.UNSAT.value)
-"""Statuses that are answers (a time-out or an error is not)."""
-
 # -- paths -----------------------------------------------------------------------------
 
 
@@ -128,17 +125,52 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     ``error`` a string; columns the table lacks are added empty, so every
     function of this module can rely on :data:`RESULT_COLUMNS`.
 
+    The derived columns of :func:`with_own_times` are added.
+
     Raises
     ------
     InstanceError
         The file cannot be read as a table.
     """
-    return read_table(resolve(path))
+    return with_own_times(read_table(resolve(path)))
 
 
 def normalise_results(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `frame` with :data:`RESULT_COLUMNS` present and typed (:func:`typed_frame`)."""
-    return typed_frame(frame)
+    """A copy of `frame` with :data:`RESULT_COLUMNS` present and typed (:func:`typed_frame`),
+    and the derived columns of :func:`with_own_times`."""
+    return with_own_times(typed_frame(frame))
+
+
+OWN_CPU = "own_cpu_ms"
+"""The solver's own work on CPU time (derived, see :func:`with_own_times`)."""
+AROUND_CPU = "around_cpu_ms"
+"""The rest of an instance's total CPU time: what this process spent around the solver."""
+
+
+def in_process(solver: str) -> bool:
+    """Whether `solver` searches inside this Python process (not zChaff, not ``exec:``)."""
+    return solver != "zchaff" and not solver.startswith("exec:")
+
+
+def with_own_times(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with two derived CPU times per row: the solver's own work, and around it.
+
+    ``own_cpu_ms``: for a solver program, its process's CPU time as the operating
+    system counts it (``process_cpu_ms``: starting, reading its input, searching,
+    printing its answer); for a solver in this process, loading the clauses and
+    searching (``load_cpu_ms + search_cpu_ms``, a missing load counting 0).
+    ``around_cpu_ms``: ``total_cpu_ms`` less that, what this process spent around
+    the solver (encoding, writing or handing over the formula, starting a program,
+    reading its answer, checking and decoding). Empty where a part is not known
+    (a program's table older than ``process_cpu_ms``).
+    """
+    out = frame.copy()
+    process = out["process_cpu_ms"]
+    inside = out["solver"].astype(str).map(in_process).astype(bool)
+    here = out["search_cpu_ms"] + out["load_cpu_ms"].fillna(0.0)
+    out[OWN_CPU] = process.where(process.notna(), here.where(inside))
+    out[AROUND_CPU] = out["total_cpu_ms"] - out[OWN_CPU]
+    return out
 
 
 def solver_order(results: pd.DataFrame) -> list[str]:

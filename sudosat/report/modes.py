@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from sudosat.report.clocks import ClockFacts, clock_facts
-from sudosat.report.io import DECIDED, read_instances
+from sudosat.report.io import read_instances
+from sudosat.run.results import DECIDED
 
 MODES = ("fresh CNF", "rules loaded once")
 """The two ways the experiment page runs our solver on the same instances."""

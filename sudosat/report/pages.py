@@ -12,12 +12,15 @@ literals only (:func:`parameter_problems`), as papermill needs.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from sudosat.run.options import encoding_name, positive_int, positive_ms, solver_name
 
 
 @dataclass(frozen=True)
@@ -52,15 +55,15 @@ PAGES = (
         "report",
         "The results",
         "Summary per solver, time of every instance in ms on the wall clock and on CPU time, our "
-        "solver against the reference (search alone on CPU time, end to end and overhead on both "
-        "clocks), and every solved board beside its input.",
+        "solver against the reference (search alone, the solver alone and around it on CPU time, "
+        "end to end and overhead on both clocks), and every solved board beside its input.",
     ),
     Page(
         "explore",
         "The encoding workbench",
         "Switch clause families and at-most-one encodings on and off, edit a board, and see the "
-        "formula, the solver's answer and any broken rule (live in JupyterLab; a static "
-        "snapshot here).",
+        "formula, the solver's answer and any broken rule (live in JupyterLab and in your "
+        "browser on the live page; the page itself holds a static snapshot).",
     ),
     Page(
         "scaling",
@@ -255,3 +258,66 @@ def value_problems(parameters: dict[str, Any]) -> list[str]:
         for key, value in parameters.items()
         if key in VOCABULARY and not _fits(value, VOCABULARY[key])
     ]
+
+
+def add_build_options(parser: argparse.ArgumentParser) -> None:
+    """Declare the report build's options (``sudosat report``, ``make report``) on `parser`.
+
+    They take the command line's own types (:mod:`sudosat.run.options`), so
+    ``make report T=-5`` is refused as ``sudosat solve -T -5`` is: one line,
+    exit 2, before anything runs. Declared here, beside the pages, so the
+    command line reads them without importing the build.
+    """
+    parser.add_argument(
+        "--instances", default=DEFAULT_INSTANCES, help="instance file (default %(default)s)"
+    )
+    parser.add_argument(
+        "--time-limit-ms",
+        "-T",
+        type=positive_ms,
+        default=DEFAULT_TIME_LIMIT_MS,
+        help="T in ms for every solver (default %(default)g)",
+    )
+    parser.add_argument(
+        "--solvers",
+        type=_solver_names,
+        default=list(DEFAULT_SOLVERS),
+        help="comma-separated solvers (default cdcl,zchaff; zchaff falls back to pysat:minisat22)",
+    )
+    parser.add_argument("--encoding", type=encoding_name, default="course")
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_int,
+        default=None,
+        help="timing workers for the experiment (default and most: the cores minus one)",
+    )
+    parser.add_argument(
+        "--root", type=Path, default=None, help="project root (default: this checkout)"
+    )
+    parser.add_argument("--reports", type=Path, default=Path("reports"))
+    parser.add_argument(
+        "--figures-dir", "--figures", dest="figures_dir", type=Path, default=Path("figures")
+    )
+    parser.add_argument(
+        "--build",
+        type=Path,
+        default=Path("build/notebooks"),
+        help="where the executed notebooks go (default %(default)s)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", default=(), metavar="NAME", choices=[page.name for page in PAGES],
+        help="run only these notebooks",
+    )
+    parser.add_argument("--quick", action="store_true", help="smaller settings for a fast check")
+    parser.add_argument("--no-pdf", dest="pdf", action="store_false")
+
+
+
+
+def _solver_names(text: str) -> list[str]:
+    """A comma-separated list of solver names, each checked as ``--solver`` checks it."""
+    names = [solver_name(name.strip()) for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"no solver named in {text!r}")
+    return names

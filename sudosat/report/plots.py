@@ -25,8 +25,9 @@ import matplotlib
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.io import DECIDED, resolve, solver_order
+from sudosat.report.io import resolve, solver_order
 from sudosat.report.tables import time_name
+from sudosat.run.results import DECIDED
 
 MATPLOTLIBRC = Path(__file__).resolve().parent.parent / "templates" / "sudosat" / "matplotlibrc"
 """The project's one figure style, read by :func:`styled` and by every kernel of the build."""
@@ -359,13 +360,27 @@ def plot_scatter(
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{reference}: {time_name(time_column)} (ms, log scale)")
-    ax.set_ylabel(f"{own}: {time_name(time_column)} (ms, log scale)")
-    ax.set_title(f"{own} against {reference}: {time_name(time_column)} per instance")
+    # Wrapped to the axes' size (square, beside the legend): a long label would run past the
+    # axes, the y label up into the title.
+    ax.set_xlabel(_wrapped(f"{reference}: {time_name(time_column)} (ms, log scale)"))
+    ax.set_ylabel(_wrapped(f"{own}: {time_name(time_column)} (ms, log scale)"))
+    ax.set_title(_wrapped(f"{own} against {reference}: {time_name(time_column)} per instance",
+                          LABEL_CHARS + 12))
     ax.grid(True)
     tidy_log_ticks(ax)
     legend_outside(ax)
     return figure
+
+
+LABEL_CHARS = 34
+"""The longest line of an axis label of :func:`plot_scatter` (its axes are about 2.6 inches
+square at the page's width, beside the legend)."""
+
+
+def _wrapped(text: str, width: int = LABEL_CHARS) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width, break_on_hyphens=False)
 
 
 def paired(results: pd.DataFrame, own: str, reference: str, time_column: str) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from sudosat.report.clocks import ClockFacts, Stopwatch, clock_facts
 from sudosat.report.io import read_instances
 from sudosat.report.plots import (
     COLOURS,
+    MARKERS,
     PAGE_WIDTH_IN,
     legend_outside,
     new_figure,
@@ -397,16 +398,22 @@ def spread(items: Sequence[Any], count: int) -> list[Any]:
 
 @styled
 def plot_encodings(comparison: pd.DataFrame) -> Figure:
-    """Median variables, clauses and literals of each encoding, side by side on a log scale."""
+    """Median variables, clauses and literals of each encoding, side by side on a log scale.
+
+    Each count is a marker, not a bar: a log scale has no zero for a bar to
+    start from, so a bar's length would show where the axis happens to begin.
+    """
     figure, ax = new_figure(PAGE_WIDTH_IN, 3.0)
     measures = ("variables", "clauses", "literals")
     width = 0.8 / len(measures)
     positions = range(len(comparison))
     for k, measure in enumerate(measures):
-        ax.bar(
+        ax.plot(
             [p + (k - 1) * width for p in positions],
             comparison[measure].astype(float),
-            width,
+            linestyle="none",
+            marker=MARKERS[k],
+            markersize=7,
             color=COLOURS[k],
             label=measure,
         )

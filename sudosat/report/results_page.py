@@ -18,9 +18,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.formats import line_ranges
-from sudosat.report.io import DECIDED
 from sudosat.report.plots import COLOURS, PAGE_WIDTH_IN, ReportFigure, styled
 from sudosat.report.tables import HARD_CONFLICTS, difficulty_table
+from sudosat.run.results import DECIDED
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
 GRADED_INSTANCES = "data/instances.txt"
@@ -132,21 +132,25 @@ def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
     )
 
 
-TIME_PARTS = ("encode", "load", "handover", "search", "solve", "decode")
+TIME_PARTS = ("encode", "load", "handover", "program", "search", "solve", "decode")
 """The parts of an instance's CPU time that :func:`instance_parts` names, in run order.
 
 Where the solver's own search time is known, the time between encoding and
 decoding is its search and the hand-over (``overhead_cpu_ms``): for a solver
 in this process, loading the clauses (``load``) and the rest of the hand-over
-(``handover``), for a program the whole hand-over (writing its input,
-starting it, reading its answer back). Elsewhere that time is one part,
-``solve``. The parts of an instance add up to its ``total_cpu_ms``.
+(``handover``); for a program whose own CPU time is known (``process_cpu_ms``),
+the rest of its process besides its search (``program``: starting, reading its
+input, printing its answer) and our side of the hand-over (``handover``:
+writing its input, starting it, reading its answer back, checking the model);
+for a program without it, the whole hand-over. Elsewhere that time is one
+part, ``solve``. The parts of an instance add up to its ``total_cpu_ms``.
 """
 
 _PART_LABELS = {
     "encode": "encode",
     "load": "load into the solver",
-    "handover": "rest of the hand-over",
+    "handover": "rest of the hand-over (this process)",
+    "program": "the program besides its search",
     "search": "search",
     "solve": "solve (not split)",
     "decode": "decode",
@@ -175,9 +179,11 @@ def instance_parts(row: pd.Series) -> dict[str, float]:
         parts = {"encode": encode, "solve": total - encode - decode, "decode": decode}
     else:
         load = _ms(row, "load_cpu_ms") or 0.0
-        rest = total - encode - decode - search - load
-        parts = {"encode": encode, "load": load, "handover": rest, "search": search,
-                 "decode": decode}
+        process = _ms(row, "process_cpu_ms")
+        program = 0.0 if process is None else max(process - search, 0.0)
+        rest = total - encode - decode - search - load - program
+        parts = {"encode": encode, "load": load, "handover": rest, "program": program,
+                 "search": search, "decode": decode}
     return {part: value for part, value in parts.items() if value > 0}
 
 

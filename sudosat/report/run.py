@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sudosat.errors import InstanceError
+from sudosat.report.formats import and_join, milliseconds
 from sudosat.report.io import load_results, read_instances, read_manifest, resolve, write_manifest
 from sudosat.run.results import Verdict
 from sudosat.sudoku.board import Board, check_solution
@@ -57,7 +58,17 @@ def machine_facts() -> dict[str, Any]:
     }
     if hasattr(os, "getloadavg"):
         facts["load_average"] = round(os.getloadavg()[0], 2)
+    facts["cdcl_core"] = _cdcl_core()
     return facts
+
+
+def _cdcl_core() -> str:
+    """The core our ``cdcl`` runs here on its default settings: ``compiled`` or ``python``."""
+    from sudosat.sat.solvers.budget import settings_from
+    from sudosat.sat.solvers.cdcl import TUNABLES
+    from sudosat.sat.solvers.cdcl.cores import choose
+
+    return choose(None, settings_from("cdcl", TUNABLES, {}), observed=False).name
 
 
 def _processor_name() -> str:
@@ -155,6 +166,7 @@ def run_timed_experiment(
     jobs = timing_workers(jobs)
     machine = machine_facts()
     started = time.perf_counter()
+    warmed = warm_up(source, solvers, encoding, time_limit_ms) if jobs == 1 else []
     summary = run_batch(
         source,
         folder / "solutions.txt",
@@ -176,8 +188,39 @@ def run_timed_experiment(
         notes=list(notes),
         wall_s=round(time.perf_counter() - started, 1),
         outputs={s: str(v.output) for s, v in summary.solvers.items()},
+        warm_up=warmed,
     )
     return load_results(results)
+
+
+def warm_up(
+    instances: str | os.PathLike[str], solvers: Sequence[str], encoding: str,
+    time_limit_ms: float | None,
+) -> list[dict[str, Any]]:
+    """Before a timed run in this process, solve the first board of each order once with
+    each solver, untimed: the one-time costs of a process land in no row of the race.
+
+    The first formula of an order builds its rule template (the clauses every
+    board of the order copies), the first checks and writes of those clauses
+    build what later ones reuse, and a solver loads its code on its first
+    call: whichever solver ran first would pay for all of it. Returns, per
+    order, the line solved and the CPU milliseconds its first encoding took
+    (the template's build, which the run's rows no longer carry).
+    """
+    from sudosat.run.runner import run_instance
+
+    first: dict[int, tuple[int, Board]] = {}
+    for line, board in read_instances(instances).items():
+        first.setdefault(board.order, (line, board))
+    warmed = []
+    for order, (line, board) in sorted(first.items()):
+        template_ms = None
+        for solver in solvers:
+            row = run_instance(board, solver, encoding, time_limit_ms, line=line).row
+            if template_ms is None:
+                template_ms = row.encode_cpu_ms
+        warmed.append({"order": order, "line": line, "template_cpu_ms": template_ms})
+    return warmed
 
 
 def read_run(
@@ -229,8 +272,14 @@ class RunFacts:
     cores : int or None
     load_average : float or None
         The one-minute load when the run started (None where the system gives none).
+    cdcl_core : str
+        The core our ``cdcl`` ran (``compiled`` or ``python``; empty when not recorded).
     workers : int
         Processes that timed instances at once.
+    warm_up : tuple of (order, line, template CPU ms or None)
+        The boards solved once, untimed, by every solver before the run (empty: no
+        warm-up, as with several workers), with what the first encoding of each
+        order took (its rule template's build).
     """
 
     instances: str
@@ -244,7 +293,9 @@ class RunFacts:
     python: str
     cores: int | None
     load_average: float | None
+    cdcl_core: str
     workers: int
+    warm_up: tuple[tuple[int, int, float | None], ...] = ()
 
 
 def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> RunFacts:
@@ -265,35 +316,65 @@ def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> RunFacts:
         python=str(machine.get("python", "?")),
         cores=int(cores) if isinstance(cores, int) else None,
         load_average=float(load) if isinstance(load, int | float) else None,
+        cdcl_core=str(machine.get("cdcl_core", "")),
         workers=int(manifest.get("jobs", 1)),
+        warm_up=tuple((int(w["order"]), int(w["line"]), w.get("template_cpu_ms"))
+                      for w in manifest.get("warm_up") or ()),
     )
 
 
 def machine_and_method(facts: RunFacts) -> tuple[str, str]:
-    """The **Machine.** and **Method.** paragraphs of a timed run, as both its pages print them.
-
-    The experiment page that runs it and the results page that reads it back say the same
-    of where and how its times were taken, so the paragraphs are written once, here.
-    """
+    """The **Machine.** and **Method.** paragraphs of a timed run, as the experiment page prints
+    them (the results page refers to them)."""
     cores = "?" if facts.cores is None else facts.cores
     load = "" if facts.load_average is None else (
         f" The load average when the run started was {facts.load_average:g}.")
     workers = ("one worker process, so no two timed runs overlap" if facts.workers == 1 else
                f"{facts.workers} worker processes, one per free core (at most the cores minus one)")
+    core = {"compiled": " Our `cdcl` ran its compiled core (the Cython twin of its Python code, "
+                        "the same search, decision for decision).",
+            "python": " Our `cdcl` ran its pure-Python core (no compiled core was built "
+                      "here)."}.get(facts.cdcl_core, "")
     machine = (f"**Machine.** {facts.processor}, {cores} cores, {facts.system}, "
-               f"{facts.implementation} {facts.python}.{load}")
+               f"{facts.implementation} {facts.python}.{load}{core}")
     method = (
         f"**Method.** Every (instance, solver) pair is timed by {workers}. The solvers are "
         "interleaved per instance (line 1 with every solver, then line 2, ...), so a change of "
-        "load hits all of them alike. Every time is taken on two clocks: the *wall clock*, what a "
-        "user waits, and *CPU time*, this process's and its solver programs', which leaves out the "
-        "time other programs held the processor (though they still slow each step). *total* is "
-        "the time of an instance from its line to its checked board: *encode* builds the CNF, "
-        "*decode* reads the board back and checks it, and between them the solver spends its "
-        "own *search* time on CPU, as it measures it (our `cdcl` and PySAT's solvers: this "
-        "process's CPU time around the search) or reports it "
+        f"load hits all of them alike. {template_words(facts)} Every time is taken on two "
+        "clocks: the *wall clock*, what a user waits, and *CPU time*, this process's and its "
+        "solver programs', which leaves out the time other programs held the processor (though "
+        "they still slow each step). *total* is the time of an instance from its line to its "
+        "checked board: *encode* builds the CNF, *decode* reads the board back and checks it, and "
+        "between them the solver spends its own *search* time on CPU, as it measures it (our "
+        "`cdcl` and PySAT's solvers: this process's CPU time around the search) or reports it "
         "(zChaff's `Total Run Time`, the CPU time an `exec:` program prints), and the *overhead*, "
         "the rest of the hand-over: loading the clauses into the solver, writing the CNF file, "
-        "starting the program and reading its answer back, checking the model."
+        "starting the program and reading its answer back, checking the model. A solver "
+        "program's own CPU time (*process*) is the operating system's count for its whole "
+        "process, read as it ends: starting, reading the formula, searching and printing the "
+        "answer; the total less it is what this process spent around the program."
     )
     return machine, method
+
+
+def template_words(facts: RunFacts) -> str:
+    """What the run did about the first encoding of each order (the rule template's build)."""
+    if facts.warm_up:
+        built = and_join([f"{milliseconds(ms)} ms at order {order}"
+                          for order, _, ms in facts.warm_up if ms is not None])
+        cost = f" (of CPU time: {built})" if built else ""
+        return (
+            "Before the run every solver solved the first board of each order once, untimed (a "
+            "warm-up), so that the one-time costs of this process fall in no row: the rule "
+            f"template of each order, which every board's formula copies{cost}, and what the "
+            "first checks and writes of those clauses build for the next.")
+    if facts.workers > 1:
+        return (
+            "There is no warm-up with several workers: the first instance of each order in a "
+            "worker also builds that order's rule template, which every later board's formula "
+            "copies, and the row that ran it carries that cost.")
+    return (
+        "The first instance of each order also built that order's rule template, which every "
+        "later board's formula copies: the row of the solver that ran it first carries that "
+        "cost.")
+

@@ -20,17 +20,18 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.clocks import ClockFacts, clock_facts
+from sudosat.report.plots import PAGE_WIDTH_IN, ReportFigure, legend_outside, styled, tidy_log_ticks
 from sudosat.report.tables import HTML, table
-from sudosat.run.results import Verdict
+from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies import grid as gridstudy
-from sudosat.studies.grid import SOLVED, UNDECIDED, Fit, GridSpec, milliseconds, percent
+from sudosat.studies.grid import UNDECIDED, Fit, GridSpec, milliseconds, percent
 from sudosat.studies.scaling import BUDGET_STOP_WORDS
 from sudosat.sudoku.board import Board
 
 MEASURE_WORDS = {
     "clauses": "the clauses",
     "median_cpu_ms": "the median solve CPU time",
-    "median_conflicts": "the median conflicts",
+    "median_conflicts": "the median number of conflicts",
 }
 """What the figures call each measure of the summary."""
 
@@ -322,6 +323,8 @@ class UsabilityFacts:
         undecided (None: no such cell).
     fills : tuple of float
         That order's cells where half or more were undecided.
+    cells : tuple of (fill, undecided, runs)
+        Those cells' undecided runs and runs, one entry per fill of `fills`.
     unfinished, runs : int
         Undecided runs and runs of that whole order.
     beyond : tuple of (order, unfinished, runs)
@@ -333,6 +336,7 @@ class UsabilityFacts:
     largest_order: int
     order: int | None
     fills: tuple[float, ...] = ()
+    cells: tuple[tuple[float, int, int], ...] = ()
     unfinished: int = 0
     runs: int = 0
     beyond: tuple[tuple[int, int, int], ...] = ()
@@ -351,9 +355,11 @@ def usability_facts(summary: pd.DataFrame, spec: GridSpec) -> list[UsabilityFact
         at = rows[rows["order"] == order]
         beyond = tuple((int(n), int(part["unfinished"].sum()), int(part["boards"].sum()))
                        for n, part in rows[rows["order"] > order].groupby("order"))
-        facts.append(UsabilityFacts(encoding, solver, largest, order,
-                                    tuple(float(a) for a in cells["alpha"]),
-                                    int(at["unfinished"].sum()), int(at["boards"].sum()), beyond))
+        facts.append(UsabilityFacts(
+            encoding, solver, largest, order, tuple(float(a) for a in cells["alpha"]),
+            tuple((float(c.alpha), int(c.unfinished), int(c.boards))
+                  for c in cells.itertuples()),
+            int(at["unfinished"].sum()), int(at["boards"].sum()), beyond))
     return facts
 
 
@@ -470,7 +476,7 @@ def reference_misses(rows: pd.DataFrame, solver: str, reference: str,
     missed = []
     for key in common:
         ours, ref = mine.loc[key], theirs.loc[key]
-        if ours["status"] in SOLVED and ref["status"] not in SOLVED:
+        if ours["status"] in DECIDED and ref["status"] not in DECIDED:
             missed.append(MissedBoard(
                 int(key[0]), float(key[1]), int(key[2]), str(ref["status"]), str(ref.get("stop")),
                 float(ref["solve_cpu_ms"]), _optional(ref.get("load_cpu_ms"), float),
@@ -624,8 +630,8 @@ def large_facts(large: pd.DataFrame) -> list[LargeFacts]:
     """The :class:`LargeFacts` of each order of :func:`sudosat.studies.grid.run_large`."""
     facts = []
     for order, part in large.groupby("order"):
-        solved = part[part["status"].isin(SOLVED)]
-        failed = part[~part["status"].isin(SOLVED)]
+        solved = part[part["status"].isin(DECIDED)]
+        failed = part[~part["status"].isin(DECIDED)]
         if solved.empty:
             facts.append(LargeFacts(int(order), None))
             continue
@@ -679,6 +685,7 @@ def estimate_table(orders: Sequence[int] = range(2, 10), alphas: Sequence[float]
     return pd.DataFrame(rows).set_index(["N", "given"])
 
 
+@styled
 def plot_grid_cells(summary: pd.DataFrame, solver: str, max_conflicts: int,
                     measure: str = "median_cpu_ms") -> Figure:
     """Median `measure` against alpha, one panel per encoding, one line per order.
@@ -690,19 +697,22 @@ def plot_grid_cells(summary: pd.DataFrame, solver: str, max_conflicts: int,
     those medians sit. The legend, beside the panels, names both, so no label
     sits on the data.
     """
-    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-
-    from sudosat.report.plots import tidy_log_ticks
 
     rows = summary[summary["solver"] == solver]
     encodings = list(dict.fromkeys(rows["encoding"]))
-    figure, axes = plt.subplots(1, len(encodings), figsize=(4.2 * len(encodings) + 1.6, 3.8),
-                                sharey=True, squeeze=False, layout="constrained")
+    # At the page's width (two panels a row), so that its text prints at its own size.
+    columns = min(2, max(len(encodings), 1))
+    lines = -(-max(len(encodings), 1) // columns)
+    figure = ReportFigure(figsize=(PAGE_WIDTH_IN, 0.9 + 2.7 * lines), layout="constrained")
+    grid = figure.subplots(lines, columns, sharey=True, squeeze=False)
+    every = list(grid.flat)
+    for spare in every[len(encodings):]:
+        spare.set_visible(False)
     timed = measure == "median_cpu_ms"
     counted = measure == "median_conflicts"
     bounded = bool(rows["censored"].any())
-    for axis, encoding in zip(axes[0], encodings, strict=True):
+    for axis, encoding in zip(every, encodings, strict=False):
         part = rows[rows["encoding"] == encoding]
         for order, line in part.groupby("order"):
             line = line.sort_values("alpha")
@@ -719,38 +729,40 @@ def plot_grid_cells(summary: pd.DataFrame, solver: str, max_conflicts: int,
         axis.grid(True, which="both", alpha=0.3)
         tidy_log_ticks(axis)
     words = MEASURE_WORDS.get(measure, measure)
-    axes[0][0].set_ylabel(words.replace("the ", "") + (" (ms)" if timed else ""))
-    handles, labels = axes[0][-1].get_legend_handles_labels()
+    for axis in grid[:, 0]:
+        axis.set_ylabel(words.replace("the ", "") + (" (ms)" if timed else ""))
+    handles, labels = every[0].get_legend_handles_labels()
     if counted:
         handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1))
         labels.append(f"budget: {max_conflicts:,} conflicts")
     if bounded:
         handles.append(Line2D([], [], color="grey", linestyle="none", marker="o", markersize=9,
                               markerfacecolor="none"))
-        labels.append("half or more undecided:\nthe median is a lower bound")
-    figure.legend(handles, labels, loc="outside right upper", fontsize="small")
+        labels.append("half or more undecided: the median is a lower bound")
+    figure.legend(handles, labels, loc="outside lower center", ncols=3)
     zero_drawn = bool((rows[measure] == 0).any())
     figure.suptitle(f"{solver}: {words} per cell"
                     + (" (symlog axis: zero is drawn at 0)" if zero_drawn else ""))
     return figure
 
 
+@styled
 def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) -> Figure:
     """Per-order medians against N on log-log axes, with the fitted lines of `fits`."""
-    import matplotlib.pyplot as plt
-
     quantities = list(dict.fromkeys(f.measure for f in fits))
     if not quantities:  # fewer than three orders: nothing to fit
-        figure, axis = plt.subplots(figsize=(4.6, 1.2))
+        figure = ReportFigure(figsize=(4.6, 1.2))
+        axis = figure.subplots()
         axis.axis("off")
         axis.text(0.5, 0.5, "fewer than three orders: no growth fit", ha="center")
         return figure
-    from sudosat.report.plots import legend_outside, tidy_log_ticks
-
-    figure, axes = plt.subplots(1, len(quantities), figsize=(5.6 * len(quantities), 3.8),
-                                squeeze=False, layout="constrained")
+    # One panel a row at the page's width, so that its text prints at its own size; short
+    # enough that the three fit on a page under their section's introduction.
+    figure = ReportFigure(figsize=(PAGE_WIDTH_IN, 0.5 + 1.95 * len(quantities)),
+                          layout="constrained")
+    axes = figure.subplots(len(quantities), 1, squeeze=False)
     rows = summary[summary["solver"] == solver]
-    for axis, quantity in zip(axes[0], quantities, strict=True):
+    for axis, quantity in zip(axes[:, 0], quantities, strict=True):
         for fit in (f for f in fits if f.measure == quantity):
             part = rows[rows["encoding"] == fit.encoding]
             per_order = part.groupby("order")[quantity].median()
@@ -771,6 +783,6 @@ def plot_grid_growth(summary: pd.DataFrame, fits: Sequence[Fit], solver: str) ->
                                  "" if quantity == "clauses" else " + 1"))
         axis.grid(True, which="both", alpha=0.3)
         tidy_log_ticks(axis)
-        legend_outside(axis, fontsize="x-small")
+        legend_outside(axis)
     figure.suptitle("growth with N, fitted on log-log scales (scipy.stats.linregress)")
     return figure

@@ -49,6 +49,7 @@ __all__ = [
     "hardest_table",
     "large_intro_words",
     "large_words",
+    "measured_words",
     "missed_words",
     "peak_words",
     "reference_words",
@@ -70,11 +71,24 @@ def clock_words(busy: ClockFacts, from_cache: bool, times: str, rest: str) -> st
     mixed = ""
     if from_cache:
         mixed = ", some or all of them measured by an earlier build (read from the cache)"
-    return (f"Over the {busy.calls} solver calls{mixed}, wall time was {busy.ratio:.2f} times "
-            f"CPU time (all calls together): {'above' if busy.busy else 'not above'} "
-            f"{busy.threshold:g}, so the machine was {'' if busy.busy else 'not '}busy. That "
-            f"stretches {times} (wall time, and CPU time too where processors share hardware), "
-            f"not {rest}")
+    said = (f"Over the {busy.calls} solver calls{mixed}, wall time was {busy.ratio:.2f} times "
+            f"CPU time (all calls together): ")
+    if busy.busy:
+        return said + (f"above {busy.threshold:g}, so the machine was busy. That stretches "
+                       f"{times} (wall time, and CPU time too where processors share hardware), "
+                       f"not {rest}")
+    return said + (f"not above {busy.threshold:g}, so the machine was not busy and other "
+                   f"programs did not stretch {times}. Had it been busy, they would have "
+                   f"stretched them (wall time, and CPU time too where processors share "
+                   f"hardware), not {rest}")
+
+
+def measured_words(times: Sequence[str]) -> str:
+    """When cached results were measured: the one time, or the first and the last of several
+    (the times sorted, as :class:`~sudosat.report.scaling_page.GridRunFacts` keeps them)."""
+    if len(times) == 1:
+        return f"measured {times[0]}"
+    return f"measured at {len(times)} times between {times[0]} and {times[-1]}"
 
 
 def grid_words(spec: GridSpec, same: BoardFacts) -> str:
@@ -107,7 +121,7 @@ def grid_words(spec: GridSpec, same: BoardFacts) -> str:
 def run_words(ran: GridRunFacts, stops: LimitFacts, busy: ClockFacts) -> str:
     """How the grid's runs ended, what stopped the undecided ones, which cells came from the
     cache, and how busy the machine was."""
-    when = f" (measured {', '.join(ran.measured_at)})" if ran.measured_at else ""
+    when = f" ({measured_words(ran.measured_at)})" if ran.measured_at else ""
     load = clock_words(busy, bool(ran.measured_at), "the times on this page",
                        "which boards were decided: those rest on the conflict budget.")
     if not stops.machine_dependent:
@@ -188,9 +202,11 @@ def usable_words(usable: UsabilityFacts, limit: str) -> str:
     if usable.order is None:
         return (f"{who} stayed usable up to N = {usable.largest_order}: no cell had half or "
                 f"more of its boards left undecided within {limit}.")
+    where = ", ".join(f"{percent(a)} given ({out} of {runs})" for a, out, runs in usable.cells)
     return (f"{who} stops being usable at N = {usable.order}: within {limit}, half or more of "
-            f"the boards were undecided at {', '.join(percent(a) for a in usable.fills)} given "
-            f"({usable.unfinished} of {usable.runs} runs of that order)"
+            f"the boards of a cell were undecided at {where}; over the whole order, "
+            f"{usable.unfinished} of the {usable.encoding} encoding's {usable.runs} runs were "
+            "undecided"
             + "".join(f"; at N = {n}, {out} of {runs}" for n, out, runs in usable.beyond) + ".")
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from sudosat.report.clocks import CPU, WALL, clock_of
-from sudosat.report.io import DECIDED, solver_order
-from sudosat.run.results import Verdict
+from sudosat.report.io import AROUND_CPU, OWN_CPU, solver_order
+from sudosat.run.results import DECIDED, Verdict
 
 # -- rich output without IPython -------------------------------------------------------
 
@@ -178,13 +178,18 @@ def times_table(results: pd.DataFrame) -> pd.DataFrame:
     """Per-instance times: one row per input line, the total on both clocks for every solver.
 
     A time is shown for every status; the ``<solver> status`` column says
-    whether it is an answer (SAT, UNSAT) or a time-out/error.
+    whether it is an answer (SAT, UNSAT) or a time-out/error. For a solver
+    program whose own CPU time is known (``process_cpu_ms``), the CPU total is
+    split too: ``<solver> own CPU ms``, the program's process as the operating
+    system counts it, and ``<solver> around CPU ms``, what this process spent
+    around it (see :func:`sudosat.report.io.with_own_times`).
 
     Returns
     -------
     DataFrame
         Index ``line``; columns order, givens, then ``<solver> wall ms``,
-        ``<solver> CPU ms`` and ``<solver> status`` for every solver.
+        ``<solver> CPU ms`` (and for a program the two parts of the CPU total)
+        and ``<solver> status`` for every solver.
     """
     solvers = solver_order(results)
     base = results.drop_duplicates("line").set_index("line")[["order", "givens"]]
@@ -193,6 +198,9 @@ def times_table(results: pd.DataFrame) -> pd.DataFrame:
         mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
         for column in TOTALS:
             table[f"{solver} {clock_of(column)} ms"] = mine[column].round(1)
+        if "process_cpu_ms" in mine and mine["process_cpu_ms"].notna().any():
+            table[f"{solver} own CPU ms"] = mine[OWN_CPU].round(1)
+            table[f"{solver} around CPU ms"] = mine[AROUND_CPU].round(1)
         table[f"{solver} status"] = mine["status"]
     table = table.sort_index()
     table["order"] = table["order"].astype("Int64")
@@ -220,6 +228,7 @@ SPLIT_COLUMNS = (
     "encode_cpu_ms",
     "load_cpu_ms",
     "search_cpu_ms",
+    "process_cpu_ms",
     "overhead_cpu_ms",
     "solve_cpu_ms",
     "decode_cpu_ms",
@@ -235,17 +244,20 @@ def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
 
     Columns: instances, then the medians of :data:`SPLIT_COLUMNS`, each named
     with its clock: encode, load (into a solver in this process), search (the
-    solver's own), overhead (the rest of the total: the hand-over), solve (the
-    solver call), decode and total on CPU time, and the total on the wall
-    clock. Load is empty for solvers that run as a separate program, search and
-    overhead for a program that reports no time of its own. Medians taken
-    apart do not add up to the median total.
+    solver's own), process (a solver program's whole process, from the
+    operating system), overhead (the rest of the total: the hand-over), solve
+    (the solver call), decode and total on CPU time, and the total on the wall
+    clock. Load is empty for solvers that run as a separate program, process
+    for the solvers in this process, search and overhead for a program that
+    reports no time of its own; a column empty for every solver is left out.
+    Medians taken apart do not add up to the median total.
     """
     answered = results[results["status"].isin(DECIDED)]
     grouped = answered.groupby(["solver", "order"], sort=False)
-    table = grouped[list(SPLIT_COLUMNS)].median()
+    columns = [c for c in SPLIT_COLUMNS if c != "process_cpu_ms" or answered[c].notna().any()]
+    table = grouped[columns].median()
     table.insert(0, "instances", grouped.size())
-    table.columns = ["instances", *(column_words(c) for c in SPLIT_COLUMNS)]
+    table.columns = ["instances", *(column_words(c) for c in columns)]
     table = table.reset_index()
     table["order"] = table["order"].astype(int)
     return table
@@ -295,6 +307,9 @@ _TIME_WORDS = {
     "load": "load time",
     "search": "own search time",
     "overhead": "overhead (hand-over) time",
+    "process": "program's own time",
+    "own": "solver's own time",
+    "around": "time around the solver",
 }
 
 
