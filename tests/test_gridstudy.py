@@ -147,6 +147,15 @@ def test_code_version_follows_the_measured_sources():
     assert measuring == code_version(functions=(gridstudy.run_cell,))
 
 
+def test_rows_timed_on_one_cdcl_core_are_not_the_others(monkeypatch):
+    from sudosat.sat.solvers.cdcl.cores import CORE_VARIABLE, compiled_built
+
+    monkeypatch.setenv(CORE_VARIABLE, "python")
+    reference = code_version()
+    monkeypatch.setenv(CORE_VARIABLE, "auto")
+    assert (code_version() != reference) == compiled_built()
+
+
 def test_every_module_but_the_presentation_is_measured(tmp_path, monkeypatch):
     from sudosat.studies import cache as studycache
 
@@ -154,6 +163,9 @@ def test_every_module_but_the_presentation_is_measured(tmp_path, monkeypatch):
     assert {"sat/solvers/cdcl/propagation.py", "sudoku/encoding/core.py", "run/runner.py",
             "sudoku/incremental.py", "studies/scaling.py"} <= set(measured)
     assert not [name for name in measured if name.startswith(("report/", "cli/"))]
+    # the compiled twin searches alike but not as fast: its Cython sources are measured too
+    assert {"sat/solvers/cdcl/compiled/engine.pyx", "sat/solvers/cdcl/compiled/cvec.pxd"} <= set(
+        measured)
     # a module added later is measured without anyone listing it
     for name in ("sat/solvers/cdcl.py", "sat/solvers/new_engine.py", "report/page.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

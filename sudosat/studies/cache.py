@@ -7,8 +7,10 @@ set) is stored under a key that hashes
 
 * the *code version*: the bytes of every source file that can change a
   measured row (the solvers, the encodings, the CNF container, the board, the
-  generator, the study modules themselves), plus the versions of Python and
-  PySAT (the reference solver is compiled code outside the package);
+  generator, the study modules themselves, the compiled cdcl core's Cython
+  sources), plus the versions of Python and PySAT (the reference solver is
+  compiled code outside the package) and the cdcl core that runs by default
+  (the two search alike, but not at the same speed);
 * the *parameters* of that unit (order, alpha, seed, solver, ...);
 * the *limits* its runs were stopped by (:class:`Limit`, one or several):
   each one's kind, a counted work (``conflicts``, ``propagations``) or a clock
@@ -65,7 +67,13 @@ NOT_MEASURED = (
 
 def measured_sources() -> tuple[str, ...]:
     """The package's source files (relative paths) whose code a study's rows depend on."""
-    names = (path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py"))
+    # The compiled cdcl core's Cython sources measure too: its search is the reference's,
+    # but its times are not.
+    names = (
+        path.relative_to(PACKAGE).as_posix()
+        for pattern in ("*.py", "*.pyx", "*.pxd")
+        for path in PACKAGE.rglob(pattern)
+    )
     return tuple(
         sorted(
             name
@@ -76,7 +84,7 @@ def measured_sources() -> tuple[str, ...]:
 
 
 def code_version(extra: Iterable[str] = (), functions: Iterable[Any] = ()) -> str:
-    """A short hash of the measured sources, Python's version and PySAT's.
+    """A short hash of the measured sources, Python's and PySAT's versions and the cdcl core.
 
     Parameters
     ----------
@@ -96,7 +104,15 @@ def code_version(extra: Iterable[str] = (), functions: Iterable[Any] = ()) -> st
         digest.update(inspect.getsource(function).encode())
     digest.update(platform.python_version().encode())
     digest.update(_pysat_version().encode())
+    digest.update(f"cdcl core {_cdcl_core()}".encode())
     return digest.hexdigest()[:16]
+
+
+def _cdcl_core() -> str:
+    """The core cdcl runs by default here: rows timed on one core are not the other's."""
+    from sudosat.sat.solvers.cdcl.cores import compiled_built, requested
+
+    return "python" if requested() == "python" or not compiled_built() else "compiled"
 
 
 def _pysat_version() -> str:
