@@ -15,13 +15,13 @@ import pytest
 
 from sudosat.report import formats
 from sudosat.report import scaling_page as page
+from sudosat.report.clocks import clock_facts
 from sudosat.report.heuristics_page import (
-    data_facts,
+    data_words,
     decisions_words,
-    friedman_facts,
-    grade_medians,
-    hypothesis_facts,
+    friedman_words,
     plot_pairs,
+    verdict_words,
 )
 from sudosat.run.results import DECIDED
 from sudosat.studies import grid as gridstudy
@@ -514,21 +514,22 @@ def test_comparison_on_known_pairs():
     assert dlis.interval_favours == dlis.counts_favour == 1 and dlis.subject_unfinished == 0
     assert dp.interval_favours == 0 and dp.counts_favour == 0  # every puzzle a tie
     assert (dlis.both_finished, dp.both_finished) == (19, 20) and dlis.tested and dp.tested
-    verdict = hypothesis_facts(list(by_rival.values()))
-    assert verdict.decided and not verdict.holds and verdict.failed == ("dp",)
+    verdict = verdict_words(list(by_rival.values()), 20, 0, "limits")
+    assert verdict[0].startswith("The hypothesis does not hold") and verdict[0].endswith(" dp.")
     # dlis's unfinished run (7 decisions when stopped) ranks above its finished runs, 11 to 83
-    assert grade_medians(results) == [("g", {"moms": 10.5, "dlis": 49.0, "dp": 10.5})]
+    assert heuristics.grade_medians(results) == [("g", {"moms": 10.5, "dlis": 49.0, "dp": 10.5})]
 
 
 def test_hypothesis_holds_when_both_rivals_need_more():
     moms = list(range(1, 16))
     results = _results({"moms": moms, "dlis": [m + 5 for m in moms], "dp": [2 * m for m in moms]})
     comparisons = heuristics.compare(results)
-    verdict = hypothesis_facts(comparisons)
-    assert verdict.holds and [c.rival for c in verdict.comparisons] == ["dlis", "dp"]
+    verdict = verdict_words(comparisons, 15, 0, "limits")
+    assert verdict[0].startswith("The hypothesis holds at the 0.05 level (Holm-adjusted): MOMS "
+                                 "needs fewer decisions than dlis and than dp on")
     statistic, p, solvers, puzzles, finished = heuristics.friedman(results)
-    assert (solvers, puzzles, finished) == (3, 15, 15) and p < 0.001
-    assert statistic > 0 and friedman_facts((statistic, p, solvers, puzzles, finished)).differ
+    assert (solvers, puzzles, finished) == (3, 15, 15) and p < 0.001 and statistic > 0
+    assert friedman_words(results).endswith("the solvers do differ in decisions beyond chance.")
 
 
 def test_an_unfinished_run_never_counts_in_its_solvers_favour():
@@ -546,10 +547,12 @@ def test_an_unfinished_run_never_counts_in_its_solvers_favour():
         assert c.tested and c.both_finished == 12 and c.rank_biserial == -1.0
         assert c.p_value > 0.5 and not c.significant()
         assert c.ratio == 1.0  # over the 12 puzzles both finished, equal counts
-    verdict = hypothesis_facts(list(by_rival.values()))
-    assert verdict.decided and not verdict.holds and verdict.failed == ("dlis", "dp")
+    verdict = verdict_words(list(by_rival.values()), 24, 0, "limits")
+    assert verdict[0].startswith("The hypothesis does not hold")
+    assert verdict[0].endswith("than dlis or dp.")
     # MOMS's median run did not finish: its median is not a count, and never the smallest
-    assert grade_medians(results) == [("g", {"moms": math.inf, "dlis": 15.5, "dp": 15.5})]
+    assert heuristics.grade_medians(results) == [
+        ("g", {"moms": math.inf, "dlis": 15.5, "dp": 15.5})]
     assert decisions_words(float("inf")) == "not finished" and decisions_words(14.5) == "14.5"
 
 
@@ -562,11 +565,11 @@ def test_too_few_finished_runs_give_no_test_and_no_verdict():
     assert all(c.ties == 20 and math.isnan(c.p_value) and math.isnan(c.p_holm)
                for c in comparisons)
     assert not any(c.significant() for c in comparisons)
-    verdict = hypothesis_facts(comparisons)
-    assert not verdict.decided and not verdict.holds
-    assert verdict.untested == ("dlis", "dp") and verdict.failed == ()
-    omnibus = friedman_facts(heuristics.friedman(results))
-    assert omnibus.finished == 0 and not omnibus.tested and not omnibus.differ
+    [verdict] = verdict_words(comparisons, 20, 0, "limits")
+    assert verdict.startswith("Too few runs finished for a verdict: the comparison with dlis and "
+                              "with dp could not be tested within limits")
+    assert friedman_words(results).startswith(
+        "Friedman's test over the 4 solvers is not run: 0 of the 20 puzzles")
     # nine puzzles finished by both are still too few; ten are enough
     counts = list(range(1, 21))
     nine = _results({"moms": counts, "dlis": [c + 5 for c in counts], "dp": counts},
@@ -688,28 +691,29 @@ def _heuristics_page(tmp_path: Path, per_grade: int, time_limit_ms: float | None
 @pytest.mark.slow
 def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
     prose, results = _heuristics_page(tmp_path, 1, max_propagations=20_000)
-    verdict = hypothesis_facts(heuristics.compare(results))
-    for c in verdict.comparisons:
+    named = [c for c in heuristics.compare(results) if c.rival in heuristics.RIVALS]
+    for c in named:
         assert (f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} "
                 f"puzzles, more on {c.more}, as many on {c.ties};" if c.tested else
                 f"Against {c.rival}: MOMS and {c.rival} both finished on {c.both_finished} of "
                 f"{c.puzzles} puzzles, fewer than the 10 a test needs") in prose
-    said = ("The hypothesis holds" if verdict.holds else "The hypothesis does not hold"
-            if verdict.decided else "Too few runs finished for a verdict")
+    said = ("Too few runs finished for a verdict" if not all(c.tested for c in named) else
+            "The hypothesis holds" if all(c.significant() for c in named) else
+            "The hypothesis does not hold")
     assert said in prose
-    for grade, medians in grade_medians(results):
+    for grade, medians in heuristics.grade_medians(results):
         assert f"{grade}: median decisions moms {decisions_words(medians['moms'])}," in prose
-    omnibus = friedman_facts(heuristics.friedman(results))
-    assert (f"Friedman's test over the {omnibus.solvers} solvers on the same {omnibus.puzzles} "
-            f"puzzles (unfinished runs censored): chi² = {omnibus.statistic:,.1f}" if omnibus.tested
-            else f"Friedman's test over the {omnibus.solvers} solvers is not run") in prose
+    statistic, _, solvers, puzzles, done = heuristics.friedman(results)
+    assert (f"Friedman's test over the {solvers} solvers on the same {puzzles} puzzles "
+            f"(unfinished runs censored): chi² = {statistic:,.1f}" if done >= 10
+            else f"Friedman's test over the {solvers} solvers is not run") in prose
     assert prose.index("Friedman") < prose.index(said)
-    busy = page.solve_clock_facts(results)
+    busy = clock_facts(zip(results["solve_wall_ms"], results["solve_cpu_ms"], strict=True))
     assert f"wall time was {busy.ratio:.2f} times CPU time" in prose
-    facts = data_facts(results)
-    assert facts.capped == 0 and facts.budget_stops == (~results["status"].isin(
-        DECIDED)).sum() > 0  # 20,000 propagations stop the hardest runs
-    assert f"{facts.budget_stops} stopped by the budget, 0 by the CPU cap" in prose
+    stopped = int((results["stop"] == "propagations").sum())
+    assert "TIMEOUT" not in set(results["status"])
+    assert stopped == (~results["status"].isin(DECIDED)).sum() > 0  # 20,000 stop the hardest
+    assert f"{stopped} stopped by the budget, 0 by the CPU cap" in prose
 
 
 @pytest.mark.slow
@@ -717,13 +721,13 @@ def test_heuristics_page_with_a_limit_no_run_can_meet_states_no_verdict(tmp_path
     # a CPU cap of 40 ms: the cap stops runs before the budget does, so no rival of MOMS is
     # finished by both on the 10 puzzles a test needs, and the page says the cap decided
     prose, results = _heuristics_page(tmp_path, 2, time_limit_ms=40)
-    verdict = hypothesis_facts(heuristics.compare(results))
-    assert not verdict.decided and set(verdict.untested) == {"dlis", "dp"}
+    untested = {c.rival for c in heuristics.compare(results) if not c.tested}
+    assert {"dlis", "dp"} <= untested
     assert "Too few runs finished for a verdict" in prose
     assert "states no verdict on H" in prose
     assert "The hypothesis holds" not in prose and "does not hold" not in prose
     assert "Friedman's test over the 7 solvers is not run" in prose
-    capped = data_facts(results).capped
+    capped = int((results["status"] == "TIMEOUT").sum())
     assert capped > 0 and set(results.loc[results["status"] == "TIMEOUT", "stop"]) == {"time"}
     assert f"{capped} by the CPU cap" in prose
     assert "depend on this machine and its load" in prose
@@ -760,7 +764,7 @@ def test_a_run_that_failed_is_censored_and_set_apart_with_its_reason():
     results = _results({"moms": [1, 2], "dp": [3, 4]}, {"dp": {1}})
     results["computed_at"] = ""
     results.loc[0, ["status", "stop"]] = ["ERROR", "error"]
-    facts = data_facts(results)
-    assert (facts.solved, facts.budget_stops, facts.capped) == (2, 1, 0)
-    assert facts.other == ("moms on puzzle 0-0: ERROR (stopped: error)",)
+    assert data_words(results) == (
+        "2 puzzles, 4 runs: 2 solved, each checked valid; 1 stopped by the budget, 0 by the CPU "
+        "cap; not finished for another reason: moms on puzzle 0-0: ERROR (stopped: error).")
     assert math.isinf(heuristics.censored_decisions(results).loc["0-0", "moms"])

@@ -1,8 +1,10 @@
-"""The study pages' paragraphs say what their facts say, branch by branch.
+"""The study pages' sentences say what their data say, branch by branch.
 
-Each paragraph is worded from a small record, built here by hand: the tests check which
-branch a record takes and that its numbers reach the text, not the wording itself (the
-built pages are checked for repeated sentences and for numbers matching their data).
+The heuristics page's sentences are computed from rows or comparisons built here by hand;
+the scaling page's paragraphs are worded from small records, built here by hand. The tests
+check which branch the data take and that their numbers reach the text, not the wording
+itself (the built pages are checked for repeated sentences and for numbers matching their
+data).
 """
 
 from __future__ import annotations
@@ -13,14 +15,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sudosat.report import heuristics_words, scaling_words
+from sudosat.report import heuristics_page, scaling_words
 from sudosat.report.clocks import ClockFacts
-from sudosat.report.heuristics_page import (
-    MIN_BOTH_FINISHED,
-    DataFacts,
-    UnfinishedFacts,
-    hypothesis_facts,
-)
 from sudosat.report.scaling_page import (
     BoardFacts,
     CellFacts,
@@ -37,30 +33,74 @@ from sudosat.report.scaling_page import (
 )
 from sudosat.run.results import Verdict
 from sudosat.studies.grid import Fit, GridSpec
-from sudosat.studies.heuristics import Comparison
+from sudosat.studies.heuristics import MIN_BOTH_FINISHED, Comparison, ExperimentSpec
 
 # -- the heuristics page ---------------------------------------------------------------------
 
 WON = Comparison("dlis", 20, 15, 3, 2, 12.0, 0.001, 0.002, 0.7, 3.5, 2.1, 5.2, 1, 0,
                  grade_medians=(("easy", 4.0, 9.0), ("hard", math.inf, math.inf)))
 """MOMS ahead of dlis on the counts and the ratio, significantly."""
-QUIET = DataFacts(puzzles=20, runs=60, solved=59, budget_stops=1, capped=0, measured_at=())
+
+
+def _runs(counts: dict[str, list[int]], grades: list[str], unfinished: dict[str, set[int]],
+          capped: dict[str, set[int]] | None = None, wall: float = 1.1, cached: str = ""):
+    """Rows of the heuristics experiment: the runs `unfinished` names were stopped by the
+    budget, those `capped` names by the CPU cap; each took `wall` times its CPU time."""
+    rows = []
+    for solver, values in counts.items():
+        for index, value in enumerate(values):
+            out = index in unfinished.get(solver, set())
+            cap = index in (capped or {}).get(solver, set())
+            status, stop = (("TIMEOUT", "time") if cap else ("UNKNOWN", "propagations") if out
+                            else ("SAT", "answered"))
+            rows.append({"puzzle": f"p{index}", "grade": grades[index], "givens": 24,
+                         "solver": solver, "status": status, "stop": stop,
+                         "valid": status == "SAT", "decisions": value, "conflicts": 0,
+                         "solve_cpu_ms": 10.0, "solve_wall_ms": 10.0 * wall,
+                         "computed_at": cached})
+    return pd.DataFrame(rows)
+
+
+GRADES = ["g1", "g1", "g2", "g2"]
+COUNTS = {"moms": [5, 5, 5, 5], "dlis": [90, 90, 40, 40], "dp": [7, 7, 7, 7]}
+
+
+def test_limit_words_name_the_budget_and_the_cap_or_their_absence():
+    spec = ExperimentSpec(max_propagations=60_000, time_limit_ms=20_000.0)
+    assert heuristics_page.limit_words(spec) == ("a budget of 60,000 propagations",
+                                                  "a CPU-time cap of 20,000 ms")
+    bare = replace(spec, max_propagations=None, time_limit_ms=None)
+    assert heuristics_page.limit_words(bare) == ("no budget", "no CPU-time cap")
+
+
+def test_data_words_count_how_the_runs_ended_and_when_they_were_measured():
+    results = _runs(COUNTS, GRADES, {"dlis": {0, 1}}, capped={"dp": {3}})
+    said = heuristics_page.data_words(results)
+    assert said == ("4 puzzles, 12 runs: 9 solved, each checked valid; 2 stopped by the budget, "
+                    "1 by the CPU cap.")
+    results.loc[0, ["status", "stop"]] = ["ERROR", "error"]
+    results["computed_at"] = [f"2026-11-28 10:0{k % 3}" for k in range(len(results))]
+    failed = heuristics_page.data_words(results)
+    assert failed.startswith("4 puzzles, 12 runs: 8 solved")
+    assert failed.endswith("1 by the CPU cap; not finished for another reason: moms on puzzle "
+                           "p0: ERROR (stopped: error) (read from the cache, measured at 3 times "
+                           "between 2026-11-28 10:00 and 2026-11-28 10:02).")
 
 
 def test_unfinished_words_say_all_finished_or_count_the_stops_and_the_pairs():
-    none = UnfinishedFacts(0, 60, 0, 0, (), "moms", (("dlis", 0, 0), ("dp", 0, 0)))
-    [every] = heuristics_words.unfinished_words(none, "a budget of 9 propagations", "a cap")
-    assert "All 60 runs finished within a budget of 9 propagations" in every
-    cut = UnfinishedFacts(5, 60, 4, 1, (("hard", (("dlis", 3),), 4),), "moms",
-                          (("dlis", 2, 1), ("dp", 0, 1)))
-    said = heuristics_words.unfinished_words(cut, "the budget", "the cap")
+    [every] = heuristics_page.unfinished_words(_runs(COUNTS, GRADES, {}),
+                                                "a budget of 9 propagations", "a cap")
+    assert "All 12 runs finished within a budget of 9 propagations" in every
+    cut = _runs(COUNTS, GRADES, {"dlis": {0, 1}, "moms": {3}}, capped={"dlis": {2}})
+    said = heuristics_page.unfinished_words(cut, "the budget", "the cap")
     assert len(said) == 4
-    assert said[0].startswith("5 of the 60 runs did not finish: 4 used up the budget, 1 reached")
+    assert said[0] == "4 of the 12 runs did not finish: 3 used up the budget, 1 reached the cap."
     assert "1 run the CPU cap stopped" in said[1]
-    assert "“hard” (dlis 3 of 4)" in said[2]
-    assert "against dlis, 2 puzzles on which only dlis" in said[3]
+    assert "in “g1” (dlis 2 of 2)." in said[2]
+    assert "against dlis, 3 puzzles on which only dlis" in said[3]
     assert "and 1 on which MOMS did not" in said[3]
-    uncapped = heuristics_words.unfinished_words(replace(cut, capped=0, majority=()), "b", "c")
+    assert "against dp, 0 puzzles on which only dp" in said[3]
+    uncapped = heuristics_page.unfinished_words(_runs(COUNTS, GRADES, {"dlis": {0}}), "b", "c")
     assert len(uncapped) == 3 and "No solver left most of its runs unfinished" in uncapped[1]
 
 
@@ -80,69 +120,107 @@ def test_unfinished_words_say_all_finished_or_count_the_stops_and_the_pairs():
     ],
 )
 def test_direction_words_never_go_beyond_the_counts_or_the_interval(change, says):
-    assert says in heuristics_words.direction_words(replace(WON, **change))
+    assert says in heuristics_page.direction_words(replace(WON, **change))
 
 
 def test_grade_words_group_the_grades_and_name_an_unfinished_median():
-    said = heuristics_words.grade_words(
+    said = heuristics_page.grade_words(
         replace(WON, grade_medians=(("a", 4.0, 9.0), ("b", 9.0, 4.0), ("c", math.inf, math.inf),
                                     ("d", 2.0, 3.0))))
     assert said.startswith(" ") and said.endswith(";")
     assert "lower in “a” (4 vs 9) and “d” (2 vs 3); higher in “b” (9 vs 4)" in said
     assert "the same as dlis's in “c” (not finished)" in said
-    assert heuristics_words.grade_words(replace(WON, grade_medians=())) == ""
+    assert heuristics_page.grade_words(replace(WON, grade_medians=())) == ""
 
 
 def test_comparison_words_give_the_test_or_say_why_there_is_none():
-    tested = heuristics_words.comparison_words(WON)
+    tested = heuristics_page.comparison_words(WON)
     for number in ("15 of 20 puzzles", "p = 0.001", "Holm-adjusted p = 0.002", "r = +0.70",
                    "3.50 times", "95 % CI 2.10 to 5.20", "MOMS 0, dlis 1"):
         assert number in tested
     few = replace(WON, unfinished_pairs=20 - MIN_BOTH_FINISHED + 1)
-    untested = heuristics_words.comparison_words(few)
+    untested = heuristics_page.comparison_words(few)
     assert f"both finished on {MIN_BOTH_FINISHED - 1} of 20" in untested
     assert "not tested" in untested and "Wilcoxon" not in untested
 
 
 def test_verdict_words_state_a_verdict_only_when_every_named_rival_was_tested():
-    dp = replace(WON, rival="dp")
-    holds = heuristics_words.verdict_words(hypothesis_facts([WON, dp]), QUIET, "limits")
+    dp, jw = replace(WON, rival="dp"), replace(WON, rival="jw", p_holm=0.9)
+    holds = heuristics_page.verdict_words([WON, dp, jw], 20, 0, "limits")
     assert holds[0].startswith("The hypothesis holds at the 0.05 level")
-    assert "than dlis and than dp" in holds[0] and "same on any machine" in holds[1]
+    # jw is not named by the hypothesis: its comparison decides nothing
+    assert "than dlis and than dp on" in holds[0] and "same on any machine" in holds[1]
     weak = replace(dp, p_holm=0.2)
-    fails = heuristics_words.verdict_words(hypothesis_facts([WON, weak]),
-                                           replace(QUIET, capped=2), "limits")
+    fails = heuristics_page.verdict_words([WON, weak], 20, 2, "limits")
     assert fails[0].startswith("The hypothesis does not hold") and fails[0].endswith("than dp.")
     assert "Against dp the geometric mean" in fails[1]  # its interval favours MOMS all the same
     assert "The CPU cap stopped 2 runs" in fails[2]
+    backwards = replace(WON, p_holm=0.01, rank_biserial=-0.3, ratio=0.5, ratio_low=0.3,
+                        ratio_high=0.8, fewer=3, more=15)
+    wrong = heuristics_page.verdict_words([backwards, dp], 20, 0, "limits")
+    assert wrong[0].endswith("than dlis.") and len(wrong) == 2  # no ratio above 1 to explain
     untested = replace(dp, unfinished_pairs=20)
-    none = heuristics_words.verdict_words(hypothesis_facts([WON, untested]),
-                                          replace(QUIET, capped=1), "the budget and the cap")
+    none = heuristics_page.verdict_words([WON, untested], 20, 1, "the budget and the cap")
     assert len(none) == 1 and "with dp could not be tested within the budget and the cap" in none[0]
     assert none[0].endswith("keeps the cap from stopping them first.")
-    small = heuristics_words.verdict_words(hypothesis_facts([untested]), replace(QUIET, puzzles=3),
-                                           "limits")
+    uncapped = heuristics_page.verdict_words([WON, untested], 20, 0, "limits")
+    assert uncapped[0].endswith("lets more runs finish.")
+    small = heuristics_page.verdict_words([untested], 3, 0, "limits")
     assert len(small) == 1 and "the experiment has 3 puzzles" in small[0]
+    assert heuristics_page.verdict_words([], 20, 0, "limits")[0].startswith("Too few runs")
 
 
-def test_conclusion_words_are_the_comparisons_then_the_verdict():
-    said = heuristics_words.conclusion_words(hypothesis_facts([WON]), QUIET, "a", "b")
-    assert said[0] == heuristics_words.comparison_words(WON)
-    assert said[1:] == heuristics_words.verdict_words(hypothesis_facts([WON]), QUIET, "a and b")
+def test_conclusion_words_are_the_named_comparisons_then_the_verdict():
+    results = _runs({"moms": [1] * 20, "dlis": [2] * 20}, ["g"] * 20, {}, capped={"dlis": {0}})
+    jw = replace(WON, rival="jw")
+    said = heuristics_page.conclusion_words([WON, jw], results, "a", "b")
+    assert said[0] == heuristics_page.comparison_words(WON)
+    assert said[1:] == heuristics_page.verdict_words([WON], 20, 1, "a and b")
+
+
+def test_friedman_words_give_the_test_or_say_why_it_is_not_run():
+    ranked = {"moms": list(range(1, 16)), "dlis": [m + 5 for m in range(1, 16)],
+              "dp": [2 * m for m in range(1, 16)]}
+    differ = heuristics_page.friedman_words(_runs(ranked, ["g"] * 15, {}))
+    assert differ.startswith("Friedman's test over the 3 solvers on the same 15 puzzles "
+                             "(unfinished runs censored): chi² = 24.1, p = 5.8e-06")
+    assert differ.endswith("the solvers do differ in decisions beyond chance.")
+    # each solver first on five puzzles, second on five, third on five: no difference
+    mixed = {"moms": [1, 2, 3] * 5, "dlis": [2, 3, 1] * 5, "dp": [3, 1, 2] * 5}
+    alike = heuristics_page.friedman_words(_runs(mixed, ["g"] * 15, {}))
+    assert "p = 1.000" in alike and alike.endswith("the solvers do not differ in decisions "
+                                                   "beyond chance.")
+    stopped = _runs(ranked, ["g"] * 15, {"dp": set(range(6))})
+    assert heuristics_page.friedman_words(stopped) == (
+        "Friedman's test over the 3 solvers is not run: 9 of the 15 puzzles were finished by "
+        "every solver, fewer than the 10 it needs.")
 
 
 def test_load_words_say_how_busy_the_machine_was_and_what_that_leaves_alone():
-    unknown = heuristics_words.load_words(ClockFacts(0, None), QUIET)
-    assert unknown == "No run recorded a CPU time, so how busy the machine was is not known."
-    busy = heuristics_words.load_words(ClockFacts(60, 2.25),
-                                       replace(QUIET, capped=1, measured_at=("yesterday",)))
-    assert "60 solver calls, some or all of them measured by an earlier build" in busy
+    unknown = _runs(COUNTS, GRADES, {}).assign(solve_cpu_ms=0.0)
+    assert heuristics_page.load_words(unknown) == (
+        "No run recorded a CPU time, so how busy the machine was is not known.")
+    busy = heuristics_page.load_words(_runs(COUNTS, GRADES, {}, capped={"dp": {0}}, wall=2.25,
+                                             cached="yesterday"))
+    assert "12 solver calls, some or all of them measured by an earlier build" in busy
     assert "2.25 times CPU time (all calls together): above 1.5, so the machine was busy" in busy
     assert busy.endswith("except the runs the CPU cap stopped.")
-    quiet = heuristics_words.load_words(ClockFacts(60, 1.01), QUIET)
+    quiet = heuristics_page.load_words(_runs(COUNTS, GRADES, {}, wall=1.01))
     assert "not above 1.5, so the machine was not busy" in quiet and quiet.endswith("budget.")
+    assert "earlier build" not in quiet
     # a quiet machine stretched nothing: the sentence says what a busy one would have done
     assert "That stretches" not in quiet and "did not stretch the times above" in quiet
+
+
+def test_alike_words_name_the_solvers_that_ran_alike_and_why_on_the_course_encoding():
+    counts = {"moms": [5, 6], "dlis": [9, 8], "jw1": [9, 8], "dp": [9, 3]}
+    said = heuristics_page.alike_words(_runs(counts, ["g", "g"], {}), "course")
+    assert len(said) == 1 and said[0].startswith("dlis and jw1 ran alike on all 2 puzzles")
+    assert "a negative literal occurs only in two-literal clauses" in said[0]
+    [other] = heuristics_page.alike_words(_runs(counts, ["g", "g"], {}), "extended")
+    assert other.endswith("their rows of the tables and tests above are the same.")
+    # the same counts, but one of the two stopped: not alike
+    assert heuristics_page.alike_words(_runs(counts, ["g", "g"], {"jw1": {1}}), "course") == []
 
 
 def test_the_cache_times_are_given_as_a_span_not_a_list():

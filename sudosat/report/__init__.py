@@ -4,7 +4,8 @@ Each page has its module, which computes the page's tables, figures and facts
 (small frozen records). A page's short sentences are written in its notebook from
 those facts; where a sentence has branches (zero counts, verdicts, a busy machine),
 it is a function of the facts in a words module, where the tests reach every branch
-(:mod:`~sudosat.report.scaling_words`, :mod:`~sudosat.report.heuristics_words`):
+(:mod:`~sudosat.report.scaling_words`; the heuristics page's module computes its own
+straight from its rows):
 
 * :mod:`~sudosat.report.reduction`: the reduction page (clause families, the encodings);
 * :mod:`~sudosat.report.solvers_page`: the solvers page (costs, counters, the engine, a trace);
