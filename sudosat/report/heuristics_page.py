@@ -18,8 +18,7 @@ from matplotlib.figure import Figure
 
 from sudosat.report.formats import and_join, milliseconds, p_value, plural, ratio
 from sudosat.report.plots import PAGE_WIDTH_IN, ReportFigure, panels, styled, tidy_log_ticks
-from sudosat.report.scaling_page import solve_clock_facts
-from sudosat.report.scaling_words import clock_words, measured_words
+from sudosat.report.scaling_page import clock_words, measured_words, stops
 from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies.heuristics import (
     MIN_BOTH_FINISHED,
@@ -47,6 +46,7 @@ def heuristics_spec(seed: int, max_propagations: int | None, time_limit_ms: floa
         spec = spec.shrunk(8)
     return spec
 
+
 def limit_words(spec: ExperimentSpec) -> tuple[str, str]:
     """The budget and the cap of every run as the page's sentences name them (``a budget of
     60,000 propagations``, ``a CPU-time cap of 20,000 ms``), or that there is none."""
@@ -60,9 +60,7 @@ def limit_words(spec: ExperimentSpec) -> tuple[str, str]:
 def _stopped(results: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     """Which runs the work budget stopped (the same on every machine), and which the CPU cap
     stopped (they depend on the machine)."""
-    stops = (results["stop"].astype("string").fillna("") if "stop" in results else
-             pd.Series("", index=results.index))
-    budget = stops.isin(BUDGET_STOP_WORDS) & ~results["status"].isin(DECIDED)
+    budget = stops(results).isin(BUDGET_STOP_WORDS) & ~results["status"].isin(DECIDED)
     return budget, results["status"] == Verdict.TIMEOUT
 
 
@@ -243,8 +241,7 @@ def load_words(results: pd.DataFrame) -> str:
     """How busy the machine was while the experiment's solvers ran, and what that stretches:
     the times, not which runs finished (but for the runs the CPU cap stopped)."""
     capped = ", except the runs the CPU cap stopped." if _stopped(results)[1].any() else "."
-    return clock_words(solve_clock_facts(results), bool((results["computed_at"] != "").any()),
-                       "the times above",
+    return clock_words(results, "the times above",
                        "which runs finished: those rest on the propagation budget" + capped)
 
 
