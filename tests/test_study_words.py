@@ -69,6 +69,12 @@ def test_data_words_count_how_the_runs_ended_and_when_they_were_measured():
     assert failed.endswith("1 by the CPU cap; not finished for another reason: moms on puzzle "
                            "p0: ERROR (stopped: error) (read from the cache, measured at 3 times "
                            "between 2026-11-28 10:00 and 2026-11-28 10:02).")
+    # rows without the stop column: a stopped run is set apart, its reason not recorded
+    unrecorded = heuristics_page.data_words(_runs(COUNTS, GRADES, {"dlis": {0}}).drop(
+        columns="stop"))
+    assert unrecorded.endswith("0 stopped by the budget, 0 by the CPU cap; not finished for "
+                               "another reason: dlis on puzzle p0: UNKNOWN (stopped: not "
+                               "recorded).")
 
 
 def test_unfinished_words_say_all_finished_or_count_the_stops_and_the_pairs():
@@ -203,6 +209,11 @@ def test_alike_words_name_the_solvers_that_ran_alike_and_why_on_the_course_encod
     assert "a negative literal occurs only in two-literal clauses" in said[0]
     [other] = heuristics_page.alike_words(_runs(counts, ["g", "g"], {}), "extended")
     assert other.endswith("their rows of the tables and tests above are the same.")
+    # moms and dp choose alike, but they do not count literals: no reason is given
+    pair = {"moms": [5, 6], "dp": [5, 6], "dlis": [9, 8]}
+    [plain] = heuristics_page.alike_words(_runs(pair, ["g", "g"], {}), "course")
+    assert plain.startswith("moms and dp ran alike on all 2 puzzles")
+    assert plain.endswith("their rows of the tables and tests above are the same.")
     # the same counts, but one of the two stopped: not alike
     assert heuristics_page.alike_words(_runs(counts, ["g", "g"], {"jw1": {1}}), "course") == []
 
