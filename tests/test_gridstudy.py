@@ -15,13 +15,13 @@ import pytest
 
 from sudosat.report import formats
 from sudosat.report import scaling_page as page
+from sudosat.report.clocks import clock_facts
 from sudosat.report.heuristics_page import (
-    data_facts,
+    data_words,
     decisions_words,
-    friedman_facts,
-    grade_medians,
-    hypothesis_facts,
+    friedman_words,
     plot_pairs,
+    verdict_words,
 )
 from sudosat.run.results import DECIDED
 from sudosat.studies import grid as gridstudy
@@ -245,46 +245,35 @@ def test_grid_table_prints_percentages_and_undecided_runs(known_table):
     assert "0.000000" not in table.to_string()
 
 
-def test_conclusion_facts_on_the_known_table(known_table):
+def test_conclusion_sentences_on_the_known_table(known_table):
     summary = gridstudy.summarise(known_table)
-    peaks = page.peak_facts(summary, "s")
-    assert list(peaks) == ["course", "optimised"]
-    course = {p.order: p for p in peaks["course"]}
-    assert course[2].alphas == (0.0, 0.5) and course[2].tied and course[2].by == "conflicts"
-    assert course[2].median_conflicts == (2.0, 2.0)
-    assert (course[4].alphas, course[4].by, course[4].unfinished, course[4].boards) == (
-        (0.0,), "unfinished", 2, 2)
-    assert all(p.median_conflicts[0] == 0 for p in peaks["optimised"])  # no conflict anywhere
+    hardest = page.hardest_table(summary, "s")
+    assert list(hardest.index) == ["course", "optimised"]
+    assert hardest.loc["course", "N = 2"] == "0 % and 50 % tie (median 2 conflicts each)"
+    assert hardest.loc["course", "N = 4"] == (
+        "0 % (median undecided: 2 of 2 stopped by the budget)")
+    # no conflict anywhere
+    assert set(hardest.loc["optimised"]) == {"no fill's median board met a conflict"}
     spec = gridstudy.GridSpec(orders=(2, 3, 4), alphas=(0.0, 0.5), solver="s",
                               encodings=("course", "optimised"), reference=None)
-    usable = {u.encoding: u for u in page.usability_facts(summary, spec)}
-    assert usable["course"] == page.UsabilityFacts(
-        "course", "s", 4, 4, (0.0, 0.5), ((0.0, 2, 2), (0.5, 1, 2)), 3, 4, ())
-    assert usable["optimised"] == page.UsabilityFacts("optimised", "s", 4, None)
-    saved = page.savings_facts(summary, "s")
-    assert [n for n, _ in saved.removed] == [2, 3, 4]
-    assert all(share == pytest.approx(0.9) for _, share in saved.removed)
-    assert (saved.base_unfinished, saved.better_unfinished, saved.runs) == (3, 0, 12)
-    cell = page.cell_facts(summary, 4, 0.0, "s")
-    assert cell.found and [(r.encoding, r.solved, r.boards, r.unfinished) for r in cell.runs] == [
-        ("course", 0, 2, 2), ("optimised", 2, 2, 0)]
-    assert cell.runs[0].median_solved_cpu_ms is None and cell.runs[1].median_solved_cpu_ms == 4.0
-    assert (cell.base_solved, cell.base_boards, cell.better_solved, cell.better_boards) == (
-        0, 2, 2, 2)
-    assert not page.cell_facts(summary, 6, 0.4).found
-    missing = page.reference_facts(summary, "s", "ref")
-    assert not missing.ran and missing.runs == 0
-
-
-def test_reference_facts_compare_the_same_cells():
-    rows = [_row(3, a, "optimised", s, b, "SAT", ms, 100, 1)
-            for a in (0.0, 0.5) for b in (0, 1)
-            for s, ms in (("s", 10.0 if a == 0.0 else 50.0), ("ref", 20.0))]
-    rows.append(_row(4, 0.0, "optimised", "s", 0, "UNKNOWN", T + 1, 100, 1))  # ours alone
-    summary = gridstudy.summarise(pd.DataFrame(rows))
-    facts = page.reference_facts(summary, "s", "ref")
-    assert facts.ran and (facts.cells, facts.runs) == (2, 4)
-    assert (facts.solver_decided, facts.reference_decided, facts.solver_lower) == (4, 4, 1)
+    course, optimised = page.usable_words(summary, spec, "b")
+    assert course == ("With s, the course encoding stops being usable at N = 4: within b, half "
+                      "or more of the boards of a cell were undecided at 0 % given (2 of 2), "
+                      "50 % given (1 of 2); over the whole order, 3 of the course encoding's 4 "
+                      "runs were undecided.")
+    assert optimised.startswith("With s, the optimised encoding stayed usable up to N = 4:")
+    saved = gridstudy.savings(summary, "s")
+    assert list(saved.index) == [2, 3, 4]
+    assert all(share == pytest.approx(0.9) for share in saved["removed"])
+    assert (saved["course unfinished"].sum(), saved["optimised unfinished"].sum(),
+            saved["runs"].sum()) == (3, 0, 12)
+    cell = page.cell_words(summary, 4, 0.0, "s", BUDGET)
+    assert ("course with s: 0 of 2 solved, 2 undecided; optimised with s: 2 of 2 solved (median "
+            "of the solved 4 ms of CPU).") in cell
+    assert "optimised encoding it decided 2 of 2 boards, with the course encoding 0 of 2" in cell
+    assert page.cell_words(summary, 6, 0.4, "s", BUDGET).startswith("The grid has no cell")
+    assert page.reference_words(known_table, summary, "s", "ref", "b") == [
+        "ref was not run with the optimised encoding."]
 
 
 def _cells(order, cells, boards=3):
@@ -306,11 +295,11 @@ def test_hardest_fill_is_ranked_by_conflicts_and_undecided_ties_are_named_togeth
     # three fills undecided on every board: a tie, whatever their conflicts when stopped
     assert peaks.loc[6, "alphas"] == (0.0, 0.2, 0.4) and peaks.loc[6, "by"] == "unfinished"
     assert peaks.loc[5, "alphas"] == (0.4,)
-    facts = {p.order: p for p in page.peak_facts(summary, "s")["course"]}
-    assert (facts[4].alphas, facts[4].median_conflicts, facts[4].median_cpu_ms) == (
-        (0.2,), (59.0,), (34.0,))
-    assert not facts[4].tied and not facts[5].tied
-    assert facts[6].tied and (facts[6].unfinished, facts[6].boards) == (3, 3)
+    said = page.hardest_table(summary, "s").loc["course"]
+    assert said["N = 4"] == "20 % (median 59 conflicts, 34 ms of CPU)"
+    assert said["N = 5"] == "40 % (median undecided: 3 of 3 stopped by the budget)"
+    assert said["N = 6"] == ("0 %, 20 % and 40 % tie (median undecided: 3 of 3 stopped by the "
+                             "budget in each)")
 
 
 def test_more_undecided_runs_outrank_fewer_and_conflict_ties_are_named():
@@ -322,8 +311,8 @@ def test_more_undecided_runs_outrank_fewer_and_conflict_ties_are_named():
     assert summary.set_index(["order", "alpha"]).loc[(6, 0.4), "censored"]
     assert peaks.loc[6, "alphas"] == (0.0,) and peaks.loc[6, "unfinished"] == 3
     assert peaks.loc[3, "alphas"] == (0.0, 0.2) and peaks.loc[3, "by"] == "conflicts"
-    tie = {p.order: p for p in page.peak_facts(summary, "s")["course"]}[3]
-    assert tie.tied and tie.alphas == (0.0, 0.2) and tie.median_conflicts == (2.0, 2.0)
+    said = page.hardest_table(summary, "s").loc["course", "N = 3"]
+    assert said == "0 % and 20 % tie (median 2 conflicts each)"
 
 
 def test_conflict_growth_with_undecided_runs_is_a_lower_bound(known_table):
@@ -356,19 +345,17 @@ def test_savings_table_prints_whole_clauses_and_percent_shares(known_table):
     assert gridstudy.savings_table(halves, "s").loc[3, "course clauses"] == 401  # 400.5 up
 
 
-def test_empty_boards_repeat_in_every_seed_and_the_facts_say_so():
+def test_empty_boards_repeat_in_every_seed_and_the_page_says_so():
     spec = gridstudy.GridSpec(orders=(2, 3), alphas=(0.0, 0.5), boards=3)
     distinct = gridstudy.distinct_boards(spec)
     assert distinct["distinct"].to_dict() == {(2, 0.0): 1, (2, 0.5): 3, (3, 0.0): 1,
                                              (3, 0.5): 3}
-    facts = page.board_facts(distinct)
-    assert (facts.seeds, facts.cells, facts.distinct_cells) == (3, 4, 2)
-    assert facts.repeats == ((0.0, 1, (2, 3)),) and facts.repeats_are_empty
-    every = page.board_facts(distinct.drop(index=[(2, 0.0), (3, 0.0)]))
-    assert every.repeats == () and every.distinct_cells == every.cells == 2
-    assert not every.repeats_are_empty
-    one = gridstudy.distinct_boards(gridstudy.GridSpec(orders=(2,), alphas=(0.0,), boards=1))
-    assert page.board_facts(one).seeds == 1 and page.board_facts(one).repeats == ()
+    assert (distinct.loc[[(2, 0.0), (3, 0.0)], "givens"] == 0).all()
+    assert page.grid_words(spec, distinct).endswith(
+        "The 3 seeds give 3 different boards in 2 of 4 cells; at 0 % given (N = 2 and 3) they "
+        "give 1 distinct board, since with no givens every seed leaves the same empty board: the "
+        "runs of those cells repeat one board, and their medians and undecided counts are that "
+        "board's, counted once per run.")
 
 
 def test_grid_table_shows_the_distinct_boards(known_table):
@@ -381,11 +368,12 @@ def test_grid_table_shows_the_distinct_boards(known_table):
     assert pd.isna(table.loc[(3, "0 %"), "distinct boards"])
 
 
-def test_large_orders_facts_count_the_course_clauses_like_the_size_table():
-    intro = page.large_intro_facts([9, 7, 8], [3, 4, 5, 6])
-    assert intro.sizes == ((7, 11_296_705), (8, 33_034_240), (9, 85_037_121))
-    assert intro.grid_largest == 6 and intro.base == "course"
-    assert intro.sizes[0][1] == gridstudy.course_clauses(7)
+def test_large_orders_sentence_counts_the_course_clauses_like_the_size_table():
+    said = page.large_intro_words([9, 7, 8], [3, 4, 5, 6], [0.7], "cdcl", 1)
+    assert said.startswith("At N = 7, 8 and 9 (the grid stops at N = 6), the course encoding of "
+                           "an empty board would have 11,296,705 clauses at N = 7, 33,034,240 at "
+                           "N = 8 and 85,037,121 at N = 9 (about 85 million)")
+    assert gridstudy.course_clauses(7) == 11_296_705
 
 
 def test_growth_fit_recovers_a_power_law(known_table):
@@ -407,11 +395,11 @@ def test_growth_fit_recovers_a_power_law(known_table):
 
 def test_closed_form_exponent_of_the_course_encoding():
     assert gridstudy.course_clauses(3) == 11745
-    facts = page.closed_form_facts([6, 3, 4, 5], [])
-    assert facts.orders == (3, 4, 5, 6) and f"{facts.theory:.1f}" == "8.1"
-    assert facts.measured is None
+    assert f"{gridstudy.closed_form_exponent([3, 4, 5, 6]):.1f}" == "8.1"
+    said = page.closed_form_words([6, 3, 4, 5], [])
+    assert "over N = 3, 4, 5, 6, gives an exponent of 8.1" in said and "measured" not in said
     fit = gridstudy.Fit("course", "clauses", 7.9, 7.8, 8.0, 0.0, 1.0, 4, False)
-    assert page.closed_form_facts([3, 4, 5, 6], [fit]).measured == 7.9
+    assert "; the measured clause counts give 7.90" in page.closed_form_words([3, 4, 5, 6], [fit])
 
 
 def test_formatting_never_prints_long_zeros():
@@ -453,7 +441,8 @@ def test_grid_runs_caches_and_checks_every_answer(tmp_path):
     again = gridstudy.run_grid(spec, cache_dir=str(tmp_path))
     assert (again["computed_at"] != "").all()
     assert again["solve_cpu_ms"].tolist() == table["solve_cpu_ms"].tolist()
-    assert page.solve_clock_facts(again).calls == len(again)
+    clocks = clock_facts(zip(again["solve_wall_ms"], again["solve_cpu_ms"], strict=True))
+    assert clocks.calls == len(again)
 
 
 def test_large_orders_stop_at_the_first_undecided_board(tmp_path, monkeypatch):
@@ -472,11 +461,13 @@ def test_large_orders_stop_at_the_first_undecided_board(tmp_path, monkeypatch):
                                 time_limit_ms=9000.0, cache_dir=str(tmp_path))
     assert large["alpha"].tolist() == [0.75, 0.7, 0.5]
     assert seen == [(9000.0, 700)] * 3
-    assert page.large_facts(large) == [page.LargeFacts(3, 0.7, 9, 2.0, 0.5, "UNKNOWN")]
+    assert page.large_words(large, "s") == [
+        "N = 3: down to 70 % given, s decided the board within the budget (9 clauses, 2 ms of "
+        "CPU), and was stopped by the budget at 50 %."]
     assert page.large_table(large)["stopped by"].tolist() == ["answered", "answered",
                                                               "conflicts"]
     nothing = large[large["status"] != "SAT"].assign(order=4)
-    assert page.large_facts(nothing) == [page.LargeFacts(4, None)]
+    assert page.large_words(nothing, "s") == ["N = 4: s decided no board within the budget."]
 
 
 # ---------------------------------------------------------------------------------------
@@ -514,21 +505,22 @@ def test_comparison_on_known_pairs():
     assert dlis.interval_favours == dlis.counts_favour == 1 and dlis.subject_unfinished == 0
     assert dp.interval_favours == 0 and dp.counts_favour == 0  # every puzzle a tie
     assert (dlis.both_finished, dp.both_finished) == (19, 20) and dlis.tested and dp.tested
-    verdict = hypothesis_facts(list(by_rival.values()))
-    assert verdict.decided and not verdict.holds and verdict.failed == ("dp",)
+    verdict = verdict_words(list(by_rival.values()), 20, 0, "limits")
+    assert verdict[0].startswith("The hypothesis does not hold") and verdict[0].endswith(" dp.")
     # dlis's unfinished run (7 decisions when stopped) ranks above its finished runs, 11 to 83
-    assert grade_medians(results) == [("g", {"moms": 10.5, "dlis": 49.0, "dp": 10.5})]
+    assert heuristics.grade_medians(results) == [("g", {"moms": 10.5, "dlis": 49.0, "dp": 10.5})]
 
 
 def test_hypothesis_holds_when_both_rivals_need_more():
     moms = list(range(1, 16))
     results = _results({"moms": moms, "dlis": [m + 5 for m in moms], "dp": [2 * m for m in moms]})
     comparisons = heuristics.compare(results)
-    verdict = hypothesis_facts(comparisons)
-    assert verdict.holds and [c.rival for c in verdict.comparisons] == ["dlis", "dp"]
+    verdict = verdict_words(comparisons, 15, 0, "limits")
+    assert verdict[0].startswith("The hypothesis holds at the 0.05 level (Holm-adjusted): MOMS "
+                                 "needs fewer decisions than dlis and than dp on")
     statistic, p, solvers, puzzles, finished = heuristics.friedman(results)
-    assert (solvers, puzzles, finished) == (3, 15, 15) and p < 0.001
-    assert statistic > 0 and friedman_facts((statistic, p, solvers, puzzles, finished)).differ
+    assert (solvers, puzzles, finished) == (3, 15, 15) and p < 0.001 and statistic > 0
+    assert friedman_words(results).endswith("the solvers do differ in decisions beyond chance.")
 
 
 def test_an_unfinished_run_never_counts_in_its_solvers_favour():
@@ -546,10 +538,12 @@ def test_an_unfinished_run_never_counts_in_its_solvers_favour():
         assert c.tested and c.both_finished == 12 and c.rank_biserial == -1.0
         assert c.p_value > 0.5 and not c.significant()
         assert c.ratio == 1.0  # over the 12 puzzles both finished, equal counts
-    verdict = hypothesis_facts(list(by_rival.values()))
-    assert verdict.decided and not verdict.holds and verdict.failed == ("dlis", "dp")
+    verdict = verdict_words(list(by_rival.values()), 24, 0, "limits")
+    assert verdict[0].startswith("The hypothesis does not hold")
+    assert verdict[0].endswith("than dlis or dp.")
     # MOMS's median run did not finish: its median is not a count, and never the smallest
-    assert grade_medians(results) == [("g", {"moms": math.inf, "dlis": 15.5, "dp": 15.5})]
+    assert heuristics.grade_medians(results) == [
+        ("g", {"moms": math.inf, "dlis": 15.5, "dp": 15.5})]
     assert decisions_words(float("inf")) == "not finished" and decisions_words(14.5) == "14.5"
 
 
@@ -562,11 +556,11 @@ def test_too_few_finished_runs_give_no_test_and_no_verdict():
     assert all(c.ties == 20 and math.isnan(c.p_value) and math.isnan(c.p_holm)
                for c in comparisons)
     assert not any(c.significant() for c in comparisons)
-    verdict = hypothesis_facts(comparisons)
-    assert not verdict.decided and not verdict.holds
-    assert verdict.untested == ("dlis", "dp") and verdict.failed == ()
-    omnibus = friedman_facts(heuristics.friedman(results))
-    assert omnibus.finished == 0 and not omnibus.tested and not omnibus.differ
+    [verdict] = verdict_words(comparisons, 20, 0, "limits")
+    assert verdict.startswith("Too few runs finished for a verdict: the comparison with dlis and "
+                              "with dp could not be tested within limits")
+    assert friedman_words(results).startswith(
+        "Friedman's test over the 4 solvers is not run: 0 of the 20 puzzles")
     # nine puzzles finished by both are still too few; ten are enough
     counts = list(range(1, 21))
     nine = _results({"moms": counts, "dlis": [c + 5 for c in counts], "dp": counts},
@@ -638,25 +632,23 @@ def test_scaling_notebook_prose_comes_from_its_table(tmp_path):
     table = gridstudy.run_grid(spec, cache_dir=str(cache))  # the notebook's rows, from the cache
     assert (table["computed_at"] != "").all()
     summary = gridstudy.summarise(table)
-    saved = page.savings_facts(summary, "cdcl")
-    for order, share in saved.removed:
+    saved = gridstudy.savings(summary, "cdcl")
+    for order, share in saved["removed"].items():
         assert f"N = {order}: {share * 100:.0f} %" in prose
     # three conflicts leave the course encoding's empty order-3 board undecided
-    assert saved.base_unfinished > 0
-    assert f"left {saved.base_unfinished} of {saved.runs} runs of the grid undecided" in prose
+    undecided, runs = saved["course unfinished"].sum(), saved["runs"].sum()
+    assert undecided > 0
+    assert f"left {undecided} of {runs} runs of the grid undecided" in prose
     assert "Budget: 3 conflicts for every solver call" in prose
     assert "the CPU cap stopped none, so every status on this page is the same" in prose
-    busy = page.solve_clock_facts(table)
+    busy = clock_facts(zip(table["solve_wall_ms"], table["solve_cpu_ms"], strict=True))
     assert f"wall time was {busy.ratio:.2f} times CPU time" in prose
-    for peaks in page.peak_facts(summary, "cdcl").values():
-        for peak in peaks:
-            assert f"N = {peak.order}: " in prose
-    for usable in page.usability_facts(summary, spec):
-        said = ("stayed usable up to" if usable.order is None else
-                f"stops being usable at N = {usable.order}")
-        assert f"With {usable.solver}, the {usable.encoding} encoding {said}" in prose
-    cell = page.cell_facts(summary, 3, 0.5, "cdcl")
-    for run in cell.runs:
+    for encoding, solver in spec.runs():
+        order, _ = gridstudy.unusable_order(summary, encoding, solver)
+        said = "stayed usable up to" if order is None else f"stops being usable at N = {order}"
+        assert f"With {solver}, the {encoding} encoding {said}" in prose
+    cell = summary[(summary["order"] == 3) & (summary["alpha"] == 0.5)]
+    for run in cell.itertuples():
         assert f"{run.encoding} with {run.solver}: {run.solved} of {run.boards} solved" in prose
     for fit in gridstudy.fit_growth(summary, "cdcl", "clauses"):
         assert f"With the {fit.encoding} encoding, the clauses grow like N^{fit.exponent:.1f}" in (
@@ -688,28 +680,29 @@ def _heuristics_page(tmp_path: Path, per_grade: int, time_limit_ms: float | None
 @pytest.mark.slow
 def test_heuristics_notebook_prose_comes_from_its_tests(tmp_path):
     prose, results = _heuristics_page(tmp_path, 1, max_propagations=20_000)
-    verdict = hypothesis_facts(heuristics.compare(results))
-    for c in verdict.comparisons:
+    named = [c for c in heuristics.compare(results) if c.rival in heuristics.RIVALS]
+    for c in named:
         assert (f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} "
                 f"puzzles, more on {c.more}, as many on {c.ties};" if c.tested else
                 f"Against {c.rival}: MOMS and {c.rival} both finished on {c.both_finished} of "
                 f"{c.puzzles} puzzles, fewer than the 10 a test needs") in prose
-    said = ("The hypothesis holds" if verdict.holds else "The hypothesis does not hold"
-            if verdict.decided else "Too few runs finished for a verdict")
+    said = ("Too few runs finished for a verdict" if not all(c.tested for c in named) else
+            "The hypothesis holds" if all(c.significant() for c in named) else
+            "The hypothesis does not hold")
     assert said in prose
-    for grade, medians in grade_medians(results):
+    for grade, medians in heuristics.grade_medians(results):
         assert f"{grade}: median decisions moms {decisions_words(medians['moms'])}," in prose
-    omnibus = friedman_facts(heuristics.friedman(results))
-    assert (f"Friedman's test over the {omnibus.solvers} solvers on the same {omnibus.puzzles} "
-            f"puzzles (unfinished runs censored): chi² = {omnibus.statistic:,.1f}" if omnibus.tested
-            else f"Friedman's test over the {omnibus.solvers} solvers is not run") in prose
+    statistic, _, solvers, puzzles, done = heuristics.friedman(results)
+    assert (f"Friedman's test over the {solvers} solvers on the same {puzzles} puzzles "
+            f"(unfinished runs censored): chi² = {statistic:,.1f}" if done >= 10
+            else f"Friedman's test over the {solvers} solvers is not run") in prose
     assert prose.index("Friedman") < prose.index(said)
-    busy = page.solve_clock_facts(results)
+    busy = clock_facts(zip(results["solve_wall_ms"], results["solve_cpu_ms"], strict=True))
     assert f"wall time was {busy.ratio:.2f} times CPU time" in prose
-    facts = data_facts(results)
-    assert facts.capped == 0 and facts.budget_stops == (~results["status"].isin(
-        DECIDED)).sum() > 0  # 20,000 propagations stop the hardest runs
-    assert f"{facts.budget_stops} stopped by the budget, 0 by the CPU cap" in prose
+    stopped = int((results["stop"] == "propagations").sum())
+    assert "TIMEOUT" not in set(results["status"])
+    assert stopped == (~results["status"].isin(DECIDED)).sum() > 0  # 20,000 stop the hardest
+    assert f"{stopped} stopped by the budget, 0 by the CPU cap" in prose
 
 
 @pytest.mark.slow
@@ -717,13 +710,13 @@ def test_heuristics_page_with_a_limit_no_run_can_meet_states_no_verdict(tmp_path
     # a CPU cap of 40 ms: the cap stops runs before the budget does, so no rival of MOMS is
     # finished by both on the 10 puzzles a test needs, and the page says the cap decided
     prose, results = _heuristics_page(tmp_path, 2, time_limit_ms=40)
-    verdict = hypothesis_facts(heuristics.compare(results))
-    assert not verdict.decided and set(verdict.untested) == {"dlis", "dp"}
+    untested = {c.rival for c in heuristics.compare(results) if not c.tested}
+    assert {"dlis", "dp"} <= untested
     assert "Too few runs finished for a verdict" in prose
     assert "states no verdict on H" in prose
     assert "The hypothesis holds" not in prose and "does not hold" not in prose
     assert "Friedman's test over the 7 solvers is not run" in prose
-    capped = data_facts(results).capped
+    capped = int((results["status"] == "TIMEOUT").sum())
     assert capped > 0 and set(results.loc[results["status"] == "TIMEOUT", "stop"]) == {"time"}
     assert f"{capped} by the CPU cap" in prose
     assert "depend on this machine and its load" in prose
@@ -738,7 +731,7 @@ def test_focus_tables_show_the_cell_the_parameters_chose():
     assert page.focus_tables(rows, 6, 0.4) is None
 
 
-def test_reference_misses_are_the_boards_our_solver_decided_and_the_reference_did_not():
+def test_reference_words_name_the_boards_our_solver_decided_and_the_reference_did_not():
     rows = [_row(6, 0.4, "optimised", "s", board, "SAT", 1000.0 + board, 100, 50 + board)
             for board in range(3)]
     rows += [dict(_row(6, 0.4, "optimised", "ref", board, status, ms, 100, conflicts),
@@ -747,20 +740,22 @@ def test_reference_misses_are_the_boards_our_solver_decided_and_the_reference_di
                                                   (1, "UNKNOWN", T + 2, 74000),
                                                   (2, "UNKNOWN", T + 3, 180000))]
     rows.append(_row(6, 0.4, "course", "s", 1, "UNKNOWN", T + 1, 900, 9))  # another encoding
-    missed = page.reference_misses(pd.DataFrame(rows), "s", "ref")
-    assert [(m.seed, m.status, m.conflicts, m.solver_conflicts) for m in missed] == [
-        (8, "UNKNOWN", 74000, 51), (9, "UNKNOWN", 180000, 52)]
-    assert {m.stop for m in missed} == {"conflicts"}
-    assert (missed[0].cpu_ms, missed[0].load_cpu_ms, missed[0].solver_cpu_ms) == (
-        T + 2, 400.0, 1001.0)
-    assert page.reference_misses(pd.DataFrame(rows), "ref", "s") == ()
+    frame = pd.DataFrame(rows)
+    summary = gridstudy.summarise(frame)
+    said, missed = page.reference_words(frame, summary, "s", "ref", "the budget")
+    assert "s decided 3 and ref 1 of the same 3 runs within the budget" in said
+    assert missed.startswith("ref did not decide 2 boards that s decided")
+    assert ("seed 8: it stopped (UNKNOWN, conflicts) after 74,000 conflicts and 1,002 ms of CPU, "
+            "400 of them loading the clauses, where s needed 51 conflicts and 1,001 ms; N = 6, "
+            "40 % given, seed 9: it stopped (UNKNOWN, conflicts) after 180,000 conflicts") in missed
+    assert len(page.reference_words(frame, summary, "ref", "s", "the budget")) == 1
 
 
 def test_a_run_that_failed_is_censored_and_set_apart_with_its_reason():
     results = _results({"moms": [1, 2], "dp": [3, 4]}, {"dp": {1}})
     results["computed_at"] = ""
     results.loc[0, ["status", "stop"]] = ["ERROR", "error"]
-    facts = data_facts(results)
-    assert (facts.solved, facts.budget_stops, facts.capped) == (2, 1, 0)
-    assert facts.other == ("moms on puzzle 0-0: ERROR (stopped: error)",)
+    assert data_words(results) == (
+        "2 puzzles, 4 runs: 2 solved, each checked valid; 1 stopped by the budget, 0 by the CPU "
+        "cap; not finished for another reason: moms on puzzle 0-0: ERROR (stopped: error).")
     assert math.isinf(heuristics.censored_decisions(results).loc["0-0", "moms"])

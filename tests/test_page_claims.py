@@ -25,6 +25,7 @@ from sudosat.report.solvers_page import (
     harder_facts,
     rerun_facts,
 )
+from sudosat.run.results import DECIDED
 from sudosat.studies import heuristics
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,24 +169,13 @@ def test_verdict_against_dp_is_mixed_when_counts_and_ratio_disagree():
     # the ratio's interval favours MOMS, the counts favour dp: a mixed verdict, not a win
     assert dp_cmp.interval_favours == 1 and dp_cmp.counts_favour == -1
     assert dp_cmp.grade_medians == (("hard", 10.0, 400.0), ("easy", 12.0, 10.0))
-    verdict = heuristics_page.hypothesis_facts(list(by_rival.values()))
-    assert [c.rival for c in verdict.comparisons] == ["dlis", "dp"]
+    conclusion = heuristics_page.conclusion_words(list(by_rival.values()), results, "a", "b")
+    assert [said.split(":")[0] for said in conclusion[:2]] == ["Against dlis", "Against dp"]
     # dlis is beaten on every puzzle; the split 4-6 against dp is no significant win
-    assert by_rival["dlis"].significant(verdict.level) and not dp_cmp.significant(verdict.level)
-    assert not verdict.holds and verdict.failed == ("dp",)
-
-
-def test_unfinished_facts_count_the_stopped_runs_what_stopped_them_and_where_they_are():
-    grades = ["g1", "g1", "g2", "g2"]
-    counts = {"moms": [5, 5, 5, 5], "dlis": [90, 90, 40, 40], "dp": [7, 7, 7, 7]}
-    results = _runs(counts, grades, {"dlis": {0, 1}, "moms": {3}}, capped={"dlis": {2}})
-    facts = heuristics_page.unfinished_facts(results)
-    assert (facts.unfinished, facts.runs, facts.budget_stops, facts.capped) == (4, 12, 3, 1)
-    assert facts.majority == (("g1", (("dlis", 2),), 2),)
-    assert facts.subject == "moms" and facts.pairs == (("dlis", 3, 1), ("dp", 0, 1))
-    none = heuristics_page.unfinished_facts(_runs(counts, grades, {}))
-    assert none.unfinished == 0 and none.majority == () and none.pairs == (("dlis", 0, 0),
-                                                                          ("dp", 0, 0))
+    assert by_rival["dlis"].significant() and not dp_cmp.significant()
+    assert conclusion[2].startswith("The hypothesis does not hold")
+    assert conclusion[2].endswith("fewer decisions than dp.")
+    assert conclusion[3].startswith("Against dp the geometric mean of the ratios is above 1")
 
 
 def test_hypothesis_holds_only_when_every_named_rival_is_beaten_significantly():
@@ -193,26 +183,30 @@ def test_hypothesis_holds_only_when_every_named_rival_is_beaten_significantly():
         return heuristics.Comparison(rival, 10, 8, 1, 1, 1.0, p_holm, p_holm, effect, 2.0, 1.5,
                                      2.5, 0, 0)
 
+    def verdict(comparisons):
+        return heuristics_page.verdict_words(comparisons, 10, 0, "limits")[0]
+
     both = [comparison("dlis", 0.01, 0.8), comparison("dp", 0.02, 0.5), comparison("jw", 0.9, 0)]
-    verdict = heuristics_page.hypothesis_facts(both)
-    assert verdict.holds and verdict.failed == () and len(verdict.comparisons) == 2
-    weak = heuristics_page.hypothesis_facts([comparison("dlis", 0.01, 0.8),
-                                             comparison("dp", 0.2, 0.5)])
-    assert not weak.holds and weak.failed == ("dp",)
-    backwards = heuristics_page.hypothesis_facts([comparison("dlis", 0.01, -0.3)])
-    assert not backwards.holds and backwards.failed == ("dlis",)
-    assert not heuristics_page.hypothesis_facts([]).holds
+    assert verdict(both).startswith("The hypothesis holds") and "than dlis and than dp" in (
+        verdict(both))
+    weak = verdict([comparison("dlis", 0.01, 0.8), comparison("dp", 0.2, 0.5)])
+    assert weak.startswith("The hypothesis does not hold") and weak.endswith("than dp.")
+    backwards = verdict([comparison("dlis", 0.01, -0.3)])
+    assert backwards.startswith("The hypothesis does not hold") and backwards.endswith("dlis.")
+    assert verdict([]).startswith("Too few runs finished for a verdict")
 
 
 def test_friedman_and_grade_medians_read_the_results():
     results = _runs({"moms": [1, 2, 3], "dlis": [3, 4, 9], "dp": [5, 6, 7]}, ["a", "a", "b"], {})
-    assert heuristics_page.grade_medians(results) == [
+    assert heuristics.grade_medians(results) == [
         ("a", {"moms": 1.5, "dlis": 3.5, "dp": 5.5}), ("b", {"moms": 3.0, "dlis": 9.0, "dp": 7.0})]
-    omnibus = heuristics_page.friedman_facts(heuristics.friedman(results))
-    assert (omnibus.solvers, omnibus.puzzles) == (3, 3)
+    statistic, p, solvers, puzzles, done = heuristics.friedman(results)
+    assert (solvers, puzzles, done) == (3, 3, 3)
     # ranks moms 1,1,1; dlis 2,2,3; dp 3,3,2: chi-square 14/3 on 2 degrees of freedom
-    assert omnibus.statistic == pytest.approx(14 / 3)
-    assert omnibus.p == pytest.approx(math.exp(-7 / 3)) and not omnibus.differ
+    assert statistic == pytest.approx(14 / 3) and p == pytest.approx(math.exp(-7 / 3))
+    # three puzzles are too few to state the test
+    assert heuristics_page.friedman_words(results).startswith(
+        "Friedman's test over the 3 solvers is not run: 3 of the 3 puzzles")
 
 
 def test_grade_table_splits_into_narrow_tables_of_one_column_per_solver():
@@ -272,10 +266,11 @@ def test_heuristics_page_states_unfinished_runs_and_keeps_its_tables_narrow(tmp_
     results = heuristics.run_heuristics_experiment(
         heuristics.ExperimentSpec(max_propagations=20_000).shrunk(1), cache_dir=str(cache)
     )
-    cut = heuristics_page.unfinished_facts(results)
-    said = (f"{cut.unfinished} of the {cut.runs} runs did not finish: {cut.budget_stops} used "
-            "up a budget of 20,000 propagations" if cut.unfinished else
-            f"All {cut.runs} runs finished within a budget of 20,000 propagations")
+    unfinished = int((~results["status"].isin(DECIDED)).sum())
+    stopped = int((results["stop"] == "propagations").sum())
+    said = (f"{unfinished} of the {len(results)} runs did not finish: {stopped} used up a budget "
+            "of 20,000 propagations" if unfinished else
+            f"All {len(results)} runs finished within a budget of 20,000 propagations")
     assert said in prose
     assert "whatever the speed of the machine or\nthe language. Time" not in executed.read_text()
     widest = max(table.split("</tr>")[0].count("<th>") for table in tables)

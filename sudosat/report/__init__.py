@@ -1,10 +1,10 @@
 """The report: what the notebooks show, and the build that renders them.
 
 Each page has its module, which computes the page's tables, figures and facts
-(small frozen records). A page's short sentences are written in its notebook from
-those facts; where a sentence has branches (zero counts, verdicts, a busy machine),
-it is a function of the facts in a words module, where the tests reach every branch
-(:mod:`~sudosat.report.scaling_words`, :mod:`~sudosat.report.heuristics_words`):
+(small frozen records), from which its notebook writes its short sentences. The
+study pages' modules compute their sentences that branch (zero counts, verdicts, a
+busy machine) straight from their rows, where the tests reach every branch; the
+sentences that do not branch are their notebooks' own:
 
 * :mod:`~sudosat.report.reduction`: the reduction page (clause families, the encodings);
 * :mod:`~sudosat.report.solvers_page`: the solvers page (costs, counters, the engine, a trace);

@@ -1,28 +1,24 @@
 """The heuristics page: the experiment of :mod:`sudosat.studies.heuristics` as tables,
-figures and the facts its sentences state.
+figures and the sentences that branch on its rows (those that do not are the notebook's own).
 
-The hypothesis is that MOMS branching needs fewer decisions than DLIS and
-than dp. The statistics are :mod:`sudosat.studies.heuristics`' own
-(:class:`~sudosat.studies.heuristics.Comparison`, Friedman's test); here are
-the rest of the facts the notebook words: how the runs ended and what
-stopped those that did not finish (the work budget, the same on every
-machine, or the CPU cap behind it, which is not), how busy the machine was,
-where the unfinished runs are and what they do to the statistics, and the
-verdict, or why there is none.
+The hypothesis is that MOMS branching needs fewer decisions than DLIS and than dp. The
+statistics are :mod:`sudosat.studies.heuristics`' own; here they are worded with the rest
+the page states: how the runs ended and what stopped those that did not finish (the work
+budget, the same on every machine, or the CPU cap behind it, which is not), how busy the
+machine was, where the unfinished runs are, and the verdict, or why there is none.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.formats import p_value, ratio
+from sudosat.report.formats import and_join, milliseconds, p_value, plural, ratio
 from sudosat.report.plots import PAGE_WIDTH_IN, ReportFigure, panels, styled, tidy_log_ticks
-from sudosat.report.scaling_page import invalid_solved_rows, solve_clock_facts
+from sudosat.report.scaling_page import clock_words, measured_words, stops
 from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies.heuristics import (
     MIN_BOTH_FINISHED,
@@ -31,32 +27,10 @@ from sudosat.studies.heuristics import (
     Comparison,
     ExperimentSpec,
     finished,
-    grade_medians,
+    friedman,
     wide,
 )
 from sudosat.studies.scaling import BUDGET_STOP_WORDS
-
-__all__ = [
-    "MIN_BOTH_FINISHED",
-    "DataFacts",
-    "FriedmanFacts",
-    "HypothesisFacts",
-    "UnfinishedFacts",
-    "comparison_table",
-    "data_facts",
-    "decisions_words",
-    "friedman_facts",
-    "givens_table",
-    "grade_medians",
-    "heuristics_spec",
-    "hypothesis_facts",
-    "identical_runs",
-    "invalid_solved_rows",
-    "plot_distributions",
-    "plot_pairs",
-    "solve_clock_facts",
-    "unfinished_facts",
-]
 
 
 def heuristics_spec(seed: int, max_propagations: int | None, time_limit_ms: float | None,
@@ -73,52 +47,39 @@ def heuristics_spec(seed: int, max_propagations: int | None, time_limit_ms: floa
     return spec
 
 
-@dataclass(frozen=True)
-class DataFacts:
-    """How many puzzles and runs, how they ended, and when cached ones were measured.
-
-    ``solved`` counts SAT answers (each checked valid by the page);
-    ``budget_stops`` the runs the work budget stopped (the same on every
-    machine), ``capped`` those the CPU cap stopped (which depend on the
-    machine), ``other`` the runs that did not finish for another reason
-    (errors), with their reasons; ``measured_at`` is empty when every run was
-    measured now.
-    """
-
-    puzzles: int
-    runs: int
-    solved: int
-    budget_stops: int
-    capped: int
-    measured_at: tuple[str, ...]
-    other: tuple[str, ...] = ()
+def limit_words(spec: ExperimentSpec) -> tuple[str, str]:
+    """The budget and the cap of every run as the page's sentences name them (``a budget of
+    60,000 propagations``, ``a CPU-time cap of 20,000 ms``), or that there is none."""
+    budget = ("no budget" if spec.max_propagations is None else
+              f"a budget of {spec.max_propagations:,} propagations")
+    cap = ("no CPU-time cap" if spec.time_limit_ms is None else
+           f"a CPU-time cap of {milliseconds(spec.time_limit_ms)} ms")
+    return budget, cap
 
 
-def _stops(results: pd.DataFrame) -> pd.Series:
-    """Each run's ``stop`` as a string (empty where the rows have none)."""
-    if "stop" not in results:
-        return pd.Series("", index=results.index)
-    return results["stop"].astype("string").fillna("")
+def _stopped(results: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Which runs the work budget stopped (the same on every machine), and which the CPU cap
+    stopped (they depend on the machine)."""
+    budget = stops(results).isin(BUDGET_STOP_WORDS) & ~results["status"].isin(DECIDED)
+    return budget, results["status"] == Verdict.TIMEOUT
 
 
-def data_facts(results: pd.DataFrame) -> DataFacts:
-    """The :class:`DataFacts` of :func:`~sudosat.studies.heuristics.run_heuristics_experiment`."""
-    cached = results.loc[results["computed_at"] != "", "computed_at"]
-    status, stop = results["status"], _stops(results)
-    budget = stop.isin(BUDGET_STOP_WORDS) & ~status.isin(DECIDED)
-    capped = status == Verdict.TIMEOUT
-    other = results[~status.isin(DECIDED) & ~budget & ~capped]
-    return DataFacts(
-        puzzles=int(results["puzzle"].nunique()),
-        runs=len(results),
-        solved=int((status == Verdict.SAT.value).sum()),
-        budget_stops=int(budget.sum()),
-        capped=int(capped.sum()),
-        measured_at=tuple(sorted(set(cached))),
-        other=tuple(f"{row.solver} on puzzle {row.puzzle}: {row.status} "
+def data_words(results: pd.DataFrame) -> str:
+    """How many puzzles and runs, how they ended (the page checks each SAT answer; stopped by
+    the budget, the CPU cap or another reason), and when the cached ones were measured."""
+    budget, capped = _stopped(results)
+    other = results[~results["status"].isin(DECIDED) & ~budget & ~capped]
+    why = "; ".join(f"{row.solver} on puzzle {row.puzzle}: {row.status} "
                     f"(stopped: {getattr(row, 'stop', None) or 'not recorded'})"
-                    for row in other.itertuples()),
-    )
+                    for row in other.itertuples())
+    if why:
+        why = f"; not finished for another reason: {why}"
+    cached = results.loc[results["computed_at"] != "", "computed_at"]
+    when = f" (read from the cache, {measured_words(sorted(set(cached)))})" if len(cached) else ""
+    return (f"{results['puzzle'].nunique()} puzzles, {len(results)} runs: "
+            f"{int((results['status'] == Verdict.SAT.value).sum())} solved, each checked valid; "
+            f"{int(budget.sum())} stopped by the budget, {int(capped.sum())} by the CPU cap"
+            f"{why}{when}.")
 
 
 def givens_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -198,20 +159,6 @@ def plot_distributions(results: pd.DataFrame) -> Figure:
     return figure
 
 
-def identical_runs(results: pd.DataFrame) -> tuple[tuple[str, ...], ...]:
-    """Groups of two or more solvers whose runs ended alike on every puzzle: finished on the
-    same puzzles with the same decisions, stopped on the same ones (their rows of every table
-    and test are then the same)."""
-    decisions = wide(results, "decisions")
-    done = finished(results)
-    signature = {s: (tuple(done[s]), tuple(decisions[s].where(done[s]).fillna(-1)))
-                 for s in decisions.columns}
-    groups: dict[tuple, list[str]] = {}
-    for solver, key in signature.items():
-        groups.setdefault(key, []).append(str(solver))
-    return tuple(tuple(group) for group in groups.values() if len(group) > 1)
-
-
 def comparison_table(comparisons: Sequence[Comparison]) -> pd.DataFrame:
     """The comparisons as a table for the page (p-values in scientific notation; a dash for
     what a comparison with too few puzzles finished by both does not compute)."""
@@ -245,129 +192,206 @@ def decisions_words(median: float) -> str:
     return "not finished" if math.isinf(median) else f"{median:g}"
 
 
-@dataclass(frozen=True)
-class UnfinishedFacts:
-    """How many runs did not finish, what stopped them, where they are, and what that does to
-    the comparisons.
-
-    A run that did not finish is censored
-    (:func:`~sudosat.studies.heuristics.censored_decisions`): it ranks above
-    every finished run, whatever count it had reached.
-
-    Attributes
-    ----------
-    unfinished, runs : int
-    budget_stops : int
-        Of the unfinished runs, those the work budget stopped (the same on every machine).
-    capped : int
-        Those the CPU cap stopped (machine-dependent; none in a run as intended).
-    majority : tuple of (grade, ((solver, unfinished), ...), runs per solver)
-        The grades where unfinished runs are most of some solver's runs, with those solvers.
-    subject : str
-    pairs : tuple of (rival, only the rival did not finish, the subject did not finish)
-        Per rival the hypothesis names: puzzles counted in the subject's favour
-        for the rival's unfinished run alone, and puzzles counted against the
-        subject (or a tie, where the rival did not finish either).
-    """
-
-    unfinished: int
-    runs: int
-    budget_stops: int
-    capped: int
-    majority: tuple[tuple[str, tuple[tuple[str, int], ...], int], ...]
-    subject: str
-    pairs: tuple[tuple[str, int, int], ...]
-
-
-def unfinished_facts(results: pd.DataFrame, subject: str = SUBJECT,
-                     rivals: Sequence[str] = RIVALS) -> UnfinishedFacts:
-    """The :class:`UnfinishedFacts` of the experiment's rows."""
+def unfinished_words(results: pd.DataFrame, budget: str, cap: str, subject: str = SUBJECT,
+                     rivals: Sequence[str] = RIVALS) -> list[str]:
+    """The runs that did not finish: how many, what stopped them (`budget` and `cap` as
+    :func:`limit_words` names them), the grades where they are most of a solver's runs, and how
+    the comparisons of `subject` with the named `rivals` count them (censored)."""
     out = ~results["status"].isin(DECIDED)
+    if not out.any():
+        return [f"All {len(results)} runs finished within {budget}: every decision count here "
+                "is the one the search needed to finish."]
+    stopped, capped = _stopped(results)
+    sentences = [f"{int(out.sum())} of the {len(results)} runs did not finish: "
+                 f"{int(stopped.sum())} used up {budget}, {int(capped.sum())} reached {cap}."]
+    if capped.any():
+        sentences.append(
+            f"The {plural(int(capped.sum()), 'run')} the CPU cap stopped depend on this machine "
+            "and its load (CPU time is not the same on a busy machine): with them, which runs "
+            "finished, and the verdict below, could differ on another machine. A longer cap "
+            "(the parameter `time_limit_ms`) leaves the budget as the only limit.")
     grouped = results.assign(out=out).groupby(["grade", "solver"], sort=False)["out"]
     share = pd.DataFrame({"out": grouped.sum(), "runs": grouped.size()})
     majority = share[share["out"] * 2 > share["runs"]]
-    where = tuple(
-        (str(grade), tuple((str(solver), int(row.out)) for (_, solver), row in part.iterrows()),
-         int(part["runs"].iloc[0]))
-        for grade, part in majority.groupby(level="grade", sort=False)
-    )
+    if majority.empty:
+        sentences.append("No solver left most of its runs unfinished in any grade.")
+    else:
+        sentences.append("Unfinished runs are most of a solver's runs in " + and_join(
+            f"“{grade}” ("
+            + ", ".join(f"{solver} {int(row.out)}" for (_, solver), row in part.iterrows())
+            + f" of {int(part['runs'].iloc[0])})"
+            for grade, part in majority.groupby(level="grade", sort=False)) + ".")
     done = finished(results)
-    mine = ~done[subject]
-    pairs = tuple((rival, int((~done[rival] & ~mine).sum()), int(mine.sum())) for rival in rivals)
-    facts = data_facts(results.assign(computed_at=""))
-    return UnfinishedFacts(int(out.sum()), len(results), facts.budget_stops, facts.capped, where,
-                           subject, pairs)
+    name, mine = subject.upper(), int((~done[subject]).sum())
+    pairs = "; ".join(f"against {rival}, "
+                      f"{plural(int((~done[rival] & done[subject]).sum()), 'puzzle')} on which "
+                      f"only {rival} did not finish (counted in {name}'s favour) and {mine} on "
+                      f"which {name} did not (counted against {name}, or a tie where {rival} "
+                      "did not finish either)"
+                      for rival in rivals)
+    sentences.append(
+        "They are censored, not counted with the decisions they had made when stopped: in the "
+        "medians, the counts and the tests each ranks above every finished run, tied with the "
+        "other runs that did not finish, so an unfinished run never counts in its solver's "
+        f"favour. For the comparisons the hypothesis names: {pairs}.")
+    return sentences
 
 
-@dataclass(frozen=True)
-class FriedmanFacts:
-    """Friedman's test over every solver on the same puzzles, and whether p < `level`.
-
-    ``finished`` counts the puzzles every solver finished; the test counts
-    (:attr:`tested`) only with at least :data:`MIN_BOTH_FINISHED` of them.
-    """
-
-    statistic: float
-    p: float
-    solvers: int
-    puzzles: int
-    level: float = 0.05
-    finished: int = 0
-
-    @property
-    def tested(self) -> bool:
-        """Enough puzzles finished by every solver, and something to rank."""
-        return self.finished >= MIN_BOTH_FINISHED and not math.isnan(self.p)
-
-    @property
-    def differ(self) -> bool:
-        """The solvers differ in decisions beyond chance at `level` (tested only)."""
-        return self.tested and self.p < self.level
+def load_words(results: pd.DataFrame) -> str:
+    """How busy the machine was while the experiment's solvers ran, and what that stretches:
+    the times, not which runs finished (but for the runs the CPU cap stopped)."""
+    capped = ", except the runs the CPU cap stopped." if _stopped(results)[1].any() else "."
+    return clock_words(results, "the times above",
+                       "which runs finished: those rest on the propagation budget" + capped)
 
 
-def friedman_facts(omnibus: tuple[float, float, int, int, int],
-                   level: float = 0.05) -> FriedmanFacts:
-    """:func:`~sudosat.studies.heuristics.friedman`'s result as :class:`FriedmanFacts`."""
-    statistic, p, solvers, puzzles, done = omnibus
-    return FriedmanFacts(statistic, p, solvers, puzzles, level, done)
+_NEGATIVE_FIRST = frozenset({"jw1", "dlis", "dlcs"})
 
 
-@dataclass(frozen=True)
-class HypothesisFacts:
-    """The verdict on the hypothesis over the rivals it names, or why there is none.
-
-    Attributes
-    ----------
-    comparisons : tuple of Comparison
-        The named rivals' comparisons, in the order compared.
-    level : float
-    failed : tuple of str
-        The tested rivals whose part does not hold (:meth:`Comparison.significant`).
-    untested : tuple of str
-        The rivals with too few puzzles finished by both MOMS and them
-        (:attr:`Comparison.tested`): with any, no verdict is stated.
-    """
-
-    comparisons: tuple[Comparison, ...]
-    level: float
-    failed: tuple[str, ...]
-    untested: tuple[str, ...] = ()
-
-    @property
-    def decided(self) -> bool:
-        """A verdict can be stated: every named rival was tested, and there is one."""
-        return bool(self.comparisons) and not self.untested
-
-    @property
-    def holds(self) -> bool:
-        """A verdict is stated and every named rival's part holds."""
-        return self.decided and not self.failed
+def alike_words(results: pd.DataFrame, encoding: str) -> list[str]:
+    """One sentence per group of solvers whose runs ended alike on every puzzle: finished on
+    the same puzzles with the same decisions, stopped on the same ones (their rows of every
+    table and test are then the same); and, for the literal-counting heuristics on the course
+    encoding, why they choose alike. Empty when no two solvers ran alike."""
+    decisions, done = wide(results, "decisions"), finished(results)
+    groups: dict[tuple, list[str]] = {}
+    for solver in decisions.columns:
+        alike = (tuple(done[solver]), tuple(decisions[solver].where(done[solver]).fillna(-1)))
+        groups.setdefault(alike, []).append(str(solver))
+    said = []
+    for group in (group for group in groups.values() if len(group) > 1):
+        text = (f"{and_join(group)} ran alike on all {results['puzzle'].nunique()} puzzles: they "
+                "finished on the same puzzles, with the same number of decisions on each, so "
+                "their rows of the tables and tests above are the same.")
+        if encoding == "course" and set(group) <= _NEGATIVE_FIRST:
+            text += (
+                " In the course encoding a negative literal occurs only in two-literal clauses and "
+                "a positive one in a single clause (its cell's), so the literal in the most "
+                "active clauses (dlis), the literal of largest Jeroslow-Wang weight (jw1: a "
+                "quarter for each two-literal clause) and the heavier polarity of the variable in "
+                "the most clauses (dlcs) each pick a negative literal of the most two-literal "
+                "clauses: they rank the choices alike.")
+        said.append(text)
+    return said
 
 
-def hypothesis_facts(comparisons: Sequence[Comparison], rivals: Sequence[str] = RIVALS,
-                     level: float = 0.05) -> HypothesisFacts:
-    """The :class:`HypothesisFacts` of :func:`~sudosat.studies.heuristics.compare`'s output."""
-    named = tuple(c for c in comparisons if c.rival in rivals)
-    untested = tuple(c.rival for c in named if not c.tested)
-    failed = tuple(c.rival for c in named if c.tested and not c.significant(level))
-    return HypothesisFacts(named, level, failed, untested)
+def friedman_words(results: pd.DataFrame, level: float = 0.05) -> str:
+    """Friedman's test over every solver on the same puzzles, and whether they differ at
+    `level`; not run with too few puzzles finished by every solver, or nothing to rank."""
+    statistic, p, solvers, puzzles, done = friedman(results)
+    if done < MIN_BOTH_FINISHED or math.isnan(p):
+        return (f"Friedman's test over the {solvers} solvers is not run: {done} of the "
+                f"{puzzles} puzzles were finished by every solver, fewer than the "
+                f"{MIN_BOTH_FINISHED} it needs.")
+    return (f"Friedman's test over the {solvers} solvers on the same {puzzles} puzzles "
+            f"(unfinished runs censored): chi² = {statistic:,.1f}, p = {p_value(p)} — the "
+            f"solvers {'do' if p < level else 'do not'} differ in decisions beyond chance.")
+
+
+def direction_words(c: Comparison) -> str:
+    """What the counts and the ratio's interval say together, without going beyond either."""
+    if c.interval_favours == 0:
+        return "the interval includes 1 (no evidence of a difference either way)"
+    said = ("the interval excludes 1 in MOMS's favour" if c.interval_favours > 0 else
+            f"the interval excludes 1 in {c.rival}'s favour")
+    if c.counts_favour == c.interval_favours == 1:
+        return "MOMS needed fewer decisions on more puzzles than more, and the interval excludes 1"
+    if c.counts_favour == c.interval_favours == -1:
+        return "MOMS needed more decisions on more puzzles than fewer, and the interval excludes 1"
+    if c.counts_favour == 0:
+        return f"{said}, though MOMS needed fewer decisions on as many puzzles as it needed more"
+    side, other = ("fewer", "more") if c.counts_favour == 1 else ("more", "fewer")
+    return (f"mixed: {said}, but MOMS needed {side} decisions on more puzzles "
+            f"({max(c.fewer, c.more)}) than it needed {other} ({min(c.fewer, c.more)})")
+
+
+def grade_words(c: Comparison) -> str:
+    """Where MOMS's median decisions per grade are lower, higher or equal to the rival's (a
+    clause that starts with a space and ends with a semicolon; empty without grades)."""
+    groups: dict[str, list[str]] = {"lower": [], "higher": [], "equal": []}
+    for grade, mine, theirs in c.grade_medians:
+        word = "lower" if mine < theirs else "higher" if mine > theirs else "equal"
+        ours, their = decisions_words(mine), decisions_words(theirs)
+        groups[word].append(f"“{grade}” ({ours})" if word == "equal" else
+                            f"“{grade}” ({ours} vs {their})")
+    # the rival named in the tie too: the same grade can tie against every rival
+    said = {"lower": "lower in", "higher": "higher in", "equal": f"the same as {c.rival}'s in"}
+    parts = [f"{said[word]} {and_join(grades)}" for word, grades in groups.items() if grades]
+    return (f" MOMS's median decisions per grade, against {c.rival}'s: " + "; ".join(parts) + ";"
+            if parts else "")
+
+
+def comparison_words(c: Comparison) -> str:
+    """MOMS against one rival: the counts, the test and its effect sizes, or why it was not
+    tested, with the runs of each that did not finish."""
+    if not c.tested:
+        return (f"Against {c.rival}: MOMS and {c.rival} both finished on {c.both_finished} of "
+                f"{c.puzzles} puzzles, fewer than the {MIN_BOTH_FINISHED} a test needs, so it "
+                f"is not tested (runs not finished: MOMS {c.subject_unfinished}, {c.rival} "
+                f"{c.rival_unfinished}).")
+    return (f"Against {c.rival}: MOMS made fewer decisions on {c.fewer} of {c.puzzles} puzzles, "
+            f"more on {c.more}, as many on {c.ties};{grade_words(c)} Wilcoxon signed-rank "
+            f"(one-sided) p = {p_value(c.p_value)}, Holm-adjusted p = {p_value(c.p_holm)}; "
+            f"rank-biserial r = {c.rank_biserial:+.2f}; {c.rival} needed {ratio(c.ratio)} "
+            "times MOMS's decisions (geometric mean of the ratios of decisions + 1 over the "
+            f"{c.both_finished} puzzles both finished; 95 % CI {ratio(c.ratio_low)} to "
+            f"{ratio(c.ratio_high)}): {direction_words(c)}; runs not finished: MOMS "
+            f"{c.subject_unfinished}, {c.rival} {c.rival_unfinished}.")
+
+
+def verdict_words(comparisons: Sequence[Comparison], puzzles: int, capped: int, limits: str,
+                  rivals: Sequence[str] = RIVALS, level: float = 0.05) -> list[str]:
+    """The verdict on the hypothesis over the `rivals` it names (stated only when each was
+    tested; it holds when each part is significant at `level`), or why there is none, and
+    whether it depends on the machine (`capped`: the runs the CPU cap stopped); `limits` names
+    the budget and the cap as the page words them."""
+    named = [c for c in comparisons if c.rival in rivals]
+    untested = [c.rival for c in named if not c.tested]
+    failed = [c.rival for c in named if c.tested and not c.significant(level)]
+    if (untested or not named) and puzzles < MIN_BOTH_FINISHED:
+        return [
+            f"Too few runs finished for a verdict: the experiment has {puzzles} puzzles, "
+            f"fewer than the {MIN_BOTH_FINISHED} a test needs even if every run finished, so "
+            "this page states no verdict on H. More puzzles (the parameter `per_grade`) give a "
+            "test."]
+    if untested or not named:
+        return [
+            f"Too few runs finished for a verdict: the comparison with "
+            f"{' and with '.join(untested)} could not be tested within {limits}, so "
+            "this page states no verdict on H. A larger budget (the parameter "
+            "`max_propagations`) lets more runs finish"
+            + (", and a longer cap (`time_limit_ms`) keeps the cap from stopping them first."
+               if capped else ".")]
+    if not failed:
+        sentences = [
+            f"The hypothesis holds at the {level:g} level (Holm-adjusted): MOMS needs "
+            f"fewer decisions than {' and than '.join(c.rival for c in named)} on "
+            "these puzzles."]
+    else:
+        sentences = [
+            f"The hypothesis does not hold at the {level:g} level (Holm-adjusted): the "
+            f"data do not show MOMS needing fewer decisions than {' or '.join(failed)}."]
+        sentences += [
+            f"Against {c.rival} the geometric mean of the ratios is above 1 (its interval "
+            f"excludes 1), while MOMS made fewer decisions on {c.fewer} puzzles and more on "
+            f"{c.more}; the signed-rank test, which weighs every puzzle's rank and not its "
+            "ratio, does not reach significance: the evidence is too weak to accept that part "
+            "of the hypothesis."
+            for c in named if c.rival in failed and c.interval_favours > 0
+        ]
+    sentences.append(
+        "Every run that did not finish was stopped by the budget, so this verdict is the same "
+        "on any machine and at any load." if not capped else
+        f"The CPU cap stopped {plural(capped, 'run')}: which runs finished, and so this "
+        "verdict, depend on this machine and its load.")
+    return sentences
+
+
+def conclusion_words(comparisons: Sequence[Comparison], results: pd.DataFrame, budget: str,
+                     cap: str) -> list[str]:
+    """The conclusion: one sentence per comparison the hypothesis names
+    (:func:`comparison_words`), then :func:`verdict_words` within `budget` and `cap`."""
+    capped = int(_stopped(results)[1].sum())
+    return ([comparison_words(c) for c in comparisons if c.rival in RIVALS]
+            + verdict_words(comparisons, results["puzzle"].nunique(), capped,
+                            f"{budget} and {cap}"))

@@ -1,30 +1,27 @@
 """The scaling page: the N x alpha grid of :mod:`sudosat.studies.grid` as tables, figures
-and the facts its sentences state.
+and the sentences that branch on its rows (those that do not are the notebook's own).
 
-Every fact is a small frozen record computed from the grid's rows or summary;
-the scaling notebook words them. Every run is bounded by a conflict budget,
-the limit every conclusion rests on (the same on every machine), with a
-CPU-time cap behind it as a safety net (:class:`LimitFacts` says whether it
-ever stopped a run). Every time is the solver call's CPU time, a measurement;
-an undecided run enters a median with the time it took to be stopped, so a
-median of a cell where half or more were undecided is a lower bound.
+Every run is bounded by a conflict budget, the limit every conclusion rests on (the same on
+every machine), with a CPU-time cap behind it as a safety net. Every time is the solver
+call's CPU time, a measurement; an undecided run enters a median with the time it took to
+be stopped, so a median of a cell where half or more were undecided is a lower bound.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.clocks import ClockFacts, clock_facts
+from sudosat.report.clocks import clock_facts
+from sudosat.report.formats import and_join, count, fills, milliseconds, orders, percent, plural
 from sudosat.report.plots import PAGE_WIDTH_IN, ReportFigure, legend_outside, styled, tidy_log_ticks
 from sudosat.report.tables import HTML, table
 from sudosat.run.results import DECIDED, Verdict
 from sudosat.studies import grid as gridstudy
-from sudosat.studies.grid import UNDECIDED, Fit, GridSpec, milliseconds, percent
+from sudosat.studies.grid import UNDECIDED, Fit, GridSpec
 from sudosat.studies.scaling import BUDGET_STOP_WORDS
 from sudosat.sudoku.board import Board
 
@@ -73,45 +70,38 @@ def large_grid(
     return (list(orders[:1]), list(alphas[:1])) if quick else (list(orders), list(alphas))
 
 
-@dataclass(frozen=True)
-class BoardFacts:
-    """Whether the seeds of every cell give different boards (:func:`distinct_boards`).
-
-    Attributes
-    ----------
-    seeds : int
-        Boards (seeds) per cell.
-    cells : int
-    distinct_cells : int
-        Cells whose seeds all give different boards.
-    repeats : tuple of (alpha, distinct boards, orders)
-        The cells that repeat a board, grouped by fill and count, orders ascending.
-    repeats_are_empty : bool
-        Every repeating cell has no givens (every seed leaves the same empty board).
-    """
-
-    seeds: int
-    cells: int
-    distinct_cells: int
-    repeats: tuple[tuple[float, int, tuple[int, ...]], ...]
-    repeats_are_empty: bool
-
-
-def board_facts(distinct: pd.DataFrame) -> BoardFacts:
-    """The :class:`BoardFacts` of :func:`sudosat.studies.grid.distinct_boards`' table."""
+def grid_words(spec: GridSpec, distinct: pd.DataFrame) -> str:
+    """The grid as its parameters set it: the limits, boards and seeds, orders, fills and runs,
+    and whether the seeds of each cell give different boards (`distinct`:
+    :func:`sudosat.studies.grid.distinct_boards`)."""
+    cap = ("no CPU-time cap" if spec.time_limit_ms is None else
+           f"a CPU-time cap of {spec.time_limit_ms / 1000:g} s on {spec.solver}'s calls")
+    seeds = (f"generator seed {spec.seed}" if spec.boards == 1 else
+             f"generator seeds {spec.seed}..{spec.seed + spec.boards - 1}")
+    text = (f"Budget: {spec.max_conflicts:,} conflicts for every solver call; behind it {cap}, "
+            f"a safety net only. {plural(spec.boards, 'board').capitalize()} per cell ({seeds}); "
+            f"orders {', '.join(map(str, spec.orders))}; given "
+            f"{', '.join(percent(a) for a in spec.alphas)}; runs: "
+            f"{', '.join(f'{e} / {s}' for e, s in spec.runs())}.")
+    per_cell = int(distinct["boards"].max())
     short = distinct[distinct["distinct"] < distinct["boards"]]
-    repeats = []
-    for (alpha, count), group in short.groupby([short.index.get_level_values("alpha"),
-                                                "distinct"], sort=True):
-        orders = tuple(sorted(int(n) for n in group.index.get_level_values("order")))
-        repeats.append((float(alpha), int(count), orders))
-    return BoardFacts(
-        seeds=int(distinct["boards"].max()),
-        cells=len(distinct),
-        distinct_cells=len(distinct) - len(short),
-        repeats=tuple(repeats),
-        repeats_are_empty=bool(len(short)) and bool((short["givens"] == 0).all()),
-    )
+    if per_cell > 1 and short.empty:
+        return text + f" In every cell the {per_cell} seeds give {per_cell} different boards."
+    if per_cell > 1:
+        # the cells that repeat a board, grouped by fill and count, orders ascending
+        repeats = short.groupby([short.index.get_level_values("alpha"), "distinct"], sort=True)
+        text += (f" The {per_cell} seeds give {per_cell} different boards in "
+                 f"{len(distinct) - len(short)} of {len(distinct)} cells; " + "; ".join(
+                     f"at {percent(float(alpha))} given "
+                     f"({orders(sorted(int(n) for n in group.index.get_level_values('order')))})"
+                     f" they give {plural(int(number), 'distinct board')}"
+                     for (alpha, number), group in repeats))
+        if (short["givens"] == 0).all():
+            text += (", since with no givens every seed leaves the same empty board: the runs of "
+                     "those cells repeat one board, and their medians and undecided counts are "
+                     "that board's, counted once per run")
+        text += "."
+    return text
 
 
 def naive_table(
@@ -152,132 +142,105 @@ def invalid_solved_rows(rows: pd.DataFrame) -> list[str]:
     return [f"row {index}: {row['solver']} SAT but invalid" for index, row in bad.iterrows()]
 
 
-@dataclass(frozen=True)
-class GridRunFacts:
-    """How the grid's runs ended and where they came from.
-
-    Attributes
-    ----------
-    runs, solved, undecided, refused : int
-        Every run; SAT answers (each checked valid); runs a limit stopped
-        before an answer; encodings refused.
-    cells, cells_from_cache : int
-    measured_at : tuple of str
-        When the cached cells were measured (distinct times, sorted).
-    """
-
-    runs: int
-    solved: int
-    undecided: int
-    refused: int
-    cells: int
-    cells_from_cache: int
-    measured_at: tuple[str, ...]
+def stops(rows: pd.DataFrame) -> pd.Series:
+    """Each run's ``stop`` as a string (empty where the rows have none): ``time`` where the
+    CPU cap stopped it, one of ``BUDGET_STOP_WORDS`` where the work budget did."""
+    if "stop" not in rows:
+        return pd.Series("", index=rows.index)
+    return rows["stop"].astype("string").fillna("")
 
 
-def grid_run_facts(rows: pd.DataFrame) -> GridRunFacts:
-    """The :class:`GridRunFacts` of :func:`sudosat.studies.grid.run_grid`'s rows."""
+def measured_words(times: Sequence[str]) -> str:
+    """When cached results were measured: the one time, or the first and the last of several
+    (the times sorted)."""
+    if len(times) == 1:
+        return f"measured {times[0]}"
+    return f"measured at {len(times)} times between {times[0]} and {times[-1]}"
+
+
+def clock_words(rows: pd.DataFrame, times: str, rest: str) -> str:
+    """How busy the machine was while a study's solvers ran (both study pages), from the
+    wall-clock and CPU time of every solver call in its `rows`. `times` names the times a busy
+    machine stretches (``the times above``), `rest` ends the sentence with what it does not
+    change (``which runs finished: ...``)."""
+    busy = clock_facts(zip(rows["solve_wall_ms"], rows["solve_cpu_ms"], strict=True))
+    if busy.ratio is None:
+        return "No run recorded a CPU time, so how busy the machine was is not known."
+    mixed = ""
+    if (rows["computed_at"] != "").any():
+        mixed = ", some or all of them measured by an earlier build (read from the cache)"
+    said = (f"Over the {busy.calls} solver calls{mixed}, wall time was {busy.ratio:.2f} times "
+            f"CPU time (all calls together): ")
+    if busy.busy:
+        return said + (f"above {busy.threshold:g}, so the machine was busy. That stretches "
+                       f"{times} (wall time, and CPU time too where processors share hardware), "
+                       f"not {rest}")
+    return said + (f"not above {busy.threshold:g}, so the machine was not busy and other "
+                   f"programs did not stretch {times}. Had it been busy, they would have "
+                   f"stretched them (wall time, and CPU time too where processors share "
+                   f"hardware), not {rest}")
+
+
+def run_words(rows: pd.DataFrame) -> str:
+    """How the grid's runs ended, what stopped the undecided ones (the budget, or the CPU cap
+    behind it), which cells came from the cache, and how busy the machine was."""
+    status, stop = rows["status"], stops(rows)
     reused = rows.loc[rows["computed_at"] != "", "computed_at"]
-    return GridRunFacts(
-        runs=len(rows),
-        solved=int((rows["status"] == Verdict.SAT.value).sum()),
-        undecided=int(rows["status"].isin(UNDECIDED).sum()),
-        refused=int((rows["status"] == Verdict.ERROR).sum()),
-        cells=rows.groupby(["order", "alpha"]).ngroups,
-        cells_from_cache=rows.loc[reused.index].groupby(["order", "alpha"]).ngroups,
-        measured_at=tuple(sorted(set(reused))),
-    )
+    when = f" ({measured_words(sorted(set(reused)))})" if len(reused) else ""
+    budget_stops = int(stop.isin(BUDGET_STOP_WORDS).sum())
+    capped = [f"{row['encoding']} / {row['solver']} (order {row['order']}, alpha {row['alpha']}, "
+              f"seed {row['seed']})" for _, row in rows[stop == "time"].iterrows()]
+    if not capped:
+        limits = ((f"The budget stopped all {budget_stops} undecided runs; " if budget_stops
+                   else "No run was stopped by a limit; ")
+                  + "the CPU cap stopped none, so every status on this page is the same on any "
+                  "machine.")
+    else:
+        limits = (f"The CPU cap stopped {plural(len(capped), 'run')} before the budget "
+                  f"did ({'; '.join(capped)}): those statuses, and every conclusion "
+                  "that counts them, depend on this machine and its load; the other "
+                  f"{budget_stops} undecided runs were stopped by the budget.")
+    load = clock_words(rows, "the times on this page",
+                       "which boards were decided: those rest on the conflict budget.")
+    cells = rows.groupby(["order", "alpha"]).ngroups
+    from_cache = rows.loc[reused.index].groupby(["order", "alpha"]).ngroups
+    return (f"{len(rows)} runs: {int((status == Verdict.SAT.value).sum())} solved, each checked "
+            f"valid; {int(status.isin(UNDECIDED).sum())} undecided, "
+            f"{int((status == Verdict.ERROR).sum())} refused. {limits} Cells read from the "
+            f"cache: {from_cache} of {cells}{when}. {load}")
 
 
-@dataclass(frozen=True)
-class LimitFacts:
-    """What stopped a study's undecided runs: the work budget, or the CPU cap behind it.
-
-    Attributes
-    ----------
-    budget_stops : int
-        Runs the work budget stopped (``stop`` ``conflicts`` or ``propagations``): the same
-        on every machine.
-    cap_stops : tuple of str
-        The runs the CPU cap stopped (``stop`` ``time``), one description each: those
-        depend on the machine and its load.
-    """
-
-    budget_stops: int
-    cap_stops: tuple[str, ...]
-
-    @property
-    def machine_dependent(self) -> bool:
-        """Whether any run was stopped by the CPU cap, so that part depends on the machine."""
-        return bool(self.cap_stops)
+def peak_words(peak: Mapping[str, Any]) -> str:
+    """The hardest fill of one order, a row of :func:`sudosat.studies.grid.peaks`; tied fills
+    are named together, never one alone."""
+    where, tied = fills(peak["alphas"]), len(peak["alphas"]) > 1
+    if peak["by"] == "unfinished":
+        return (f"{where}{' tie' if tied else ''} (median undecided: {peak['unfinished']} of "
+                f"{peak['boards']} stopped by the budget{' in each' if tied else ''})")
+    if peak["by"] == "time":
+        times = ", ".join(milliseconds(m) for m in peak["median_cpu_ms"])
+        return f"{where} (median {times} ms of CPU; no conflict counts)"
+    conflicts = peak["median_conflicts"][0]
+    if conflicts == 0:
+        return "no fill's median board met a conflict"
+    if tied:
+        return f"{where} tie (median {count(conflicts)} conflicts each)"
+    return (f"{where} (median {count(conflicts)} conflicts, "
+            f"{milliseconds(peak['median_cpu_ms'][0])} ms of CPU)")
 
 
-def limit_facts(rows: pd.DataFrame, what: tuple[str, ...] = ("order", "alpha", "seed")
-                ) -> LimitFacts:
-    """The :class:`LimitFacts` of a study's rows; `what` names a run for the cap's list
-    (with its solver and, when the rows have one, its encoding)."""
-    stop = (rows["stop"] if "stop" in rows else pd.Series("", index=rows.index))
-    stop = stop.astype("string").fillna("")
-    capped = rows[stop == "time"]
-    described = []
-    for _, row in capped.iterrows():
-        name = ", ".join(f"{key} {row[key]}" for key in what if key in row)
-        where = f"{row['encoding']} / " if "encoding" in row else ""
-        described.append(f"{where}{row['solver']} ({name})")
-    return LimitFacts(int(stop.isin(BUDGET_STOP_WORDS).sum()), tuple(described))
-
-
-def solve_clock_facts(rows: pd.DataFrame) -> ClockFacts:
-    """How busy the machine was while a study's solvers ran: the wall-clock against the CPU
-    time of every solver call in its rows (``solve_wall_ms``, ``solve_cpu_ms``)."""
-    return clock_facts(zip(rows["solve_wall_ms"], rows["solve_cpu_ms"], strict=True))
-
-
-@dataclass(frozen=True)
-class Peak:
-    """The hardest fill of one order, as :func:`sudosat.studies.grid.peaks` ranks it.
-
-    Attributes
-    ----------
-    order : int
-    alphas : tuple of float
-        The fills tied hardest, ascending (more than one: a tie).
-    by : str
-        ``"unfinished"`` (median runs undecided: ranked by undecided runs),
-        ``"conflicts"`` or ``"time"`` (no conflict counts).
-    median_conflicts, median_cpu_ms : tuple of float
-        One per tied fill (the CPU time in ms).
-    unfinished, boards : int
-        Of the first tied fill.
-    """
-
-    order: int
-    alphas: tuple[float, ...]
-    by: str
-    median_conflicts: tuple[float, ...]
-    median_cpu_ms: tuple[float, ...]
-    unfinished: int
-    boards: int
-
-    @property
-    def tied(self) -> bool:
-        """More than one fill is hardest."""
-        return len(self.alphas) > 1
-
-
-def peak_facts(summary: pd.DataFrame, solver: str) -> dict[str, tuple[Peak, ...]]:
-    """The hardest fill of each order for `solver`, per encoding in the summary's order."""
-    table = gridstudy.peaks(summary, solver)
-    out: dict[str, tuple[Peak, ...]] = {}
-    for encoding in dict.fromkeys(summary["encoding"]):
-        if encoding not in table.index.get_level_values(0):
-            continue
-        out[str(encoding)] = tuple(
-            Peak(int(order), tuple(row["alphas"]), str(row["by"]), tuple(row["median_conflicts"]),
-                 tuple(row["median_cpu_ms"]), int(row["unfinished"]), int(row["boards"]))
-            for order, row in table.loc[encoding].iterrows()
-        )
-    return out
+def hardest_table(summary: pd.DataFrame, solver: str) -> pd.DataFrame:
+    """One row per encoding (in the summary's order), one column per order: each cell names
+    that order's hardest fill for `solver` (:func:`peak_words`)."""
+    peaks = gridstudy.peaks(summary, solver)
+    hardest = pd.DataFrame({
+        str(encoding): {f"N = {order}": peak_words(row)
+                        for order, row in peaks.loc[encoding].iterrows()}
+        for encoding in dict.fromkeys(summary["encoding"])
+        if encoding in peaks.index.get_level_values(0)
+    }).T
+    hardest.index.name = "encoding"
+    return hardest
 
 
 def growth_fits(summary: pd.DataFrame, solver: str) -> list[Fit]:
@@ -289,273 +252,160 @@ def growth_fits(summary: pd.DataFrame, solver: str) -> list[Fit]:
     ]
 
 
-@dataclass(frozen=True)
-class ClosedFormFacts:
-    """The course encoding's clause exponent from its closed form, beside the measured one.
+def bound_words(fit: Fit) -> str:
+    """What the undecided runs do to a fit's exponent, in parentheses (empty without any)."""
+    if not fit.censored:
+        return ""
+    where = orders(fit.affected)
+    why = ("some medians are runs the budget stopped" if fit.measure == "median_cpu_ms" else
+           "some runs were undecided, and their conflicts stopped counting at the budget")
+    if fit.lower_bound:
+        return f" (a lower bound: at {where} {why})"
+    return (f" (not a bound either way: at {where} {why}, and not all of those orders lie "
+            "above the fit's centre)")
 
-    ``orders`` are the grid's; ``theory`` the closed form's exponent fitted over them;
-    ``measured`` the fit of the measured clause counts (None without one).
-    """
 
-    orders: tuple[int, ...]
-    theory: float
-    measured: float | None
+def growth_words(fits: Sequence[Fit], solver: str) -> list[str]:
+    """One sentence per growth fit (its exponent, interval, R² and orders), or why there is
+    none."""
+    if not fits:
+        return ["The grid has fewer than three orders: no growth is fitted."]
+    return [
+        f"With the {f.encoding} encoding, {MEASURE_WORDS[f.measure]}"
+        + ("" if f.measure == "clauses" else f" of {solver}")
+        + (" grow" if f.measure == "clauses" else " grows")
+        + f" like N^{f.exponent:.1f} (95 % CI {f.low:.1f} to {f.high:.1f}, "
+        f"R² = {f.r_squared:.2f}, {f.points} orders){bound_words(f)}."
+        for f in fits
+    ]
 
 
-def closed_form_facts(orders: Sequence[int], fits: Sequence[Fit]) -> ClosedFormFacts:
-    """The :class:`ClosedFormFacts` over `orders` (sorted), with the course clause fit of `fits`."""
+def closed_form_words(grid_orders: Sequence[int], fits: Sequence[Fit]) -> str:
+    """The course encoding's clause exponent from its closed form, fitted over `grid_orders`,
+    beside that of its measured clause counts in `fits` (when there is one)."""
+    ascending = sorted(grid_orders)
+    text = (f"The closed form N⁴ + 2(N⁸ − N⁶) of the course encoding, fitted the same way over "
+            f"N = {', '.join(map(str, ascending))}, gives an exponent of "
+            f"{gridstudy.closed_form_exponent(ascending):.2f}")
     measured = [f for f in fits if f.encoding == "course" and f.measure == "clauses"]
-    return ClosedFormFacts(tuple(sorted(orders)), gridstudy.closed_form_exponent(sorted(orders)),
-                           measured[0].exponent if measured else None)
+    if measured:
+        text += f"; the measured clause counts give {measured[0].exponent:.2f}"
+    return text + " (the leading term alone would give 8)."
 
 
-@dataclass(frozen=True)
-class UsabilityFacts:
-    """Where one encoding with one solver stops being usable within the conflict budget.
-
-    Attributes
-    ----------
-    encoding, solver : str
-    largest_order : int
-        The largest order of the grid.
-    order : int or None
-        The smallest order with a cell where half or more of the boards were
-        undecided (None: no such cell).
-    fills : tuple of float
-        That order's cells where half or more were undecided.
-    cells : tuple of (fill, undecided, runs)
-        Those cells' undecided runs and runs, one entry per fill of `fills`.
-    unfinished, runs : int
-        Undecided runs and runs of that whole order.
-    beyond : tuple of (order, unfinished, runs)
-        The same for every larger order.
-    """
-
-    encoding: str
-    solver: str
-    largest_order: int
-    order: int | None
-    fills: tuple[float, ...] = ()
-    cells: tuple[tuple[float, int, int], ...] = ()
-    unfinished: int = 0
-    runs: int = 0
-    beyond: tuple[tuple[int, int, int], ...] = ()
-
-
-def usability_facts(summary: pd.DataFrame, spec: GridSpec) -> list[UsabilityFacts]:
-    """The :class:`UsabilityFacts` of every (encoding, solver) the grid ran."""
-    facts = []
+def usable_words(summary: pd.DataFrame, spec: GridSpec, limit: str) -> list[str]:
+    """Per (encoding, solver) the grid ran, where it stops being usable within `limit` (``the
+    budget of 20,000 conflicts``: :func:`sudosat.studies.grid.unusable_order`), or that it
+    stayed usable."""
+    said = []
     for encoding, solver in spec.runs():
         order, cells = gridstudy.unusable_order(summary, encoding, solver)
         rows = summary[(summary["encoding"] == encoding) & (summary["solver"] == solver)]
-        largest = int(rows["order"].max())
+        who = f"With {solver}, the {encoding} encoding"
         if order is None:
-            facts.append(UsabilityFacts(encoding, solver, largest, None))
+            said.append(f"{who} stayed usable up to N = {int(rows['order'].max())}: no cell had "
+                        f"half or more of its boards left undecided within {limit}.")
             continue
+        where = ", ".join(f"{percent(float(c.alpha))} given ({int(c.unfinished)} of "
+                          f"{int(c.boards)})" for c in cells.itertuples())
         at = rows[rows["order"] == order]
-        beyond = tuple((int(n), int(part["unfinished"].sum()), int(part["boards"].sum()))
-                       for n, part in rows[rows["order"] > order].groupby("order"))
-        facts.append(UsabilityFacts(
-            encoding, solver, largest, order, tuple(float(a) for a in cells["alpha"]),
-            tuple((float(c.alpha), int(c.unfinished), int(c.boards))
-                  for c in cells.itertuples()),
-            int(at["unfinished"].sum()), int(at["boards"].sum()), beyond))
-    return facts
+        beyond = "".join(f"; at N = {int(n)}, {int(part['unfinished'].sum())} of "
+                         f"{int(part['boards'].sum())}"
+                         for n, part in rows[rows["order"] > order].groupby("order"))
+        said.append(f"{who} stops being usable at N = {order}: within {limit}, half or more of "
+                    f"the boards of a cell were undecided at {where}; over the whole order, "
+                    f"{int(at['unfinished'].sum())} of the {encoding} encoding's "
+                    f"{int(at['boards'].sum())} runs were undecided{beyond}.")
+    return said
 
 
-@dataclass(frozen=True)
-class SavingsFacts:
-    """What the optimised encoding removes against the course encoding, with `solver`.
-
-    Attributes
-    ----------
-    base, better, solver : str
-    removed : tuple of (order, share 0..1)
-        Per order (the median over its cells of each cell's median clause
-        count), the share of `base`'s clauses `better` removes.
-    base_unfinished, better_unfinished : int
-        Undecided runs of each over the whole grid.
-    runs : int
-        Runs of each encoding over the grid (the same boards).
-    """
-
-    base: str
-    better: str
-    solver: str
-    removed: tuple[tuple[int, float], ...]
-    base_unfinished: int
-    better_unfinished: int
-    runs: int
-
-
-def savings_facts(summary: pd.DataFrame, solver: str, base: str = "course",
-                  better: str = "optimised") -> SavingsFacts:
-    """The :class:`SavingsFacts` of :func:`sudosat.studies.grid.savings`."""
-    table = gridstudy.savings(summary, solver, base, better)
-    return SavingsFacts(
-        base, better, solver,
-        tuple((int(order), float(row["removed"])) for order, row in table.iterrows()),
-        int(table[f"{base} unfinished"].sum()), int(table[f"{better} unfinished"].sum()),
-        int(table["runs"].sum()),
-    )
-
-
-@dataclass(frozen=True)
-class ReferenceFacts:
-    """Our solver against the reference on the same formulas of one encoding.
-
-    Attributes
-    ----------
-    encoding, solver, reference : str
-    ran : bool
-        Whether the reference ran with `encoding` (nothing else is set otherwise).
-    solver_decided, reference_decided, runs : int
-        Runs each decided of the same `runs`.
-    solver_lower, cells : int
-        Cells where our solver's median CPU time was the lower, of the cells both
-        ran (the reference's time includes loading the formula).
-    """
-
-    encoding: str
-    solver: str
-    reference: str
-    ran: bool
-    solver_decided: int = 0
-    reference_decided: int = 0
-    runs: int = 0
-    solver_lower: int = 0
-    cells: int = 0
-
-
-def reference_facts(summary: pd.DataFrame, solver: str, reference: str,
-                    encoding: str = "optimised") -> ReferenceFacts:
-    """The :class:`ReferenceFacts` of `solver` against `reference` with `encoding`."""
-    rows = summary[summary["encoding"] == encoding]
-    ours = rows[rows["solver"] == solver].set_index(["order", "alpha"])
-    theirs = rows[rows["solver"] == reference].set_index(["order", "alpha"])
+def reference_words(rows: pd.DataFrame, summary: pd.DataFrame, solver: str, reference: str,
+                    limit: str, encoding: str = "optimised") -> list[str]:
+    """Our solver against the reference on the same formulas of `encoding` within `limit`, then
+    the boards ours decided and the reference did not (`rows`), each with what stopped the
+    reference; or that the reference did not run with `encoding`."""
+    cells = summary[summary["encoding"] == encoding]
+    ours = cells[cells["solver"] == solver].set_index(["order", "alpha"])
+    theirs = cells[cells["solver"] == reference].set_index(["order", "alpha"])
     common = ours.index.intersection(theirs.index)
     if common.empty:
-        return ReferenceFacts(encoding, solver, reference, False)
+        return [f"{reference} was not run with the {encoding} encoding."]
     ours, theirs = ours.loc[common], theirs.loc[common]
-    return ReferenceFacts(
-        encoding, solver, reference, True,
-        int(ours["solved"].sum()), int(theirs["solved"].sum()), int(ours["boards"].sum()),
-        int((ours["median_cpu_ms"] < theirs["median_cpu_ms"]).sum()), len(common),
-    )
-
-
-@dataclass(frozen=True)
-class MissedBoard:
-    """One board our solver decided and the reference did not, on the same formula and budget.
-
-    Times are CPU milliseconds of the solver call; the reference's `load_cpu_ms`
-    (handing it the clauses) is part of its `cpu_ms` (None when not recorded).
-    `stop` says what stopped the reference (``conflicts``: the budget).
-    """
-
-    order: int
-    alpha: float
-    seed: int
-    status: str
-    stop: str
-    cpu_ms: float
-    load_cpu_ms: float | None
-    conflicts: int | None
-    solver_cpu_ms: float
-    solver_conflicts: int | None
-
-
-def reference_misses(rows: pd.DataFrame, solver: str, reference: str,
-                     encoding: str = "optimised") -> tuple[MissedBoard, ...]:
-    """The boards `solver` decided and `reference` did not, with `encoding` (grid rows)."""
+    lower = int((ours["median_cpu_ms"] < theirs["median_cpu_ms"]).sum())
+    said = [f"With the {encoding} encoding, {solver} decided {int(ours['solved'].sum())} and "
+            f"{reference} {int(theirs['solved'].sum())} of the same {int(ours['boards'].sum())} "
+            f"runs within {limit}; {solver}'s median CPU time was the lower in {lower} of "
+            f"{len(common)} cells (a measurement of this machine; the reference's includes "
+            "loading the formula)."]
     keys = ["order", "alpha", "seed"]
-    mine = rows[(rows["encoding"] == encoding) & (rows["solver"] == solver)].set_index(keys)
-    theirs = rows[(rows["encoding"] == encoding) & (rows["solver"] == reference)]
-    theirs = theirs.set_index(keys)
-    common = mine.index.intersection(theirs.index)
+    runs = rows[rows["encoding"] == encoding]
+    our_runs = runs[runs["solver"] == solver].set_index(keys)
+    their_runs = runs[runs["solver"] == reference].set_index(keys)
     missed = []
-    for key in common:
-        ours, ref = mine.loc[key], theirs.loc[key]
-        if ours["status"] in DECIDED and ref["status"] not in DECIDED:
-            missed.append(MissedBoard(
-                int(key[0]), float(key[1]), int(key[2]), str(ref["status"]), str(ref.get("stop")),
-                float(ref["solve_cpu_ms"]), _optional(ref.get("load_cpu_ms"), float),
-                _optional(ref["conflicts"], int), float(ours["solve_cpu_ms"]),
-                _optional(ours["conflicts"], int)))
-    return tuple(sorted(missed, key=lambda m: (m.order, m.alpha, m.seed)))
-
-
-def _optional(value: Any, kind: type) -> Any:
-    """`value` as `kind`, or None when missing."""
-    return None if value is None or pd.isna(value) else kind(value)
-
-
-@dataclass(frozen=True)
-class CellRun:
-    """One run of a grid cell: its encoding and solver, boards solved and undecided, and the
-    median CPU time of the solved ones (None when none was solved)."""
-
-    encoding: str
-    solver: str
-    boards: int
-    solved: int
-    unfinished: int
-    median_solved_cpu_ms: float | None
-
-
-@dataclass(frozen=True)
-class CellFacts:
-    """One cell of the grid: every run, then `solver` with the two encodings on the same boards.
-
-    Attributes
-    ----------
-    order : int
-    alpha : float
-    found : bool
-        Whether the grid has the cell (nothing else is set otherwise).
-    runs : tuple of CellRun
-    solver, base, better : str
-    base_solved, base_boards, better_solved, better_boards : int
-        `solver`'s boards decided with each encoding, of its boards.
-    """
-
-    order: int
-    alpha: float
-    found: bool
-    runs: tuple[CellRun, ...] = ()
-    solver: str = ""
-    base: str = "course"
-    better: str = "optimised"
-    base_solved: int = 0
-    base_boards: int = 0
-    better_solved: int = 0
-    better_boards: int = 0
+    for order, alpha, seed in sorted(our_runs.index.intersection(their_runs.index)):
+        run, ref = our_runs.loc[(order, alpha, seed)], their_runs.loc[(order, alpha, seed)]
+        if run["status"] not in DECIDED or ref["status"] in DECIDED:
+            continue
+        # the reference's CPU time includes handing it the clauses, named when recorded
+        load = ref.get("load_cpu_ms")
+        missed.append(
+            f"N = {int(order)}, {percent(float(alpha))} given, seed {int(seed)}: it stopped "
+            f"({ref['status']}, {ref.get('stop')})"
+            + ("" if pd.isna(ref["conflicts"]) else f" after {int(ref['conflicts']):,} conflicts")
+            + f" and {milliseconds(float(ref['solve_cpu_ms']))} ms of CPU"
+            + ("" if pd.isna(load) else
+               f", {milliseconds(float(load))} of them loading the clauses")
+            + f", where {solver} needed"
+            + ("" if pd.isna(run["conflicts"]) else f" {int(run['conflicts']):,} conflicts and")
+            + f" {milliseconds(float(run['solve_cpu_ms']))} ms")
+    if missed:
+        said.append(
+            f"{reference} did not decide {plural(len(missed), 'board')} that {solver} decided, "
+            f"on the same formula under the same budget: {'; '.join(missed)}. A budget counts "
+            "the same dead ends in both solvers, but the two search differently, so one may "
+            "need more of them on a given board.")
+    return said
 
 
 def _cell(frame: pd.DataFrame, order: int, alpha: float) -> pd.DataFrame:
     return frame[(frame["order"] == order) & (frame["alpha"].round(6) == round(alpha, 6))]
 
 
-def cell_facts(summary: pd.DataFrame, order: int, alpha: float, solver: str = "cdcl",
-               base: str = "course", better: str = "optimised") -> CellFacts:
-    """The :class:`CellFacts` of the cell (`order`, `alpha`) of the grid's summary."""
+def cell_words(summary: pd.DataFrame, order: int, alpha: float, solver: str,
+               max_conflicts: int, base: str = "course", better: str = "optimised") -> str:
+    """One cell of the grid up close: every run's boards solved and undecided (with the median
+    CPU time of the solved ones), then what `better` did against `base` with `solver` on the
+    same boards; or that the grid has no such cell."""
     cell = _cell(summary, order, alpha)
     if cell.empty:
-        return CellFacts(order, alpha, False)
-    runs = tuple(
-        CellRun(str(row["encoding"]), str(row["solver"]), int(row["boards"]), int(row["solved"]),
-                int(row["unfinished"]),
-                float(row["median_solved_cpu_ms"]) if row["solved"] else None)
-        for _, row in cell.iterrows()
-    )
+        return f"The grid has no cell N = {order}, {percent(alpha)} given."
+    parts = []
+    for _, run in cell.iterrows():
+        words = (f"{run['encoding']} with {run['solver']}: {int(run['solved'])} of "
+                 f"{int(run['boards'])} solved")
+        if run["unfinished"]:
+            words += f", {int(run['unfinished'])} undecided"
+        if run["solved"]:
+            words += (f" (median of the solved {milliseconds(float(run['median_solved_cpu_ms']))}"
+                      " ms of CPU)")
+        parts.append(words)
+    text = (f"At N = {order} with {percent(alpha)} given, within {max_conflicts:,} "
+            "conflicts: " + "; ".join(parts) + ".")
     mine = cell[cell["solver"] == solver]
-
-    def total(encoding: str, column: str) -> int:
-        return int(mine.loc[mine["encoding"] == encoding, column].sum())
-
-    return CellFacts(order, alpha, True, runs, solver, base, better,
-                     total(base, "solved"), total(base, "boards"),
-                     total(better, "solved"), total(better, "boards"))
+    solved = {e: int(mine.loc[mine["encoding"] == e, "solved"].sum()) for e in (base, better)}
+    boards = {e: int(mine.loc[mine["encoding"] == e, "boards"].sum()) for e in (base, better)}
+    if solved[better] > solved[base]:
+        return text + (
+            f" Same boards, same solver ({solver}), same budget: with the {better} "
+            f"encoding it decided {solved[better]} of {boards[better]} boards, with the "
+            f"{base} encoding {solved[base]} of {boards[base]}: here the encoding "
+            "decides whether the board is solved at all.")
+    if solved[better] == solved[base]:
+        return text + (f" With {solver}, both encodings decided {solved[base]} of "
+                       f"{boards[base]} boards: in this cell the encoding made no difference "
+                       "within the budget.")
+    return text + (f" With {solver}, the {base} encoding decided more boards "
+                   f"({solved[base]}) than the {better} encoding ({solved[better]}).")
 
 
 def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> tuple[HTML, HTML] | None:
@@ -573,76 +423,62 @@ def focus_tables(rows: pd.DataFrame, order: int, alpha: float) -> tuple[HTML, HT
     return table(status), table(times, 0)
 
 
-@dataclass(frozen=True)
-class LargeIntroFacts:
-    """Why the larger orders run one encoding only: `base`'s clauses on an empty board.
-
-    ``sizes`` is (order, clauses) per larger order, counted by
-    :func:`sudosat.sudoku.encoding.estimate` as in the page's size table;
-    ``grid_largest`` the largest order of the grid.
-    """
-
-    sizes: tuple[tuple[int, int], ...]
-    grid_largest: int
-    base: str = "course"
-
-
-def large_intro_facts(orders: Sequence[int], grid_orders: Sequence[int],
-                      base: str = "course") -> LargeIntroFacts:
-    """The :class:`LargeIntroFacts` of the larger `orders` beyond `grid_orders`."""
+def large_intro_words(large_orders: Sequence[int], grid_orders: Sequence[int],
+                      alphas: Sequence[float], solver: str, max_conflicts: int,
+                      base: str = "course") -> str:
+    """Which larger orders, why one encoding only (the clauses of `base` on an empty board of
+    each, counted by :func:`sudosat.sudoku.encoding.estimate` as in the page's size table),
+    and which fills are tried, down to the first `solver` does not decide."""
     from sudosat.sudoku.encoding import estimate
 
-    sizes = tuple(sorted((int(n), int(estimate(Board.empty(int(n)), base)["clauses"]))
-                         for n in orders))
-    return LargeIntroFacts(sizes, max(grid_orders), base)
+    sizes = sorted((int(n), int(estimate(Board.empty(int(n)), base)["clauses"]))
+                   for n in large_orders)
+    counts = [f"{clauses:,} at N = {n}" for n, clauses in sizes]
+    counts[0] = counts[0].replace(" at", " clauses at", 1)
+    largest = max(clauses for _, clauses in sizes)
+    if largest >= 1e6:
+        counts[-1] += f" (about {largest / 1e6:.3g} million)"
+    if len(alphas) == 1:
+        steps = f"One board per order, at {percent(alphas[0])} given."
+    else:
+        steps = (f"For each order, one board per fill from {percent(alphas[0])} given down "
+                 f"({', '.join(percent(a) for a in alphas)}), stopping at the first fill that "
+                 f"{solver} does not decide within the grid's budget of {max_conflicts:,} "
+                 "conflicts.")
+    return (f"At {orders([n for n, _ in sizes])} (the grid stops at N = "
+            f"{max(grid_orders)}), the {base} encoding of an empty board would have "
+            f"{and_join(counts)}, counted by `sudosat.sudoku.encoding.estimate` as in the size "
+            f"table of §7; so only the optimised encoding is tried. {steps}")
 
 
-@dataclass(frozen=True)
-class LargeFacts:
-    """One larger order: the lowest fill decided within the limits, and where the descent
-    stopped.
-
-    Attributes
-    ----------
-    order : int
-    lowest : float or None
-        The lowest fill decided (None: no board decided).
-    clauses : int or None
-        The clauses of that board's formula.
-    solve_cpu_ms : float or None
-        Its solve CPU time.
-    stopped_at : float or None
-        The fill of the first board not decided (None: every fill tried was decided).
-    stop_status : str or None
-        How that board ended (``UNKNOWN``: the budget ran out; ``TIMEOUT``: the CPU cap;
-        ``ERROR``, ...).
-    """
-
-    order: int
-    lowest: float | None
-    clauses: int | None = None
-    solve_cpu_ms: float | None = None
-    stopped_at: float | None = None
-    stop_status: str | None = None
-
-
-def large_facts(large: pd.DataFrame) -> list[LargeFacts]:
-    """The :class:`LargeFacts` of each order of :func:`sudosat.studies.grid.run_large`."""
-    facts = []
+def large_words(large: pd.DataFrame, solver: str) -> list[str]:
+    """How far down each order of :func:`sudosat.studies.grid.run_large` went (the lowest fill
+    decided, its clauses and CPU time) and where it stopped, and whether the CPU cap, so the
+    machine, had a say."""
+    stopped_by: dict[str, str] = {
+        Verdict.UNKNOWN: "was stopped by the budget",
+        Verdict.TIMEOUT: "was stopped by the CPU cap (this machine's doing, not the budget's)",
+    }
+    sentences = []
     for order, part in large.groupby("order"):
         solved = part[part["status"].isin(DECIDED)]
         failed = part[~part["status"].isin(DECIDED)]
         if solved.empty:
-            facts.append(LargeFacts(int(order), None))
+            sentences.append(f"N = {int(order)}: {solver} decided no board within the budget.")
             continue
         low = solved.loc[solved["alpha"].idxmin()]
-        stop = failed.iloc[0] if not failed.empty else None
-        facts.append(LargeFacts(
-            int(order), float(low["alpha"]), int(low["clauses"]), float(low["solve_cpu_ms"]),
-            None if stop is None else float(stop["alpha"]),
-            None if stop is None else str(stop["status"]),
-        ))
-    return facts
+        text = (f"N = {int(order)}: down to {percent(float(low['alpha']))} given, {solver} "
+                f"decided the board within the budget ({int(low['clauses']):,} clauses, "
+                f"{milliseconds(float(low['solve_cpu_ms']))} ms of CPU)")
+        if not failed.empty:
+            stop = failed.iloc[0]
+            how = stopped_by.get(str(stop["status"]), f"failed ({stop['status']})")
+            text += f", and {how} at {percent(float(stop['alpha']))}"
+        sentences.append(text + ".")
+    if (stops(large) == "time").any():
+        sentences.append("Where the CPU cap stopped a board, how far that order went depends on "
+                         "this machine and its load.")
+    return sentences
 
 
 def large_table(large: pd.DataFrame) -> pd.DataFrame:
