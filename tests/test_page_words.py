@@ -7,7 +7,7 @@ instance and many, nothing decided.
 
 from __future__ import annotations
 
-from sudosat.report import comparison, results_page, run, solvers_page
+from sudosat.report import comparison, run, solvers_page
 from sudosat.report.comparison import ComparisonFacts, ScatterFacts, WallCpuFacts
 
 
@@ -40,18 +40,6 @@ def test_comparison_words_say_who_was_faster_in_every_case():
         "Only one solver ran: there is nothing to compare it with."]
     assert comparison.comparison_words(ComparisonFacts("cdcl", "zchaff")) == [
         "No instance was decided by both solvers: there is nothing to compare."]
-
-
-def test_difficulty_words_without_graded_puzzles_or_decided_instances():
-    none = results_page.InstanceFacts("cdcl", (), (), None, None, None)
-    assert results_page.difficulty_words(none) == (
-        "No order-3 instance was decided by cdcl in this run.")
-    one = results_page.ConflictFacts(1, 7, 7, 7.0, 0)
-    said = results_page.difficulty_words(results_page.InstanceFacts("cdcl", (), (3,), one, None,
-                                                                    None))
-    assert said.startswith("Line 3 holds a board whose givens clash")
-    assert said.endswith("In this run cdcl needed 7 conflicts on the one instance of order 3 "
-                         "it decided.")
 
 
 def test_growth_words_with_one_order_and_with_a_fit():

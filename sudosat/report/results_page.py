@@ -1,17 +1,14 @@
 """The results page: how hard the instances were, and where the time goes.
 
-:func:`instance_facts` reads the conflicts of the order-3 instances (the
-figures of :func:`~sudosat.report.tables.difficulty_table`) and, for the
-report's own instance file, which lines were chosen as graded puzzles
-(:func:`difficulty_words` says so, its wording branching on every count);
-:func:`stage_facts` and :func:`plot_time_split` split the CPU time of each solver's
-median instance into its parts.
-"""
+:func:`difficulty_words` reads the conflicts of the order-3 instances (the figures of
+:func:`~sudosat.report.tables.difficulty_table`) and, for the report's own instance file,
+which lines were chosen as graded puzzles, its wording branching on every count;
+:func:`plot_time_split` and :func:`stage_words` split the CPU time of each solver's median
+instance into its parts."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -25,102 +22,6 @@ from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
 GRADED_INSTANCES = "data/instances.txt"
 """The report's own instance file, whose order-3 puzzles ``data/make_data.py`` chose by grade."""
-
-
-@dataclass(frozen=True)
-class ConflictFacts:
-    """Conflict counts of a set of decided instances, rounded as the difficulty table shows them.
-
-    Attributes
-    ----------
-    instances : int
-    least, most : int
-    median : float
-    hard : int
-        How many needed more than `threshold` conflicts.
-    threshold : int
-        :data:`~sudosat.report.tables.HARD_CONFLICTS`, the difficulty table's bound.
-    """
-
-    instances: int
-    least: int
-    most: int
-    median: float
-    hard: int
-    threshold: int = HARD_CONFLICTS
-
-
-@dataclass(frozen=True)
-class InstanceFacts:
-    """How hard the order-3 instances of a run were for one solver.
-
-    Attributes
-    ----------
-    solver : str
-    graded_lines : tuple of int
-        In the report's own file (:data:`GRADED_INSTANCES`, its boards given):
-        the order-3 puzzles other than the course's example whose givens do not
-        clash, the ones ``data/make_data.py`` chose by grade (empty for any other file).
-    clashing_lines : tuple of int
-        In the own file: the boards whose givens clash (the UNSAT path).
-    order3 : ConflictFacts or None
-        Every order-3 instance the solver decided (None: none decided).
-    graded : ConflictFacts or None
-        The graded lines alone (None: none of them decided).
-    graded_order_kept : bool or None
-        Whether this run's conflicts on the graded lines keep the file's
-        easiest-first order (None without graded lines decided).
-    """
-
-    solver: str
-    graded_lines: tuple[int, ...]
-    clashing_lines: tuple[int, ...]
-    order3: ConflictFacts | None
-    graded: ConflictFacts | None
-    graded_order_kept: bool | None
-
-
-def instance_facts(
-    results: pd.DataFrame,
-    instances: str | None,
-    solver: str = "cdcl",
-    *,
-    boards: Mapping[int, Board] | None = None,
-) -> InstanceFacts:
-    """The :class:`InstanceFacts` of `solver` in a run that read `instances` (its `boards`).
-
-    The order-3 figures are :func:`difficulty_table`'s (same data, same
-    rounding). The grades of the own file were taken with the ``cdcl`` of the
-    day the file was written, which a later solver need not reproduce:
-    ``graded_order_kept`` says whether it does.
-    """
-    own = bool(instances) and Path(str(instances)).as_posix().endswith(GRADED_INSTANCES)
-    own = own and bool(boards)
-    graded = _graded_lines(boards) if own and boards else []
-    clashing = (sorted(line for line, b in boards.items() if not b.is_consistent())
-                if own and boards else [])
-    table = difficulty_table(results)
-    row = table[(table["solver"] == solver) & (table["order"] == 3)]
-    order3 = None
-    if not row.empty and not pd.isna(row["median conflicts"].iloc[0]):
-        first = row.iloc[0]
-        order3 = ConflictFacts(int(first["instances"]), int(first["least conflicts"]),
-                               int(first["most conflicts"]), float(first["median conflicts"]),
-                               int(first[f"more than {HARD_CONFLICTS}"]))
-    decided = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
-    mine = decided[decided["line"].isin(graded)].sort_values("line")["conflicts"].dropna()
-    graded_facts = None
-    if len(mine):
-        graded_facts = ConflictFacts(len(mine), int(mine.min()), int(mine.max()),
-                                     float(mine.median()), int((mine > HARD_CONFLICTS).sum()))
-    return InstanceFacts(
-        solver=solver,
-        graded_lines=tuple(graded),
-        clashing_lines=tuple(clashing),
-        order3=order3,
-        graded=graded_facts,
-        graded_order_kept=bool(mine.is_monotonic_increasing) if len(mine) else None,
-    )
 
 
 def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
@@ -208,45 +109,28 @@ def median_instances(results: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values("order", kind="stable").reset_index(drop=True)
 
 
-@dataclass(frozen=True)
-class StageFacts:
-    """The largest part of the time of one solver's median instance at one order.
-
-    Attributes
-    ----------
-    solver : str
-    order : int
-    line : int
-        The median instance (:func:`median_instances`).
-    part : str
-        One of :data:`TIME_PARTS`.
-    share : float
-        The part's share (0..1) of the instance's total CPU time.
-    total_cpu_ms : float
-        That total.
-    """
-
-    solver: str
-    order: int
-    line: int
-    part: str
-    share: float
-    total_cpu_ms: float
+PART_WORDS = {"encode": "encoding", "load": "loading", "handover": "the rest of the hand-over",
+              "program": "the program besides its search", "search": "search",
+              "solve": "solving", "decode": "decoding"}
+"""How a sentence names each part of :data:`TIME_PARTS`."""
 
 
-def stage_facts(results: pd.DataFrame) -> list[StageFacts]:
-    """Per solver and order, the largest part of its median instance's CPU time (empty when
-    nothing was decided): what :func:`plot_time_split` draws."""
-    facts = []
+def stage_words(results: pd.DataFrame) -> str:
+    """Per solver and order, the largest part of its median instance's CPU time: what
+    :func:`plot_time_split` draws, in one sentence (or that nothing was decided)."""
+    said = []
     for _, row in median_instances(results).iterrows():
         parts = instance_parts(row)
         total = float(row["total_cpu_ms"])
         if not parts or total <= 0:
             continue
         top = max(parts, key=lambda part: parts[part])
-        facts.append(StageFacts(str(row["solver"]), int(row["order"]), int(row["line"]), top,
-                                parts[top] / total, total))
-    return facts
+        share = parts[top] / total
+        said.append(f"{row['solver']}, order {int(row['order'])} (line {int(row['line'])}): "
+                    f"{PART_WORDS[top]} ({100 * share:.0f}% of its total of {total:.1f} ms)")
+    if not said:
+        return "No instance was decided: there is no time to break down."
+    return "The largest part of the CPU time, per solver and order: " + "; ".join(said) + "."
 
 
 TIME_SPLIT_COLUMNS = 3
@@ -319,49 +203,69 @@ def _wrapped(solver: str) -> str:
 # -- words: the paragraph on how hard the instances were ----------------------------------
 
 
-def _conflict_words(c: ConflictFacts, one: str, many: str) -> str:
-    """Conflict counts as the difficulty table rounds them (a sentence's end)."""
-    if c.instances == 1:
-        return f"needed {c.least:,} conflicts on the one {one}."
-    return (f"needed from {c.least:,} to {c.most:,} conflicts on the {c.instances:,} {many} "
-            f"(median {c.median:,.1f}); {c.hard:,} of the {c.instances:,} needed more than "
-            f"{c.threshold}.")
+def _conflict_words(counts: tuple[int, int, int, float, int], one: str, many: str) -> str:
+    """Conflict counts (instances, least, most, median, hard) as the difficulty table rounds
+    them (a sentence's end)."""
+    instances, least, most, median, hard = counts
+    if instances == 1:
+        return f"needed {least:,} conflicts on the one {one}."
+    return (f"needed from {least:,} to {most:,} conflicts on the {instances:,} {many} "
+            f"(median {median:,.1f}); {hard:,} of the {instances:,} needed more than "
+            f"{HARD_CONFLICTS}.")
 
 
-def difficulty_words(hard: InstanceFacts) -> str:
-    """The results page's paragraph on how hard the instances were, from :func:`instance_facts`.
+def difficulty_words(
+    results: pd.DataFrame, instances: str | None, boards: Mapping[int, Board], solver: str = "cdcl"
+) -> str:
+    """The results page's paragraph on how hard the instances were for `solver`, in a run that
+    read `instances` (its `boards`).
 
-    Where the graded puzzles come from (the report's own file only), the clashing
-    boards, and the conflicts of the order-3 instances, the graded ones apart unless
-    their figures are the same; the wording branches on each of them.
+    For the report's own file (:data:`GRADED_INSTANCES`) only: where its graded puzzles
+    come from, and its clashing boards. Then the conflicts of the order-3 instances, as
+    :func:`difficulty_table` gives them, and of the graded puzzles apart unless their
+    figures are the same. The grades were taken with the ``cdcl`` of the day the file was
+    written, which a later solver need not reproduce: the paragraph says whether it does.
     """
+    own = bool(instances and boards) and Path(str(instances)).as_posix().endswith(
+        GRADED_INSTANCES)
+    graded = _graded_lines(boards) if own else []
+    clashing = sorted(line for line, b in boards.items() if not b.is_consistent()) if own else []
     text = ""
-    if hard.graded_lines:
+    if graded:
         text += (
-            f"The order-3 puzzles on {line_ranges(hard.graded_lines)} of `{GRADED_INSTANCES}` "
+            f"The order-3 puzzles on {line_ranges(graded)} of `{GRADED_INSTANCES}` "
             "are minimal puzzles with exactly one solution (no given can be removed without "
             "allowing a second one), made by `data/make_data.py` with the project's generator "
             "from a fixed seed and chosen from a larger batch by the conflicts `cdcl` needed on "
             "them when the file was written: half are the hardest of the batch, half spread "
             "evenly over the other grades (`data/README.md` gives the numbers). ")
-    if hard.clashing_lines:
-        holds = "holds a board" if len(hard.clashing_lines) == 1 else "hold boards"
-        text += (f"{line_ranges(hard.clashing_lines).capitalize()} {holds} whose givens clash, "
+    if clashing:
+        holds = "holds a board" if len(clashing) == 1 else "hold boards"
+        text += (f"{line_ranges(clashing).capitalize()} {holds} whose givens clash, "
                  "there for the UNSAT path (see the end of the page). ")
-    if hard.order3 is None:
-        return text + f"No order-3 instance was decided by {hard.solver} in this run."
-    text += f"In this run {hard.solver} " + _conflict_words(
-        hard.order3, "instance of order 3 it decided", "instances of order 3 it decided")
-    if hard.graded is None:
+    table = difficulty_table(results)
+    row = table[(table["solver"] == solver) & (table["order"] == 3)]
+    if row.empty or pd.isna(row["median conflicts"].iloc[0]):
+        return text + f"No order-3 instance was decided by {solver} in this run."
+    first = row.iloc[0]
+    order3 = (int(first["instances"]), int(first["least conflicts"]),
+              int(first["most conflicts"]), float(first["median conflicts"]),
+              int(first[f"more than {HARD_CONFLICTS}"]))
+    text += f"In this run {solver} " + _conflict_words(
+        order3, "instance of order 3 it decided", "instances of order 3 it decided")
+    decided = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
+    mine = decided[decided["line"].isin(graded)].sort_values("line")["conflicts"].dropna()
+    if not len(mine):
         return text
-    figures = [(c.least, c.most, c.median, c.hard) for c in (hard.graded, hard.order3)]
-    if figures[0] == figures[1]:  # said once: the same figures, not the same sentence
-        text += (f" The {hard.graded.instances:,} graded puzzles alone "
-                 f"({line_ranges(hard.graded_lines)}) give the same figures.")
+    counts = (len(mine), int(mine.min()), int(mine.max()), float(mine.median()),
+              int((mine > HARD_CONFLICTS).sum()))
+    if counts[1:] == order3[1:]:  # said once: the same figures, not the same sentence
+        text += (f" The {counts[0]:,} graded puzzles alone "
+                 f"({line_ranges(graded)}) give the same figures.")
     else:
-        text += (f" On the graded puzzles alone ({line_ranges(hard.graded_lines)}) it "
-                 + _conflict_words(hard.graded, "graded puzzle it decided",
+        text += (f" On the graded puzzles alone ({line_ranges(graded)}) it "
+                 + _conflict_words(counts, "graded puzzle it decided",
                                    "graded puzzles it decided"))
-    kept = "keep" if hard.graded_order_kept else "do not keep"
+    kept = "keep" if mine.is_monotonic_increasing else "do not keep"
     return text + (" The file lists them easiest first by the grades `cdcl` gave when it was "
                    f"written; this run's counts {kept} that order.")
