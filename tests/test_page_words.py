@@ -8,19 +8,28 @@ instance and many, nothing decided.
 from __future__ import annotations
 
 from sudosat.report import comparison, run, solvers_page
-from sudosat.report.comparison import ComparisonFacts, ScatterFacts, WallCpuFacts
+from sudosat.report.comparison import ComparisonFacts, ScatterFacts
 
 
-def test_clock_phrases_name_the_judged_solvers_on_a_quiet_machine_and_the_busy_ones():
-    quiet = comparison.clock_phrases(WallCpuFacts((("cdcl", 1.01),), ("cdcl",), False))
-    assert (quiet.ratios, quiet.bound, quiet.waits) == ("1.01 for cdcl", "At most 1.5 for cdcl", "")
-    busy = comparison.clock_phrases(
-        WallCpuFacts((("cdcl", 2.0), ("zchaff", 3.0)), ("cdcl",), True))
-    assert busy.bound == "Above 1.5 for cdcl" and busy.ratios == "2.00 for cdcl and 3.00 for zchaff"
-    assert "shown, not judged" in busy.waits
-    assert busy.affected == "end to end on the wall clock and overhead on the wall clock"
-    assert busy.unaffected == ("search alone, the solver alone, around the solver, end to end "
-                               "and overhead")
+def test_wall_cpu_words_judge_the_solvers_in_this_process_on_a_quiet_and_a_busy_machine():
+    quiet = comparison.wall_cpu_words({"cdcl": 1.01})
+    assert quiet.startswith("The median wall-clock time of a solver call over its CPU time was "
+                            "1.01 for cdcl. At most 1.5 for cdcl, in this process: the machine "
+                            "was quiet, and the wall-clock times below")
+    assert "shown, not judged" not in quiet
+    busy = comparison.wall_cpu_words({"cdcl": 2.0, "dpll": 1.2, "zchaff": 3.0})
+    assert "was 2.00 for cdcl, 1.20 for dpll and 3.00 for zchaff. Above 1.5 for cdcl," in busy
+    assert "the machine was busy, and the wall-clock times" in busy
+    assert "so its ratio is shown, not judged. A busy machine inflates" in busy
+    assert comparison.wall_cpu_words({"zchaff": 3.0}).startswith("No CPU time was recorded")
+
+
+def test_busy_reference_says_busy_quiet_or_unknown():
+    assert comparison.busy_reference({"cdcl": 2.0}, "the figures").startswith(
+        "The machine was busy while the run was timed")
+    assert comparison.busy_reference({"cdcl": 1.0}, "the figures").endswith(
+        "gives each solver's ratio): the figures are not inflated.")
+    assert comparison.busy_reference({}).startswith("Whether the machine was busy cannot be told")
 
 
 def facts(own_faster: int, reference_faster: int, ties: int) -> ScatterFacts:

@@ -24,12 +24,11 @@ Three comparisons, each of time columns of the results table
     clock only where the search's wall-clock time is known (a solver in this
     process).
 
-:func:`wall_cpu_facts` says whether wall-clock and CPU times of the solver
-calls disagree, as they do on a busy machine: that affects the wall-clock
-comparisons, not those on CPU time. Both the experiment page and the results
-page read these facts; each words them itself, from the same phrases
-(:func:`clock_phrases`). The results page's account of the comparisons branches
-on every count, so its sentences are written here (:func:`comparison_words`).
+:func:`wall_cpu_facts` gives each solver's wall-clock over CPU time, which tells a busy
+machine (:func:`machine_busy`): that affects the wall-clock comparisons, not those on CPU
+time. The experiment page says so at length (:func:`wall_cpu_words`), the other pages refer
+to it (:func:`busy_reference`). The results page's account of the comparisons branches on
+every count, so its sentences are written here (:func:`comparison_words`).
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -271,64 +270,30 @@ def _wall_cpu_ratio(rows: pd.DataFrame) -> float:
     return float((wall[kept] / cpu[kept]).median()) if kept.any() else math.nan
 
 
-@dataclass(frozen=True)
-class WallCpuFacts:
-    """Whether the wall-clock times of a run can be trusted: wall against CPU time.
-
-    An in-process search uses the CPU the whole time it runs, so on an idle
-    machine its solve call's wall time is about its CPU time; far above it,
-    other programs had the CPU. A separate program may also wait (for its
-    start, its files), so its ratio is shown, not judged. A busy machine
-    inflates the wall-clock comparisons (:attr:`affected`), not those on CPU
-    time.
-
-    Attributes
-    ----------
-    ratios : tuple of (solver, float)
-        Each solver's median ``solve_wall_ms / solve_cpu_ms`` over its decided instances
-        (solvers without CPU times, as in a table written before the column, left out).
-    judged : tuple of str
-        The solvers whose ratio decides `busy` (those that search in process).
-    busy : bool or None
-        Whether a judged solver's median ratio exceeds `threshold` (None: none judged).
-    threshold : float
-        :data:`~sudosat.report.clocks.BUSY_RATIO`.
-    """
-
-    ratios: tuple[tuple[str, float], ...]
-    judged: tuple[str, ...]
-    busy: bool | None
-    threshold: float = BUSY_RATIO
-
-    @property
-    def over(self) -> tuple[str, ...]:
-        """The judged solvers whose ratio exceeds the threshold (empty: a quiet machine)."""
-        return tuple(s for s, ratio in self.ratios if s in self.judged and ratio > self.threshold)
-
-    @property
-    def affected(self) -> tuple[Measure, ...]:
-        """The comparisons a busy machine inflates: those on the wall clock."""
-        return tuple(m for m in MEASURES if m.clock == WALL)
-
-    @property
-    def unaffected(self) -> tuple[Measure, ...]:
-        """The comparisons it leaves alone: those on CPU time."""
-        return tuple(m for m in MEASURES if m.clock == CPU)
-
-
-def wall_cpu_facts(results: pd.DataFrame, solvers: Sequence[str]) -> WallCpuFacts:
-    """The :class:`WallCpuFacts` of `solvers` in a results table."""
+def wall_cpu_facts(results: pd.DataFrame, solvers: Sequence[str]) -> dict[str, float]:
+    """Each of `solvers`' median ``solve_wall_ms / solve_cpu_ms`` over its decided instances
+    (solvers without CPU times, as in a table written before the column, left out)."""
     decided = results[results["status"].isin(DECIDED)]
-    ratios = []
+    ratios = {}
     for solver in solvers:
         ratio = _wall_cpu_ratio(decided[decided["solver"] == solver])
         if not math.isnan(ratio):
-            ratios.append((solver, ratio))
-    judged = tuple(solver for solver, _ in ratios if in_process(solver))
-    busy = None if not judged else any(
-        ratio > BUSY_RATIO for solver, ratio in ratios if solver in judged
-    )
-    return WallCpuFacts(tuple(ratios), judged, busy)
+            ratios[solver] = ratio
+    return ratios
+
+
+def machine_busy(ratios: Mapping[str, float]) -> bool | None:
+    """Whether the machine was busy: the median ratio (:func:`wall_cpu_facts`) of a solver that
+    searches in this process exceeds :data:`~sudosat.report.clocks.BUSY_RATIO` (None: no such
+    solver).
+
+    An in-process search uses the CPU the whole time it runs, so on an idle machine its
+    solve call's wall time is about its CPU time; far above it, other programs had the CPU.
+    A separate program may also wait (for its start, its files), so its ratio is shown, not
+    judged. A busy machine inflates the comparisons on the wall clock, not those on CPU time.
+    """
+    judged = [solver for solver in ratios if in_process(solver)]
+    return None if not judged else any(ratios[solver] > BUSY_RATIO for solver in judged)
 
 
 # -- words: what the pages say of these facts -----------------------------------------------
@@ -353,70 +318,40 @@ _WHY_NOT = {
 }
 
 
-@dataclass(frozen=True)
-class ClockPhrases:
-    """The parts of a page's sentence on wall against CPU time, from :class:`WallCpuFacts`.
-
-    Attributes
-    ----------
-    ratios : str
-        Every solver's median ratio (``1.02 for cdcl and 1.10 for zchaff``).
-    bound : str
-        How the judged ratios stand to the threshold (``At most 1.5 for cdcl``).
-    waits : str
-        A sentence (with its leading blank) on the ratios shown but not judged, or nothing.
-    affected, unaffected : str
-        The comparisons a busy machine inflates, and those it leaves alone.
-    """
-
-    ratios: str
-    bound: str
-    waits: str
-    affected: str
-    unaffected: str
-
-
-def clock_phrases(clocks: WallCpuFacts) -> ClockPhrases:
-    """The :class:`ClockPhrases` of `clocks` (judged by at least one solver: `busy` is set)."""
-    bound = (f"Above {clocks.threshold:g} for {and_join(clocks.over)}" if clocks.busy else
-             f"At most {clocks.threshold:g} for {and_join(clocks.judged)}")
-    waits = ("" if set(clocks.judged) == {s for s, _ in clocks.ratios} else
-             " A program started for each instance also waits for its start and its files, "
-             "so its ratio is shown, not judged.")
-    return ClockPhrases(
-        ratios=and_join([f"{ratio(r)} for {s}" for s, r in clocks.ratios]),
-        bound=bound,
-        waits=waits,
-        affected=and_join([f"{m.name} {CLOCK_WORDS[m.clock]}" for m in clocks.affected]),
-        unaffected=and_join([LEADS[m.name].lower() for m in clocks.unaffected]),
-    )
-
-
-def wall_cpu_words(clocks: WallCpuFacts) -> str:
+def wall_cpu_words(ratios: Mapping[str, float]) -> str:
     """The experiment page's paragraph on wall against CPU time, the one the other pages refer
-    to (:func:`busy_reference`): each solver's median ratio, what it says, what it affects."""
-    if clocks.busy is None:
+    to (:func:`busy_reference`): each solver's median ratio (:func:`wall_cpu_facts`), what it
+    says, what it affects."""
+    busy = machine_busy(ratios)
+    if busy is None:
         return ("No CPU time was recorded for a solver that searches in this process, so whether "
                 "the machine was busy cannot be told from the times.")
-    said = clock_phrases(clocks)
+    judged = [solver for solver in ratios if in_process(solver)]
+    bound = (f"Above {BUSY_RATIO:g} for {and_join([s for s in judged if ratios[s] > BUSY_RATIO])}"
+             if busy else f"At most {BUSY_RATIO:g} for {and_join(judged)}")
+    waits = ("" if len(judged) == len(ratios) else
+             " A program started for each instance also waits for its start and its files, "
+             "so its ratio is shown, not judged.")
     state = ("the machine was busy, and the wall-clock times below and on the results page "
-             "are inflated" if clocks.busy else "the machine was quiet, and the wall-clock "
+             "are inflated" if busy else "the machine was quiet, and the wall-clock "
              "times below and on the results page are not inflated")
-    return (f"The median wall-clock time of a solver call over its CPU time was {said.ratios}. "
-            f"{said.bound}, in this process: {state}.{said.waits} A busy machine inflates the "
+    shown = and_join([f"{ratio(r)} for {s}" for s, r in ratios.items()])
+    return (f"The median wall-clock time of a solver call over its CPU time was {shown}. "
+            f"{bound}, in this process: {state}.{waits} A busy machine inflates the "
             "wall-clock times and comparisons, not those on CPU time (search alone, the solver "
             "alone and around it, and end to end and overhead on CPU time).")
 
 
-def busy_reference(clocks: WallCpuFacts, figures: str = "the wall-clock figures") -> str:
+def busy_reference(ratios: Mapping[str, float], figures: str = "the wall-clock figures") -> str:
     """One sentence on whether the machine was busy, for a page that refers to the experiment
     page's paragraph on wall against CPU time instead of repeating it; `figures` names what a
     busy machine would inflate on that page."""
     where = "the experiment page's *Wall against CPU time* gives each solver's ratio"
-    if clocks.busy is None:
+    busy = machine_busy(ratios)
+    if busy is None:
         return (f"Whether the machine was busy cannot be told from the times ({where}: no CPU "
                 "time was recorded for a solver in this process).")
-    if clocks.busy:
+    if busy:
         return (f"The machine was busy while the run was timed ({where}): {figures} are "
                 "inflated, those on CPU time far less.")
     return f"The machine was quiet while the run was timed ({where}): {figures} are not inflated."
