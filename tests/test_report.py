@@ -289,14 +289,36 @@ def test_encodings_table_compares_sizes_and_propagation():
     assert table.loc["course", "variables"] == 729
     assert table.loc["optimised", "clauses"] < table.loc["course", "clauses"]
     assert table.loc["course", "decided by propagation"] == 1 and table["boards"].eq(2).all()
-    ratios = reduction.encoding_ratios(table, "course")
-    assert [r.encoding for r in ratios] == ["course", "optimised"]
-    assert ratios[0].clauses == ratios[0].variables == 1.0
-    assert ratios[1].clauses == pytest.approx(
-        table.loc["optimised", "clauses"] / table.loc["course", "clauses"])
+    said = reduction.ratios_sentence(table, "course")
+    share = table.loc["optimised", "clauses"] / table.loc["course", "clauses"]
+    assert said.startswith(f"Against the course encoding, optimised has {share:.2f} times its "
+                           "clauses")
     decided = table.loc["optimised", "decided by propagation"]
-    assert (ratios[1].decided, ratios[1].boards) == (decided, 2)
-    assert reduction.encoding_ratios(table, "minimal") == []
+    assert f"optimised: {decided} of 2" in said or f"and optimised: {decided} of 2" in said
+    assert reduction.ratios_sentence(table, "minimal") == ""
+    clocks = reduction.build_clock_words(table)
+    assert clocks.startswith("**Wall against CPU time.** The builds took ")
+    assert "the machine was quiet" in clocks or "the machine was busy" in clocks
+
+
+def test_build_clock_words_tell_a_quiet_machine_a_busy_one_and_no_measure():
+    from sudosat.report.reduction import BUILD_CPU, BUILD_WALL
+
+    def said(wall: float, cpu: float) -> str:
+        return reduction.build_clock_words(pd.DataFrame({BUILD_WALL: [wall], BUILD_CPU: [cpu]}))
+
+    assert "1.00 times as long" in said(2.0, 2.0) and "the machine was quiet." in said(2.0, 2.0)
+    assert "the machine was busy: other programs had the CPU." in said(4.0, 2.0)
+    assert said(1.0, 0.0) == ""
+
+
+def test_model_words_name_the_first_true_variables_and_count_the_rest():
+    model = [1, -2, 6, 11, 16, 17]
+    assert reduction.model_words("SAT", model, 2, shown=6) == (
+        "SAT: 5 of 6 variables are true: x(r1,c1,1), x(r1,c2,2), x(r1,c3,3), x(r1,c4,4), "
+        "x(r2,c1,1).")
+    assert reduction.model_words("SAT", model, 2, shown=2).endswith(
+        "x(r1,c1,1), x(r1,c2,2) and 3 more.")
 
 
 def test_trace_records_decisions_and_conflicts():
