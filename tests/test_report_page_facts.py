@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from sudosat import report
-from sudosat.report import io, plots, run
+from sudosat.report import io, plots, results_page, run
 from sudosat.report.results_page import (
     difficulty_words,
     instance_parts,
@@ -114,7 +114,7 @@ GRADED = "The order-3 puzzles on lines 2–49 of `data/instances.txt` are minima
 def test_difficulty_words_quote_the_difficulty_table_and_scope_the_file_s_lines(graded_run):
     results, boards = graded_run
     said = difficulty_words(results, "data/instances.txt", boards)
-    row = report.difficulty_table(results).iloc[0]
+    row = results_page.difficulty_table(results).iloc[0]
     assert row["median conflicts"] == 21.5  # a half: the words keep it
     assert said.startswith(GRADED)
     assert "Line 57 holds a board whose givens clash, there for the UNSAT path" in said
@@ -158,7 +158,7 @@ def test_difficulty_words_match_the_rendered_run_when_there_is_one():
     if not results_csv.is_file():
         pytest.skip("no full run in reports/data")
     table, manifest, boards = run.read_run(results_csv)
-    row = report.difficulty_table(table)
+    row = results_page.difficulty_table(table)
     row = row[(row["solver"] == "cdcl") & (row["order"] == 3)].iloc[0]
     said = difficulty_words(table, manifest.get("instances"), boards)
     assert f"(median {row['median conflicts']:,.1f})" in said

@@ -1,22 +1,34 @@
 """The results page: how hard the instances were, and where the time goes.
 
 :func:`difficulty_words` reads the conflicts of the order-3 instances (the figures of
-:func:`~sudosat.report.tables.difficulty_table`) and, for the report's own instance file,
+:func:`difficulty_table`) and, for the report's own instance file,
 which lines were chosen as graded puzzles, its wording branching on every count;
 :func:`plot_time_split` and :func:`stage_words` split the CPU time of each solver's median
-instance into its parts."""
+instance into its parts. The page's tables (difficulty, times, the time split) and plots
+(time per instance, the scatter plots, the cactus plot) are here too."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sudosat.report.clocks import CPU, WALL, clock_of
 from sudosat.report.formats import line_ranges
-from sudosat.report.plots import COLOURS, PAGE_WIDTH_IN, ReportFigure, styled
-from sudosat.report.tables import HARD_CONFLICTS, difficulty_table
+from sudosat.report.io import AROUND_CPU, OWN_CPU, solver_order
+from sudosat.report.plots import (
+    COLOURS,
+    MARKERS,
+    PAGE_WIDTH_IN,
+    ReportFigure,
+    legend_outside,
+    new_figure,
+    styled,
+    tidy_log_ticks,
+)
 from sudosat.run.results import DECIDED
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
@@ -269,3 +281,283 @@ def difficulty_words(
     kept = "keep" if mine.is_monotonic_increasing else "do not keep"
     return text + (" The file lists them easiest first by the grades `cdcl` gave when it was "
                    f"written; this run's counts {kept} that order.")
+
+
+# -- tables of the results ------------------------------------------------------------
+
+
+TOTALS = ("total_wall_ms", "total_cpu_ms")
+"""The total times of an instance, one per clock, as :func:`times_table` shows them."""
+
+
+def times_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Per input line (the index): order, givens, then per solver its total on both clocks
+    (``<solver> wall ms``, ``<solver> CPU ms``) and its ``<solver> status``, for every status.
+
+    For a solver program whose own CPU time is known (``process_cpu_ms``), the CPU total
+    is split too: ``<solver> own CPU ms``, its process as the operating system counts it,
+    and ``<solver> around CPU ms``, what this process spent around it
+    (:func:`sudosat.report.io.with_own_times`).
+    """
+    table = results.drop_duplicates("line").set_index("line")[["order", "givens"]].copy()
+    for solver in solver_order(results):
+        mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
+        for column in TOTALS:
+            table[f"{solver} {clock_of(column)} ms"] = mine[column].round(1)
+        if "process_cpu_ms" in mine and mine["process_cpu_ms"].notna().any():
+            table[f"{solver} own CPU ms"] = mine[OWN_CPU].round(1)
+            table[f"{solver} around CPU ms"] = mine[AROUND_CPU].round(1)
+        table[f"{solver} status"] = mine["status"]
+    table = table.sort_index()
+    table["order"] = table["order"].astype("Int64")
+    table["givens"] = table["givens"].astype("Int64")
+    return table
+
+
+SPLIT_COLUMNS = ("encode_cpu_ms", "load_cpu_ms", "search_cpu_ms", "process_cpu_ms",
+                 "overhead_cpu_ms", "solve_cpu_ms", "decode_cpu_ms", "total_cpu_ms",
+                 "total_wall_ms")
+"""The times :func:`time_split_table` takes medians of: the parts on CPU time, and the total
+on both clocks."""
+
+
+def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Median ms of each part of the time, per solver and order, over decided instances.
+
+    Columns: instances, then the medians of :data:`SPLIT_COLUMNS`, each named
+    with its clock: encode, load (into a solver in this process), search (the
+    solver's own), process (a solver program's whole process, from the
+    operating system), overhead (the rest of the total: the hand-over), solve
+    (the solver call), decode and total on CPU time, and the total on the wall
+    clock. Load is empty for solvers that run as a separate program, process
+    for the solvers in this process, search and overhead for a program that
+    reports no time of its own; a column empty for every solver is left out.
+    Medians taken apart do not add up to the median total.
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    grouped = answered.groupby(["solver", "order"], sort=False)
+    columns = [c for c in SPLIT_COLUMNS if c != "process_cpu_ms" or answered[c].notna().any()]
+    table = grouped[columns].median()
+    table.insert(0, "instances", grouped.size())
+    table.columns = ["instances", *(column_words(c) for c in columns)]
+    table = table.reset_index()
+    table["order"] = table["order"].astype(int)
+    return table
+
+
+def column_words(column: str) -> str:
+    """A time column as a table header names it: ``search_cpu_ms`` is ``search CPU ms``."""
+    return f"{column.split('_')[0]} {clock_of(column)} ms"
+
+
+HARD_CONFLICTS = 30
+"""A puzzle needing more conflicts than this counts as hard in the difficulty figures."""
+
+
+def difficulty_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Conflicts per solver and order over the decided instances: least, median, most.
+
+    Conflicts are a solver's own counter: unlike times, they do not depend on
+    the machine or its load (empty for a solver that does not report them).
+    """
+    answered = results[results["status"].isin(DECIDED)]
+    grouped = answered.groupby(["solver", "order"], sort=False)["conflicts"]
+    table = pd.DataFrame({
+        "instances": grouped.size(), "least conflicts": grouped.min(),
+        "median conflicts": grouped.median(), "most conflicts": grouped.max(),
+        f"more than {HARD_CONFLICTS}": grouped.apply(_above_hard),
+    }).reset_index()
+    for column in ("order", "least conflicts", "most conflicts", f"more than {HARD_CONFLICTS}"):
+        table[column] = table[column].astype("Int64")
+    return table
+
+
+def _above_hard(conflicts: pd.Series) -> float:
+    """How many counts exceed HARD_CONFLICTS (NaN when the solver reports no conflicts)."""
+    return float((conflicts > HARD_CONFLICTS).sum()) if conflicts.notna().any() else math.nan
+
+
+_TIME_WORDS = {"total": "total time", "solve": "solve time", "encode": "encode time",
+               "decode": "decode time", "load": "load time", "search": "own search time",
+               "overhead": "overhead (hand-over) time", "process": "program's own time",
+               "own": "solver's own time", "around": "time around the solver"}
+
+
+def time_name(column: str) -> str:
+    """A time column in words, with its clock: ``search_cpu_ms`` is "own search CPU time".
+
+    Examples
+    --------
+    >>> time_name("total_wall_ms"), time_name("overhead_cpu_ms")
+    ('total wall-clock time', 'overhead (hand-over) CPU time')
+    """
+    words = _TIME_WORDS.get(column.split("_")[0], column)
+    clock = "wall-clock" if clock_of(column) == WALL else CPU
+    return words.replace(" time", f" {clock} time")
+
+
+# -- plots of the results -------------------------------------------------------------
+
+
+def solver_style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """A (colour, marker) pair per solver, by position, the same on every plot of a page."""
+    return {s: (COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)])
+            for k, s in enumerate(solvers)}
+
+
+def draw_time_limit(ax, time_limit_ms: float | None) -> None:
+    """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
+    if time_limit_ms:
+        ax.axhline(time_limit_ms, color="#555", linestyle="--", linewidth=1,
+                   label=f"limit T = {time_limit_ms:g} ms")
+
+
+LINE_LABELS = 16
+"""At most this many line numbers label the axis of :func:`plot_per_instance` (every k-th
+line), so that they stay apart at the width of a printed page."""
+
+
+@styled
+def plot_per_instance(
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
+) -> Figure:
+    """Time per instance for every solver, on a log scale, in the file's line order.
+
+    Answers are filled markers; time-outs and errors are drawn as crosses; the
+    time limit, when given, is a dashed line.
+    """
+    solvers = solver_order(results)
+    style = solver_style(solvers)
+    lines = sorted(results["line"].dropna().unique())
+    position = {line: k for k, line in enumerate(lines)}
+    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
+    for solver in solvers:
+        mine = results[results["solver"] == solver]
+        colour, marker = style[solver]
+        answered = mine[mine["status"].isin(DECIDED)]
+        ax.scatter([position[x] for x in answered["line"]], answered[time_column].clip(lower=0.01),
+                   color=colour, marker=marker, s=22, label=solver, alpha=0.85)
+        missed = mine[~mine["status"].isin(DECIDED)]
+        if len(missed):
+            ax.scatter([position[x] for x in missed["line"]],
+                       missed[time_column].fillna(time_limit_ms or 1), color=colour, marker="x",
+                       s=40, label=f"{solver}: no answer")
+    draw_time_limit(ax, time_limit_ms)
+    ax.set_yscale("log")
+    ax.set_xlabel("instance (line of the instance file)")
+    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
+    ax.set_title("Time per instance")
+    step = max(1, -(-len(lines) // LINE_LABELS))
+    ax.set_xticks(range(0, len(lines), step),
+                  [str(int(lines[k])) for k in range(0, len(lines), step)], fontsize=8)
+    ax.grid(True, which="major", axis="y")
+    tidy_log_ticks(ax)
+    legend_outside(ax)
+    return figure
+
+
+@styled
+def plot_scatter(results: pd.DataFrame, own: str, reference: str | None,
+                 time_limit_ms: float | None = None, time_column: str = "total_wall_ms") -> Figure:
+    """Our solver's time against the reference solver's, one point per instance, log-log.
+
+    Points above the diagonal are instances where our solver is slower.
+    Instances without an answer are placed at the time limit (or their own
+    time) and drawn as crosses. Colour says the order.
+    """
+    if reference is None:  # one solver ran: say so instead of drawing an empty plot
+        figure, ax = new_figure(5.4, 1.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, f"only {own} ran: no reference to compare with", ha="center")
+        return figure
+    pair = paired(results, own, reference, time_column)
+    figure, ax = new_figure(5.4, 3.9)
+    orders = sorted(pair["order"].dropna().unique())
+    for k, order in enumerate(orders):
+        group = pair[pair["order"] == order]
+        both = group["answered_x"] & group["answered_y"]
+        colour = COLOURS[k % len(COLOURS)]
+        ax.scatter(group[both]["x"], group[both]["y"], color=colour, s=24, alpha=0.85,
+                   label=f"order {int(order)}")
+        if (~both).any():
+            ax.scatter(group[~both]["x"], group[~both]["y"], color=colour, marker="x", s=40,
+                       label=f"order {int(order)}, no answer by one")
+    values = pd.concat([pair["x"], pair["y"]]).dropna()
+    low = max(0.01, float(values.min()) / 2) if len(values) else 0.1
+    high = float(values.max()) * 2 if len(values) else 10.0
+    ax.plot([low, high], [low, high], color="#555", linewidth=1, label="equal time")
+    if time_limit_ms:
+        ax.axhline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
+        ax.axvline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
+    ax.set_aspect("equal")
+    # Wrapped to the axes' size (square, beside the legend): a long label would run past the
+    # axes, the y label up into the title.
+    ax.set_xlabel(_label_lines(f"{reference}: {time_name(time_column)} (ms, log scale)"))
+    ax.set_ylabel(_label_lines(f"{own}: {time_name(time_column)} (ms, log scale)"))
+    ax.set_title(_label_lines(f"{own} against {reference}: {time_name(time_column)} per instance",
+                              LABEL_CHARS + 12))
+    ax.grid(True)
+    tidy_log_ticks(ax)
+    legend_outside(ax)
+    return figure
+
+
+LABEL_CHARS = 34
+"""The longest line of an axis label of :func:`plot_scatter` (its axes are about 2.6 inches
+square at the page's width, beside the legend)."""
+
+
+def _label_lines(text: str, width: int = LABEL_CHARS) -> str:
+    """`text` wrapped at `width` characters, never at a hyphen."""
+    import textwrap
+
+    return textwrap.fill(text, width, break_on_hyphens=False)
+
+
+def paired(results: pd.DataFrame, own: str, reference: str, time_column: str) -> pd.DataFrame:
+    """Per line both solvers ran: the reference's time (``x``) and ours (``y``), each at least
+    0.01 ms (a log scale has no 0), whether each answered, and the order."""
+
+    def side(solver: str) -> pd.DataFrame:
+        mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
+        return pd.DataFrame({"t": mine[time_column], "ok": mine["status"].isin(DECIDED),
+                             "order": mine["order"]})
+
+    pair = side(reference).add_suffix("_x").join(side(own).add_suffix("_y"), how="inner")
+    return pd.DataFrame({"x": pair["t_x"].clip(lower=0.01), "y": pair["t_y"].clip(lower=0.01),
+                         "answered_x": pair["ok_x"], "answered_y": pair["ok_y"],
+                         "order": pair["order_x"]})
+
+
+@styled
+def plot_cactus(
+    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
+) -> Figure:
+    """The cactus plot: for each solver, how many instances it decides within a given time.
+
+    Each solver's answered times are sorted; point k says "the k fastest
+    answers each took at most this long". A curve further right decides more
+    instances, a lower curve decides them faster.
+    """
+    solvers = solver_order(results)
+    style = solver_style(solvers)
+    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
+    for solver in solvers:
+        mine = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
+        times = sorted(mine[time_column].dropna().clip(lower=0.01))
+        colour, marker = style[solver]
+        ax.plot(range(1, len(times) + 1), times, color=colour, marker=marker, markersize=3,
+                linewidth=1.2, label=f"{solver} ({len(times)} decided)")
+    draw_time_limit(ax, time_limit_ms)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of instances decided")
+    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
+    ax.set_title("Cactus plot")
+    ax.grid(True)
+    tidy_log_ticks(ax)
+    legend_outside(ax)
+    return figure
