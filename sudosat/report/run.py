@@ -93,18 +93,9 @@ def split_names(names: str | Sequence[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class SolverChoice:
-    """The solvers a run uses, and what became of the others it was asked for.
-
-    Attributes
-    ----------
-    solvers : tuple of str
-        The solvers to run, each once, in the order asked.
-    stand_ins : tuple of (asked, used)
-        A solver that cannot run here and the one run in its place (zChaff's
-        place goes to :data:`REFERENCE_FALLBACK`).
-    dropped : tuple of (name, why)
-        Solvers that cannot run and have no stand-in, with the probe's reason.
-    """
+    """The solvers a run uses (each once, in the order asked), the (asked, used) pairs of a
+    solver that cannot run here and the one run in its place (zChaff's place goes to
+    :data:`REFERENCE_FALLBACK`), and the (name, why) of those dropped without a stand-in."""
 
     solvers: tuple[str, ...]
     stand_ins: tuple[tuple[str, str], ...] = ()
@@ -134,28 +125,16 @@ def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
 
 
 def run_timed_experiment(
-    instances: str | os.PathLike[str],
-    time_limit_ms: float,
-    solvers: Sequence[str],
-    encoding: str,
-    output_dir: str | os.PathLike[str],
-    *,
-    jobs: int = 1,
-    notes: Sequence[str] = (),
-    progress: bool = False,
+    instances: str | os.PathLike[str], time_limit_ms: float, solvers: Sequence[str],
+    encoding: str, output_dir: str | os.PathLike[str], *, jobs: int = 1,
+    notes: Sequence[str] = (), progress: bool = False,
 ) -> pd.DataFrame:
-    """Time every instance with every solver under the same T and record the run.
+    """Time every instance with every solver under the same T; return the results table.
 
-    Writes ``results.csv`` (:data:`sudosat.report.io.RESULT_COLUMNS`, then each
-    output line), one output file per solver (``solutions.<solver>.txt``) and
-    ``manifest.json`` (the parameters, the `notes`, the machine and the number
-    of workers) into `output_dir`. `jobs` is capped by :func:`timing_workers`,
-    so timed runs never compete for a core.
-
-    Returns
-    -------
-    DataFrame
-        The results table.
+    Writes ``results.csv`` (:data:`sudosat.report.io.RESULT_COLUMNS`, then each output line),
+    one output file per solver (``solutions.<solver>.txt``) and ``manifest.json`` (the
+    parameters, the `notes`, the machine and the number of workers) into `output_dir`.
+    `jobs` is capped by :func:`timing_workers`, so timed runs never compete for a core.
     """
     from sudosat.run.batch import run_batch
 
@@ -167,29 +146,13 @@ def run_timed_experiment(
     machine = machine_facts()
     started = time.perf_counter()
     warmed = warm_up(source, solvers, encoding, time_limit_ms) if jobs == 1 else []
-    summary = run_batch(
-        source,
-        folder / "solutions.txt",
-        solvers=list(solvers),
-        encoding=encoding,
-        time_limit_ms=time_limit_ms,
-        results=results,
-        jobs=jobs,
-        progress=progress,
-    )
-    write_manifest(
-        folder,
-        instances=str(instances),
-        time_limit_ms=time_limit_ms,
-        solvers=list(solvers),
-        encoding=encoding,
-        jobs=jobs,
-        machine=machine,
-        notes=list(notes),
-        wall_s=round(time.perf_counter() - started, 1),
-        outputs={s: str(v.output) for s, v in summary.solvers.items()},
-        warm_up=warmed,
-    )
+    summary = run_batch(source, folder / "solutions.txt", solvers=list(solvers), encoding=encoding,
+                        time_limit_ms=time_limit_ms, results=results, jobs=jobs, progress=progress)
+    write_manifest(folder, instances=str(instances), time_limit_ms=time_limit_ms,
+                   solvers=list(solvers), encoding=encoding, jobs=jobs, machine=machine,
+                   notes=list(notes), wall_s=round(time.perf_counter() - started, 1),
+                   outputs={s: str(v.output) for s, v in summary.solvers.items()},
+                   warm_up=warmed)
     return load_results(results)
 
 

@@ -1,8 +1,8 @@
-"""Tables for readers: the HTML table every page shows, and the results table's summaries.
+"""Tables for readers: the HTML table every page shows, and the results table's summary.
 
 :func:`table` turns any DataFrame into a plain table (index as columns, one
-header row, no ``<NA>``); the summaries count and time the results table per
-solver, per instance, per stage and per order. Times are milliseconds.
+header row, no ``<NA>``); :func:`summary_table` counts and times the results table per
+solver, for the experiment page, the results page and the index. Times are milliseconds.
 """
 
 from __future__ import annotations
@@ -55,22 +55,13 @@ def bullets(sentences: Iterable[str]) -> Markdown:
 
 
 def table(frame: pd.DataFrame, decimals: int | Mapping[str, int] = 1) -> HTML:
-    """A DataFrame as a reader's table: index as ordinary columns, one header row, no ``<NA>``.
+    """A DataFrame as a reader's table (HTML; ``str()`` gives the markup): index as ordinary
+    columns, one header row, no ``<NA>``.
 
     Row labels (the index, named or not) become the first columns; a default
     0..n index is dropped. Missing values show as an en dash, whole numbers
     with thousands separators and floats with `decimals` places (a mapping
     gives them per column).
-
-    Parameters
-    ----------
-    frame : DataFrame
-    decimals : int or mapping of column -> int
-
-    Returns
-    -------
-    HTML
-        Shown as a table in a notebook; ``str()`` gives the markup.
     """
     flat = _flat(frame)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in flat.columns)
@@ -83,10 +74,8 @@ def table(frame: pd.DataFrame, decimals: int | Mapping[str, int] = 1) -> HTML:
             align = ' class="num"' if numeric else ""
             cells.append(f"<td{align}>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return HTML(
-        f'{_TABLE_STYLE}<table class="sudosat-table"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    return HTML(f'{_TABLE_STYLE}<table class="sudosat-table"><thead><tr>{head}</tr></thead>'
+                f"<tbody>{''.join(rows)}</tbody></table>")
 
 
 _TABLE_STYLE = (
@@ -128,40 +117,26 @@ def html_table(frame: pd.DataFrame, decimals: int = 1) -> str:
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
-    """One row per solver: how many instances it solved, refuted, ran out of time on.
-
-    Parameters
-    ----------
-    results : DataFrame
-        The results table.
-
-    Returns
-    -------
-    DataFrame
-        Index ``solver``; columns instances, solved (SAT, solution checked),
-        unsat, timeouts, errors, then over the instances the solver decided
-        (SAT or UNSAT) the median total time on the wall clock and on CPU time,
-        and the 90th percentile and maximum wall-clock total, in milliseconds.
-    """
+    """One row per solver (the index) of the results table: its instances, how many it solved
+    (SAT, solution checked), proved unsat, ran out of time on, failed on, then over the
+    instances it decided the median total time on both clocks, and the 90th percentile and
+    maximum wall-clock total, in milliseconds."""
     rows = []
     for solver in solver_order(results):
         mine = results[results["solver"] == solver]
         decided = mine[mine["status"].isin(DECIDED)]
         wall = decided["total_wall_ms"].dropna()
-        rows.append(
-            {
-                "solver": solver,
-                "instances": len(mine),
-                "solved": int(((mine["status"] == Verdict.SAT) & mine["valid"]).sum()),
-                "unsat": int((mine["status"] == Verdict.UNSAT).sum()),
-                "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
-                "errors": int((mine["status"] == Verdict.ERROR).sum()),
-                "median wall ms": _quantile(wall, 0.5),
-                "median CPU ms": _quantile(decided["total_cpu_ms"].dropna(), 0.5),
-                "p90 wall ms": _quantile(wall, 0.9),
-                "max wall ms": float(wall.max()) if len(wall) else math.nan,
-            }
-        )
+        rows.append({
+            "solver": solver, "instances": len(mine),
+            "solved": int(((mine["status"] == Verdict.SAT) & mine["valid"]).sum()),
+            "unsat": int((mine["status"] == Verdict.UNSAT).sum()),
+            "timeouts": int((mine["status"] == Verdict.TIMEOUT).sum()),
+            "errors": int((mine["status"] == Verdict.ERROR).sum()),
+            "median wall ms": _quantile(wall, 0.5),
+            "median CPU ms": _quantile(decided["total_cpu_ms"].dropna(), 0.5),
+            "p90 wall ms": _quantile(wall, 0.9),
+            "max wall ms": float(wall.max()) if len(wall) else math.nan,
+        })
     return pd.DataFrame(rows).set_index("solver")
 
 
