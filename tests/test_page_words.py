@@ -8,7 +8,6 @@ instance and many, nothing decided.
 from __future__ import annotations
 
 from sudosat.report import comparison, run, solvers_page
-from sudosat.report.comparison import ComparisonFacts, ScatterFacts
 
 
 def test_wall_cpu_words_judge_the_solvers_in_this_process_on_a_quiet_and_a_busy_machine():
@@ -32,22 +31,27 @@ def test_busy_reference_says_busy_quiet_or_unknown():
     assert comparison.busy_reference({}).startswith("Whether the machine was busy cannot be told")
 
 
-def facts(own_faster: int, reference_faster: int, ties: int) -> ScatterFacts:
+def facts(own_faster: int, reference_faster: int, ties: int) -> dict:
     both = own_faster + reference_faster + ties
-    return ScatterFacts("cdcl", "zchaff", "total_wall_ms", both, own_faster, reference_faster,
-                        ties, 0.5)
+    return {"lacking": (), "both": both, "own_faster": own_faster,
+            "reference_faster": reference_faster, "ties": ties, "median_ratio": 0.5}
 
 
 def test_comparison_words_say_who_was_faster_in_every_case():
-    said = comparison.comparison_words(
-        ComparisonFacts("cdcl", "zchaff", (facts(3, 0, 0), facts(1, 2, 1), facts(1, 1, 0))))
+    versus = {("end to end", "wall"): facts(3, 0, 0), ("end to end", "CPU"): facts(1, 2, 1),
+              ("overhead", "CPU"): facts(1, 1, 0), ("search", "CPU"): {"lacking": ("zchaff",)},
+              ("overhead", "wall"): facts(0, 0, 1)}
+    said = comparison.comparison_words(versus, "cdcl", "zchaff")
     assert said[0].startswith("Each comparison is made on the 3 instances both solvers decided")
     assert "cdcl was faster on all 3; the median ratio" in said[1]
     assert "zchaff was faster on 2 of the 4, cdcl on 1, and they tied on 1" in said[2]
     assert "each was faster on 1 of the 2" in said[3]
-    assert comparison.comparison_words(ComparisonFacts("cdcl", None)) == [
+    assert "**Overhead on the wall clock**: they tied on it;" in said[4]
+    assert said[5].startswith("Search alone on CPU time is not compared: zchaff has no search")
+    assert comparison.comparison_words({}, "cdcl", None) == [
         "Only one solver ran: there is nothing to compare it with."]
-    assert comparison.comparison_words(ComparisonFacts("cdcl", "zchaff")) == [
+    assert comparison.comparison_words(
+        {("end to end", "wall"): facts(0, 0, 0)}, "cdcl", "zchaff") == [
         "No instance was decided by both solvers: there is nothing to compare."]
 
 
@@ -80,9 +84,9 @@ def test_machine_and_method_say_how_many_workers_timed_the_run():
 
 
 def test_two_measures_with_one_ratio_still_say_which_ratio_is_which():
-    wall = ScatterFacts("cdcl", "zchaff", "total_wall_ms", 5, 4, 1, 0, 0.18)
-    cpu = ScatterFacts("cdcl", "zchaff", "total_cpu_ms", 5, 4, 1, 0, 0.18)
-    said = comparison.comparison_words(ComparisonFacts("cdcl", "zchaff", (wall, cpu)))
+    same = {**facts(4, 1, 0), "median_ratio": 0.18}
+    versus = {("end to end", "wall"): same, ("end to end", "CPU"): same}
+    said = comparison.comparison_words(versus, "cdcl", "zchaff")
     clauses = [sentence.split("; ")[-1] for sentence in said[1:3]]
     assert clauses == [
         "the median ratio of cdcl's time to zchaff's (end to end on the wall clock) is 0.18.",

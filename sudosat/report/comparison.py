@@ -42,7 +42,7 @@ from typing import Any
 
 import pandas as pd
 
-from sudosat.report.clocks import BUSY_RATIO, CPU, WALL, clock_of
+from sudosat.report.clocks import BUSY_RATIO, CPU, WALL
 from sudosat.report.formats import and_join, plural, ratio
 from sudosat.report.io import AROUND_CPU, OWN_CPU, in_process, solver_order
 from sudosat.report.run import REFERENCE_FALLBACK
@@ -91,61 +91,12 @@ def own_and_reference(solvers: Sequence[str]) -> tuple[str, str | None]:
     return own, (preferred or others or [None])[0]  # type: ignore[list-item]
 
 
-@dataclass(frozen=True)
-class ScatterFacts:
-    """One time column of two solvers on the instances both decided (what a scatter plot shows).
-
-    Attributes
-    ----------
-    own, reference : str
-    column : str
-        The time compared (a results-table column that names its clock, ``total_wall_ms``).
-    both : int
-        Instances both solvers decided with a time in `column`.
-    own_faster, reference_faster, ties : int
-        Of those, where `own`'s time was lower, higher, equal.
-    median_ratio : float or None
-        The median over those instances of `own`'s time over `reference`'s (None when
-        `both` is 0, or every time of `reference` is 0).
-    """
-
-    own: str
-    reference: str
-    column: str
-    both: int
-    own_faster: int
-    reference_faster: int
-    ties: int
-    median_ratio: float | None
-
-    @property
-    def clock(self) -> str:
-        """The clock of `column`: ``"wall"`` or ``"CPU"``."""
-        return clock_of(self.column)
-
-    @property
-    def name(self) -> str:
-        """What `column` measures, as :data:`MEASURES` names it (``"search"``); else `column`."""
-        return next((m.name for m in MEASURES if m.column == self.column), self.column)
-
-    @property
-    def winner(self) -> str | None:
-        """The solver faster on more of the instances (None: as many each, or none)."""
-        if self.own_faster == self.reference_faster:
-            return None
-        return self.own if self.own_faster > self.reference_faster else self.reference
-
-    @property
-    def wins(self) -> tuple[int, int]:
-        """(instances the :attr:`winner` was faster on, those the other was): the winner's
-        first; (`own_faster`, `reference_faster`) when neither won."""
-        if self.winner == self.reference:
-            return self.reference_faster, self.own_faster
-        return self.own_faster, self.reference_faster
-
-
-def scatter_facts(results: pd.DataFrame, own: str, reference: str, column: str) -> ScatterFacts:
-    """The :class:`ScatterFacts` of `column` for `own` against `reference`.
+def scatter_facts(results: pd.DataFrame, own: str, reference: str, column: str) -> dict[str, Any]:
+    """`own` against `reference` on the instances both decided with a time in `column` (what a
+    scatter plot shows): how many (``both``), where `own`'s time was lower (``own_faster``),
+    higher (``reference_faster``) or equal (``ties``), and the median over them of `own`'s
+    time over `reference`'s (``median_ratio``; None: no instance, or every time of
+    `reference` is 0).
 
     The times are compared as recorded (the scatter plot draws times below 0.01 ms
     at 0.01 ms; a reported search of 1 microsecond still beats one of 5).
@@ -160,86 +111,46 @@ def scatter_facts(results: pd.DataFrame, own: str, reference: str, column: str) 
     both = pair[pair["ok_x"] & pair["ok_y"]].dropna(subset=["x", "y"])
     positive = both[both["x"] > 0]
     ratio = float((positive["y"] / positive["x"]).median()) if len(positive) else math.nan
-    return ScatterFacts(
-        own=own,
-        reference=reference,
-        column=column,
-        both=len(both),
-        own_faster=int((both["y"] < both["x"]).sum()),
-        reference_faster=int((both["y"] > both["x"]).sum()),
-        ties=int((both["y"] == both["x"]).sum()),
-        median_ratio=None if math.isnan(ratio) else ratio,
-    )
+    return {"both": len(both), "own_faster": int((both["y"] < both["x"]).sum()),
+            "reference_faster": int((both["y"] > both["x"]).sum()),
+            "ties": int((both["y"] == both["x"]).sum()),
+            "median_ratio": None if math.isnan(ratio) else ratio}
 
 
-@dataclass(frozen=True)
-class ComparisonFacts:
-    """The comparisons of a run (:data:`MEASURES`): search on CPU, end to end and overhead on
-    both clocks.
-
-    Attributes
-    ----------
-    own : str
-    reference : str or None
-        None when only one solver ran (then nothing else is set).
-    compared : tuple of ScatterFacts
-        The comparisons made, in the order of :data:`MEASURES`.
-    not_compared : tuple of (Measure, tuple of str)
-        The comparisons not made, each with the solvers of the two that lack its time on
-        some answer (a program that reports no search time; a program's search on the wall
-        clock, which is not known).
-    """
-
-    own: str
-    reference: str | None
-    compared: tuple[ScatterFacts, ...] = ()
-    not_compared: tuple[tuple[Measure, tuple[str, ...]], ...] = ()
-
-    def get(self, name: str, clock: str) -> ScatterFacts | None:
-        """The comparison of `name` on `clock` (None: not made)."""
-        column = _column(name, clock)
-        return next((facts for facts in self.compared if facts.column == column), None)
-
-    @property
-    def search(self) -> ScatterFacts | None:
-        """Search alone, on CPU time."""
-        return self.get("search", CPU)
-
-    @property
-    def end_to_end(self) -> ScatterFacts | None:
-        """End to end on the wall clock: what a user waits for per instance."""
-        return self.get("end to end", WALL)
-
-    @property
-    def both(self) -> int:
-        """Instances both solvers decided (0 with one solver)."""
-        facts = self.get("end to end", WALL) or self.get("end to end", CPU)
-        return facts.both if facts else 0
-
-
-def _column(name: str, clock: str) -> str:
-    found = [m.column for m in MEASURES if (m.name, m.clock) == (name, clock)]
-    if not found:
-        raise ValueError(f"no comparison of {name!r} on the {clock} clock")
-    return found[0]
-
-
-def comparison_facts(results: pd.DataFrame, own: str, reference: str | None) -> ComparisonFacts:
-    """The :class:`ComparisonFacts` of `own` against `reference` in a results table."""
+def comparison_facts(
+    results: pd.DataFrame, own: str, reference: str | None
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """`own` against `reference` on every time of :data:`MEASURES`, by (name, clock) in that
+    order: the solvers of the two that lack the time on some answer (``lacking``; a program
+    that reports no search time, a program's search on the wall clock), and where none does,
+    the comparison's :func:`scatter_facts`. Empty when only one solver ran."""
     if reference is None:
-        return ComparisonFacts(own, None)
+        return {}
     answered = results[results["status"].isin(DECIDED)]
-    compared, missing = [], []
+    versus = {}
     for measure in MEASURES:
         lacking = tuple(
             solver for solver in (own, reference)
             if answered[answered["solver"] == solver][measure.column].isna().any()
         )
-        if lacking:
-            missing.append((measure, lacking))
-        else:
-            compared.append(scatter_facts(results, own, reference, measure.column))
-    return ComparisonFacts(own, reference, tuple(compared), tuple(missing))
+        facts = {} if lacking else scatter_facts(results, own, reference, measure.column)
+        versus[(measure.name, measure.clock)] = {"lacking": lacking, **facts}
+    return versus
+
+
+def compared(
+    versus: Mapping[tuple[str, str], dict[str, Any]], name: str, clock: str
+) -> dict[str, Any] | None:
+    """The facts of the comparison of `name` on `clock` in :func:`comparison_facts` (None: not
+    made)."""
+    facts = versus.get((name, clock))
+    return None if facts is None or facts["lacking"] else facts
+
+
+def decided_by_both(versus: Mapping[tuple[str, str], dict[str, Any]]) -> int:
+    """Instances both solvers decided (0 with one solver), as end to end counts them."""
+    facts = compared(versus, "end to end", WALL) or compared(versus, "end to end", CPU)
+    return facts["both"] if facts else 0
 
 
 def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFrame:
@@ -357,50 +268,58 @@ def busy_reference(ratios: Mapping[str, float], figures: str = "the wall-clock f
     return f"The machine was quiet while the run was timed ({where}): {figures} are not inflated."
 
 
-def _who(s: ScatterFacts) -> str:
+def _who(facts: Mapping[str, Any], own: str, reference: str) -> str:
     """Which solver was faster on how many of the instances both decided."""
-    n = s.both
+    n, ties = facts["both"], facts["ties"]
+    mine, theirs = facts["own_faster"], facts["reference_faster"]
     everyone = "it" if n == 1 else f"all {n}"
-    if s.winner is None:
-        return (f"they tied on {everyone}" if s.ties == n else
-                f"each was faster on {s.own_faster} of the {n}"
-                + (f", and they tied on {s.ties}" if s.ties else ""))
-    won, lost = s.wins
+    if mine == theirs:
+        return (f"they tied on {everyone}" if ties == n else
+                f"each was faster on {mine} of the {n}"
+                + (f", and they tied on {ties}" if ties else ""))
+    winner, other, won, lost = ((own, reference, mine, theirs) if mine > theirs else
+                                (reference, own, theirs, mine))
     if won == n:
-        return f"{s.winner} was faster on {everyone}"
-    other = s.reference if s.winner == s.own else s.own
-    return (f"{s.winner} was faster on {won} of the {n}" + (f", {other} on {lost}" if lost else "")
-            + (f", and they tied on {s.ties}" if s.ties else ""))
+        return f"{winner} was faster on {everyone}"
+    return (f"{winner} was faster on {won} of the {n}" + (f", {other} on {lost}" if lost else "")
+            + (f", and they tied on {ties}" if ties else ""))
 
 
-def comparison_words(versus: ComparisonFacts) -> list[str]:
-    """The results page's paragraphs on the comparisons: each made, and why any other is not.
+def comparison_words(
+    versus: Mapping[tuple[str, str], dict[str, Any]], own: str, reference: str | None
+) -> list[str]:
+    """The results page's paragraphs on the comparisons of :func:`comparison_facts`: each made,
+    and why any other is not.
 
     Which solver was faster, on how many instances, and the median ratio, for every
     comparison of :data:`MEASURES`; the wording branches on the counts (ties, one
     instance, a clean sweep), so it is written here, where the tests read it.
     """
-    if versus.reference is None:
+    if reference is None:
         return ["Only one solver ran: there is nothing to compare it with."]
-    if not versus.both:
+    shared = decided_by_both(versus)
+    if not shared:
         return ["No instance was decided by both solvers: there is nothing to compare."]
-    said = [f"Each comparison is made on the {plural(versus.both, 'instance')} both solvers "
-            f"decided; a ratio above 1 means {versus.own} took longer. {END_TO_END_WORDS}"]
-    for s in versus.compared:
-        lead, clock = LEADS[s.name], CLOCK_WORDS[s.clock]
+    said = [f"Each comparison is made on the {plural(shared, 'instance')} both solvers "
+            f"decided; a ratio above 1 means {own} took longer. {END_TO_END_WORDS}"]
+    for (name, clock), facts in versus.items():
+        if facts["lacking"]:
+            continue
+        lead, words = LEADS[name], CLOCK_WORDS[clock]
         # The ratio's clause names its measure too: two measures may share a ratio, and the
         # clause must still say which one it is about when read alone.
-        share = ("" if s.median_ratio is None else f"; the median ratio of {s.own}'s time to "
-                 f"{s.reference}'s ({lead.lower()} {clock}) is {ratio(s.median_ratio)}")
-        said.append(f"**{lead} {clock}**: {_who(s)}{share}.")
-    for m, lacking in versus.not_compared:
-        has = "has" if len(lacking) == 1 else "have"
-        said.append(f"{LEADS[m.name]} {CLOCK_WORDS[m.clock]} is not compared: "
-                    f"{and_join(lacking)} {has} {_WHY_NOT[(m.name, m.clock)]}.")
-    pair = (versus.own, versus.reference)
+        share = ("" if facts["median_ratio"] is None else f"; the median ratio of {own}'s time "
+                 f"to {reference}'s ({lead.lower()} {words}) is {ratio(facts['median_ratio'])}")
+        said.append(f"**{lead} {words}**: {_who(facts, own, reference)}{share}.")
+    for (name, clock), facts in versus.items():
+        if lacking := facts["lacking"]:
+            has = "has" if len(lacking) == 1 else "have"
+            said.append(f"{LEADS[name]} {CLOCK_WORDS[clock]} is not compared: "
+                        f"{and_join(lacking)} {has} {_WHY_NOT[(name, clock)]}.")
+    pair = (own, reference)
     reported = [s for s in pair if not in_process(s)]
     timed = [s for s in pair if in_process(s)]
-    if versus.search is not None:
+    if compared(versus, "search", CPU) is not None:
         how = ([f"{and_join(reported)} {'reports' if len(reported) == 1 else 'report'} it"]
                if reported else []) + ([f"the search of {and_join(timed)} is timed in this "
                                         "process"] if timed else [])
@@ -418,21 +337,20 @@ def comparisons_html(results: pd.DataFrame) -> str:
     solvers = solver_order(results)
     own, reference = own_and_reference(solvers)
     versus = comparison_facts(results, own, reference)
-    if reference is None or not versus.both:
+    shared = decided_by_both(versus)
+    if reference is None or not shared:
         return ""
-    lacking = {measure: solvers for measure, solvers in versus.not_compared}
     columns = ["comparison", "clock", "instances", f"{own} faster", f"{reference} faster",
                f"median {own} ÷ {reference}", "not compared"]
     rows = []
-    for measure in MEASURES:
-        facts = versus.get(measure.name, measure.clock)
-        row: dict[str, Any] = {"comparison": measure.name, "clock": measure.clock}
-        if facts is None:
-            row["not compared"] = f"no such time for {' and '.join(lacking[measure])}"
+    for (name, clock), facts in versus.items():
+        row: dict[str, Any] = {"comparison": name, "clock": clock}
+        if facts["lacking"]:
+            row["not compared"] = f"no such time for {' and '.join(facts['lacking'])}"
         else:
-            row.update({"instances": facts.both, f"{own} faster": facts.own_faster,
-                        f"{reference} faster": facts.reference_faster,
-                        f"median {own} ÷ {reference}": facts.median_ratio})
+            row.update({"instances": facts["both"], f"{own} faster": facts["own_faster"],
+                        f"{reference} faster": facts["reference_faster"],
+                        f"median {own} ÷ {reference}": facts["median_ratio"]})
         rows.append(row)
     table = pd.DataFrame(rows, columns=columns).dropna(axis=1, how="all")
     counts = [c for c in columns[2:5] if c in table]
@@ -442,7 +360,7 @@ def comparisons_html(results: pd.DataFrame) -> str:
     return (
         f"<h3>{html.escape(own)} against {html.escape(reference)}</h3>"
         f"<p>Search alone, the solver alone and around it are compared on CPU time; end to end "
-        f"and overhead on both clocks, on the {versus.both} instances both decided. A median "
+        f"and overhead on both clocks, on the {shared} instances both decided. A median "
         f"ratio above 1: {html.escape(own)} took longer. {_markdown_html(END_TO_END_WORDS)} "
         f"{_markdown_html(state)}</p>"
         + html_table(table, decimals=2)
