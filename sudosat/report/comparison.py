@@ -1,28 +1,13 @@
 """Our solver against the reference on the same instances, like with like, clock with clock.
 
-Three comparisons, each of time columns of the results table
-(:data:`sudosat.run.results.COLUMNS`) on the instances both solvers decided
-(:data:`MEASURES`):
-
-*search* on CPU time (``search_cpu_ms``)
-    The solver's own search against the other's, both on CPU time: our
-    solvers measure their own, a program reports its own (zChaff's ``Total
-    Run Time``, MiniSat's ``CPU time``). Not compared when a solver reports
-    none: a search is never set against a whole process.
-*solver alone* and *around the solver* on CPU time (``own_cpu_ms``, ``around_cpu_ms``)
-    The solver's own work, reading the formula included (a program's whole
-    process as the operating system counts it; in this process, loading the
-    clauses and searching), and what this process spent around it (the rest of
-    end to end): a program's own time set against ours, and our side of each
-    call against the other's (:func:`sudosat.report.io.with_own_times`).
-*end to end* on the wall clock and on CPU time (``total_wall_ms``, ``total_cpu_ms``)
-    What each course orchestration pays per instance: encode, hand the
-    formula over, the solver's own work, read the answer back, decode and check.
-*overhead* on both clocks (``overhead_wall_ms``, ``overhead_cpu_ms``)
-    The rest of the total: loading the clauses, writing and reading files,
-    starting a program, parsing its output, checking the model. On the wall
-    clock only where the search's wall-clock time is known (a solver in this
-    process).
+Each comparison (:data:`MEASURES`) sets a time column of the results table
+(:data:`sudosat.run.results.COLUMNS`) of one solver against the other's, on the instances
+both decided: *search* on CPU time, as our solvers measure it and a program reports it
+(never a search against a whole process); *the solver alone* and *around the solver* on CPU
+time, its own work (a program's whole process, as the operating system counts it) and what
+this process spent around it (:func:`sudosat.report.io.with_own_times`); *end to end*, what
+each course orchestration pays per instance, and *overhead*, the rest of the total, on both
+clocks (overhead on the wall clock only where the search's wall-clock time is known).
 
 :func:`wall_cpu_facts` gives each solver's wall-clock over CPU time, which tells a busy
 machine (:func:`machine_busy`): that affects the wall-clock comparisons, not those on CPU
@@ -200,8 +185,7 @@ def machine_busy(ratios: Mapping[str, float]) -> bool | None:
 
     An in-process search uses the CPU the whole time it runs, so on an idle machine its
     solve call's wall time is about its CPU time; far above it, other programs had the CPU.
-    A separate program may also wait (for its start, its files), so its ratio is shown, not
-    judged. A busy machine inflates the comparisons on the wall clock, not those on CPU time.
+    A separate program may also wait (for its start, its files): its ratio is not judged.
     """
     judged = [solver for solver in ratios if in_process(solver)]
     return None if not judged else any(ratios[solver] > BUSY_RATIO for solver in judged)

@@ -65,12 +65,9 @@ def formula_counts(order: int, givens: int = 0) -> dict[str, int]:
 
 
 def classify_clause(clause: Sequence[int], order: int) -> str:
-    """Which family of the course encoding a clause belongs to (by its shape).
-
-    A positive unit clause is a given; a positive clause is completeness; two
-    negative literals on one cell are uniqueness; two negative literals with one
-    symbol on two cells are validity; anything else is ``other``.
-    """
+    """Which family of the course encoding a clause belongs to, by its shape: completeness (all
+    positive), givens (a positive unit), uniqueness (two negative literals on one cell),
+    validity (two negative literals with one symbol on two cells), else ``other``."""
     if all(lit > 0 for lit in clause) and len(clause) == order * order:
         return "completeness"  # checked first: for order 1 it is a unit clause too
     if len(clause) == 1 and clause[0] > 0:

@@ -39,10 +39,8 @@ GRADED_INSTANCES = "data/instances.txt"
 def _graded_lines(boards: Mapping[int, Board]) -> list[int]:
     """Lines of order-3 puzzles other than the course's example whose givens do not clash."""
     example = Board.parse(COURSE_EXAMPLE)
-    return sorted(
-        line for line, board in boards.items()
-        if board.order == 3 and board != example and board.is_consistent()
-    )
+    return sorted(line for line, board in boards.items()
+                  if board.order == 3 and board != example and board.is_consistent())
 
 
 TIME_PARTS = ("encode", "load", "handover", "program", "search", "solve", "decode")
@@ -59,15 +57,11 @@ for a program without it, the whole hand-over. Elsewhere that time is one
 part, ``solve``. The parts of an instance add up to its ``total_cpu_ms``.
 """
 
-_PART_LABELS = {
-    "encode": "encode",
-    "load": "load into the solver",
-    "handover": "rest of the hand-over (this process)",
-    "program": "the program besides its search",
-    "search": "search",
-    "solve": "solve (not split)",
-    "decode": "decode",
-}
+_PART_LABELS = {"encode": "encode", "load": "load into the solver",
+                "handover": "rest of the hand-over (this process)",
+                "program": "the program besides its search", "search": "search",
+                "solve": "solve (not split)", "decode": "decode"}
+"""How the legend of :func:`plot_time_split` names each part."""
 
 
 def _ms(row: pd.Series, column: str) -> float | None:

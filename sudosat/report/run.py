@@ -84,13 +84,6 @@ def _processor_name() -> str:
     return platform.processor() or "unknown"
 
 
-def split_names(names: str | Sequence[str]) -> list[str]:
-    """Solver names from a notebook parameter: a comma-separated string or a list."""
-    if isinstance(names, str):
-        names = names.split(",")
-    return [name.strip() for name in names if name.strip()]
-
-
 @dataclass(frozen=True)
 class SolverChoice:
     """The solvers a run uses (each once, in the order asked), the (asked, used) pairs of a
@@ -103,16 +96,14 @@ class SolverChoice:
 
 
 def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
-    """The solvers to run, with zChaff replaced by PySAT's Minisat22 when it cannot run.
-
-    Every name is probed on a one-clause formula; zChaff that cannot run is
-    replaced by :data:`REFERENCE_FALLBACK`, any other solver that cannot run
-    is dropped.
-    """
+    """The solvers to run of `names` (a list, or a comma-separated string), each probed on a
+    one-clause formula: zChaff that cannot run is replaced by :data:`REFERENCE_FALLBACK`, any
+    other solver that cannot run is dropped."""
     from sudosat.run.batch import probe_solver
 
     chosen, stand_ins, dropped = [], [], []
-    for name in split_names(names):
+    listed = names.split(",") if isinstance(names, str) else names  # a notebook's parameter
+    for name in filter(None, (name.strip() for name in listed)):
         why = probe_solver(name)
         if why is None:
             chosen.append(name)
@@ -197,13 +188,9 @@ def read_run(
 
 
 def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -> list[str]:
-    """Every SAT row whose board is not a solution of its input line, checked afresh.
-
-    The ``output`` board of each SAT row is parsed again and checked against
-    the input board of its line (rules and givens), independently of the
-    ``valid`` column the runner wrote. An empty list means every SAT answer is
-    a valid board.
-    """
+    """Every SAT row whose board is not a solution of its input line (empty: none), checked
+    afresh: each ``output`` board parsed again and checked against the rules and the givens,
+    independently of the ``valid`` column the runner wrote."""
     boards = read_instances(instances)
     wrong = []
     for row in results[results["status"] == Verdict.SAT].itertuples():
