@@ -139,18 +139,14 @@ def decided_by_both(versus: Mapping[tuple[str, str], dict[str, Any]]) -> int:
 
 
 def comparison_table(results: pd.DataFrame, solvers: Sequence[str]) -> pd.DataFrame:
-    """Per solver, medians over its decided instances of what each comparison compares.
-
-    Columns: instances decided, then the median of every time of
-    :data:`MEASURES` (each header names its clock), and the median over the
-    solver calls of each one's wall-clock over CPU time (see :func:`wall_cpu_facts`).
-    """
+    """Per solver: the instances it decided, the median over them of every time of
+    :data:`MEASURES` (each header names its clock), and the median over its solver calls of
+    each one's wall-clock over CPU time (:func:`wall_cpu_facts`)."""
     rows = []
     for solver in solvers:
         mine = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
         rows.append({
-            "solver": solver,
-            "decided": len(mine),
+            "solver": solver, "decided": len(mine),
             **{f"median {m.name} {m.clock} ms": mine[m.column].median() for m in MEASURES},
             "median wall / CPU": _wall_cpu_ratio(mine),
         })

@@ -196,12 +196,8 @@ def numbering_table(order: int, limit: int = 12) -> pd.DataFrame:
 
 
 def cnf_listing(cnf: CNF, order: int, shown: int = 3) -> HTML:
-    """A short excerpt of a course-encoded CNF, family by family, with a count of the rest.
-
-    Each family shows its first `shown` clauses twice: in DIMACS (each clause
-    ending in 0) and read with the variable names x(r,c,d), rows and columns
-    counted from 1; then how many clauses of the family are not shown.
-    """
+    """A short excerpt of a course-encoded CNF: per family its first `shown` clauses in DIMACS
+    (each ending in 0) and read with the variable names x(r,c,d), then how many are not shown."""
     groups: dict[str, list[list[int]]] = {family: [] for family in (*COURSE_FAMILIES, "other")}
     for clause in cnf:
         groups[classify_clause(clause, order)].append(list(clause))
@@ -230,11 +226,9 @@ def model_words(status: object, model: Sequence[int], order: int, shown: int = 6
 
 
 def decided_by_propagation(cnf: CNF) -> bool:
-    """True when the formula is decided without a decision: a conflict, or every clause satisfied.
-
-    The rules are :func:`sudosat.sat.solvers.dpll.simplify`'s: unit propagation to a
-    fixpoint and the pure-literal rule, with nothing guessed.
-    """
+    """True when the formula is decided without a decision (a conflict, or every clause
+    satisfied) by :func:`sudosat.sat.solvers.dpll.simplify`'s unit propagation to a fixpoint
+    and pure-literal rule."""
     simplified = simplify(cnf)
     return simplified is not None and (simplified.refuted or not simplified.clauses)
 

@@ -145,17 +145,13 @@ TIME_SPLIT_COLUMNS = 3
 
 @styled
 def plot_time_split(results: pd.DataFrame) -> Figure:
-    """Where the CPU time goes: per order, each solver's median instance with its parts stacked.
+    """Where the CPU time goes: one panel per order (one empty panel when nothing was decided),
+    each solver's median instance with its parts stacked.
 
     Each bar is one real instance, the decided one of median total CPU time
     (:func:`median_instances`), so its parts (:data:`TIME_PARTS`) add up to
     the total written above it. Each panel has its own millisecond scale, so
     small orders stay readable beside large ones.
-
-    Returns
-    -------
-    Figure
-        One panel per order, in increasing order (one empty panel when nothing was decided).
     """
     table = median_instances(results)
     orders = sorted(table["order"].unique())
@@ -316,17 +312,12 @@ on both clocks."""
 
 
 def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
-    """Median ms of each part of the time, per solver and order, over decided instances.
+    """Per solver and order, the instances decided and the median of each time of
+    :data:`SPLIT_COLUMNS` over them, each header naming its clock.
 
-    Columns: instances, then the medians of :data:`SPLIT_COLUMNS`, each named
-    with its clock: encode, load (into a solver in this process), search (the
-    solver's own), process (a solver program's whole process, from the
-    operating system), overhead (the rest of the total: the hand-over), solve
-    (the solver call), decode and total on CPU time, and the total on the wall
-    clock. Load is empty for solvers that run as a separate program, process
-    for the solvers in this process, search and overhead for a program that
-    reports no time of its own; a column empty for every solver is left out.
-    Medians taken apart do not add up to the median total.
+    Load is empty for a solver program, process for a solver in this process, search and
+    overhead for a program that reports no time of its own; a column empty for every solver
+    is left out. Medians taken apart do not add up to the median total.
     """
     answered = results[results["status"].isin(DECIDED)]
     grouped = answered.groupby(["solver", "order"], sort=False)

@@ -50,11 +50,9 @@ def machine_facts() -> dict[str, Any]:
     import platform
 
     facts: dict[str, Any] = {
-        "cores": os.cpu_count() or 1,
-        "python": platform.python_version(),
+        "cores": os.cpu_count() or 1, "python": platform.python_version(),
         "implementation": platform.python_implementation(),
-        "system": f"{platform.system()} {platform.machine()}",
-        "processor": _processor_name(),
+        "system": f"{platform.system()} {platform.machine()}", "processor": _processor_name(),
     }
     if hasattr(os, "getloadavg"):
         facts["load_average"] = round(os.getloadavg()[0], 2)
