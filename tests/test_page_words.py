@@ -7,7 +7,7 @@ instance and many, nothing decided.
 
 from __future__ import annotations
 
-from sudosat.report import comparison, run, solvers_page
+from sudosat.report import comparison, results_page, run, solvers_page
 
 
 def test_wall_cpu_words_judge_the_solvers_in_this_process_on_a_quiet_and_a_busy_machine():
@@ -41,16 +41,16 @@ def test_comparison_words_say_who_was_faster_in_every_case():
     versus = {("end to end", "wall"): facts(3, 0, 0), ("end to end", "CPU"): facts(1, 2, 1),
               ("overhead", "CPU"): facts(1, 1, 0), ("search", "CPU"): {"lacking": ("zchaff",)},
               ("overhead", "wall"): facts(0, 0, 1)}
-    said = comparison.comparison_words(versus, "cdcl", "zchaff")
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
     assert said[0].startswith("Each comparison is made on the 3 instances both solvers decided")
     assert "cdcl was faster on all 3; the median ratio" in said[1]
     assert "zchaff was faster on 2 of the 4, cdcl on 1, and they tied on 1" in said[2]
     assert "each was faster on 1 of the 2" in said[3]
     assert "**Overhead on the wall clock**: they tied on it;" in said[4]
     assert said[5].startswith("Search alone on CPU time is not compared: zchaff has no search")
-    assert comparison.comparison_words({}, "cdcl", None) == [
+    assert results_page.comparison_words({}, "cdcl", None) == [
         "Only one solver ran: there is nothing to compare it with."]
-    assert comparison.comparison_words(
+    assert results_page.comparison_words(
         {("end to end", "wall"): facts(0, 0, 0)}, "cdcl", "zchaff") == [
         "No instance was decided by both solvers: there is nothing to compare."]
 
@@ -86,7 +86,7 @@ def test_machine_and_method_say_how_many_workers_timed_the_run():
 def test_two_measures_with_one_ratio_still_say_which_ratio_is_which():
     same = {**facts(4, 1, 0), "median_ratio": 0.18}
     versus = {("end to end", "wall"): same, ("end to end", "CPU"): same}
-    said = comparison.comparison_words(versus, "cdcl", "zchaff")
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
     clauses = [sentence.split("; ")[-1] for sentence in said[1:3]]
     assert clauses == [
         "the median ratio of cdcl's time to zchaff's (end to end on the wall clock) is 0.18.",

@@ -12,8 +12,8 @@ clocks (overhead on the wall clock only where the search's wall-clock time is kn
 :func:`wall_cpu_facts` gives each solver's wall-clock over CPU time, which tells a busy
 machine (:func:`machine_busy`): that affects the wall-clock comparisons, not those on CPU
 time. The experiment page says so at length (:func:`wall_cpu_words`), the other pages refer
-to it (:func:`busy_reference`). The results page's account of the comparisons branches on
-every count, so its sentences are written here (:func:`comparison_words`).
+to it (:func:`busy_reference`). The results page words the comparisons
+(:func:`sudosat.report.results_page.comparison_words`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from sudosat.report.clocks import BUSY_RATIO, CPU, WALL
-from sudosat.report.formats import and_join, plural, ratio
+from sudosat.report.formats import and_join, ratio
 from sudosat.report.io import AROUND_CPU, OWN_CPU, in_process, solver_order
 from sudosat.report.run import REFERENCE_FALLBACK
 from sudosat.report.tables import html_table
@@ -187,28 +187,6 @@ def machine_busy(ratios: Mapping[str, float]) -> bool | None:
     return None if not judged else any(ratios[solver] > BUSY_RATIO for solver in judged)
 
 
-# -- words: what the pages say of these facts -----------------------------------------------
-
-CLOCK_WORDS = {WALL: "on the wall clock", CPU: "on CPU time"}
-"""How a sentence names each clock."""
-
-LEADS = {"search": "Search alone", "solver alone": "The solver alone",
-         "around the solver": "Around the solver", "end to end": "End to end",
-         "overhead": "Overhead"}
-"""How a sentence opens on each compared time."""
-
-_WHY_NOT = {
-    ("search", CPU): "no search time of its own (a search is never set against a whole process)",
-    ("solver alone", CPU): "no CPU time of its own work (a program's, from the operating "
-                           "system; in this process, its search)",
-    ("around the solver", CPU): "no CPU time of its own work, so what surrounds it cannot be "
-                                "told apart",
-    ("overhead", WALL): "its search on CPU time only, so its wall-clock hand-over cannot be told "
-                        "apart",
-    ("overhead", CPU): "no search time, so its hand-over cannot be told apart",
-}
-
-
 def wall_cpu_words(ratios: Mapping[str, float]) -> str:
     """The experiment page's paragraph on wall against CPU time, the one the other pages refer
     to (:func:`busy_reference`): each solver's median ratio (:func:`wall_cpu_facts`), what it
@@ -246,65 +224,6 @@ def busy_reference(ratios: Mapping[str, float], figures: str = "the wall-clock f
         return (f"The machine was busy while the run was timed ({where}): {figures} are "
                 "inflated, those on CPU time far less.")
     return f"The machine was quiet while the run was timed ({where}): {figures} are not inflated."
-
-
-def _who(facts: Mapping[str, Any], own: str, reference: str) -> str:
-    """Which solver was faster on how many of the instances both decided."""
-    n, ties = facts["both"], facts["ties"]
-    mine, theirs = facts["own_faster"], facts["reference_faster"]
-    everyone = "it" if n == 1 else f"all {n}"
-    if mine == theirs:
-        return (f"they tied on {everyone}" if ties == n else
-                f"each was faster on {mine} of the {n}"
-                + (f", and they tied on {ties}" if ties else ""))
-    winner, other, won, lost = ((own, reference, mine, theirs) if mine > theirs else
-                                (reference, own, theirs, mine))
-    if won == n:
-        return f"{winner} was faster on {everyone}"
-    return (f"{winner} was faster on {won} of the {n}" + (f", {other} on {lost}" if lost else "")
-            + (f", and they tied on {ties}" if ties else ""))
-
-
-def comparison_words(
-    versus: Mapping[tuple[str, str], dict[str, Any]], own: str, reference: str | None
-) -> list[str]:
-    """The results page's paragraphs on the comparisons of :func:`comparison_facts`: each made,
-    and why any other is not.
-
-    Which solver was faster, on how many instances, and the median ratio, for every
-    comparison of :data:`MEASURES`; the wording branches on the counts (ties, one
-    instance, a clean sweep), so it is written here, where the tests read it.
-    """
-    if reference is None:
-        return ["Only one solver ran: there is nothing to compare it with."]
-    shared = decided_by_both(versus)
-    if not shared:
-        return ["No instance was decided by both solvers: there is nothing to compare."]
-    said = [f"Each comparison is made on the {plural(shared, 'instance')} both solvers "
-            f"decided; a ratio above 1 means {own} took longer. {END_TO_END_WORDS}"]
-    for (name, clock), facts in versus.items():
-        if facts["lacking"]:
-            continue
-        lead, words = LEADS[name], CLOCK_WORDS[clock]
-        # The ratio's clause names its measure too: two measures may share a ratio, and the
-        # clause must still say which one it is about when read alone.
-        share = ("" if facts["median_ratio"] is None else f"; the median ratio of {own}'s time "
-                 f"to {reference}'s ({lead.lower()} {words}) is {ratio(facts['median_ratio'])}")
-        said.append(f"**{lead} {words}**: {_who(facts, own, reference)}{share}.")
-    for (name, clock), facts in versus.items():
-        if lacking := facts["lacking"]:
-            has = "has" if len(lacking) == 1 else "have"
-            said.append(f"{LEADS[name]} {CLOCK_WORDS[clock]} is not compared: "
-                        f"{and_join(lacking)} {has} {_WHY_NOT[(name, clock)]}.")
-    pair = (own, reference)
-    reported = [s for s in pair if not in_process(s)]
-    timed = [s for s in pair if in_process(s)]
-    if compared(versus, "search", CPU) is not None:
-        how = ([f"{and_join(reported)} {'reports' if len(reported) == 1 else 'report'} it"]
-               if reported else []) + ([f"the search of {and_join(timed)} is timed in this "
-                                        "process"] if timed else [])
-        said.append(f"Every search time is CPU time: {'; '.join(how)}.")
-    return said
 
 
 # -- the index's summary of the comparisons ------------------------------------------------

@@ -1,24 +1,29 @@
-"""The results page: how hard the instances were, and where the time goes.
+"""The results page: how hard the instances were, where the time goes, our solver against
+the reference.
 
 :func:`difficulty_words` reads the conflicts of the order-3 instances (the figures of
-:func:`difficulty_table`) and, for the report's own instance file,
-which lines were chosen as graded puzzles, its wording branching on every count;
-:func:`plot_time_split` and :func:`stage_words` split the CPU time of each solver's median
-instance into its parts. The page's tables (difficulty, times, the time split) and plots
-(time per instance, the scatter plots, the cactus plot) are here too."""
+:func:`difficulty_table`) and, for the report's own instance file, which lines were chosen
+as graded puzzles, its wording branching on every count; :func:`plot_time_split` and
+:func:`stage_words` split the CPU time of each solver's median instance into its parts;
+:func:`comparison_words` says what the comparisons of :mod:`~sudosat.report.comparison`
+show. The page's tables (difficulty, times, the time split) and plots (time per instance,
+the scatter plots, the cactus plot) are here too.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
 from sudosat.report.clocks import CPU, WALL, clock_of
-from sudosat.report.formats import line_ranges
-from sudosat.report.io import AROUND_CPU, OWN_CPU, solver_order
+from sudosat.report.comparison import END_TO_END_WORDS, compared, decided_by_both
+from sudosat.report.formats import and_join, line_ranges, plural, ratio
+from sudosat.report.io import AROUND_CPU, OWN_CPU, in_process, solver_order
 from sudosat.report.plots import (
     COLOURS,
     MARKERS,
@@ -546,3 +551,84 @@ def plot_cactus(
     tidy_log_ticks(ax)
     legend_outside(ax)
     return figure
+
+
+# -- words: our solver against the reference ---------------------------------------------
+
+CLOCK_WORDS = {WALL: "on the wall clock", CPU: "on CPU time"}
+"""How a sentence names each clock."""
+
+LEADS = {"search": "Search alone", "solver alone": "The solver alone",
+         "around the solver": "Around the solver", "end to end": "End to end",
+         "overhead": "Overhead"}
+"""How a sentence opens on each compared time."""
+
+_WHY_NOT = {
+    ("search", CPU): "no search time of its own (a search is never set against a whole process)",
+    ("solver alone", CPU): "no CPU time of its own work (a program's, from the operating "
+                           "system; in this process, its search)",
+    ("around the solver", CPU): "no CPU time of its own work, so what surrounds it cannot be "
+                                "told apart",
+    ("overhead", WALL): "its search on CPU time only, so its wall-clock hand-over cannot be told "
+                        "apart",
+    ("overhead", CPU): "no search time, so its hand-over cannot be told apart",
+}
+
+
+def _who(facts: Mapping[str, Any], own: str, reference: str) -> str:
+    """Which solver was faster on how many of the instances both decided."""
+    n, ties = facts["both"], facts["ties"]
+    mine, theirs = facts["own_faster"], facts["reference_faster"]
+    everyone = "it" if n == 1 else f"all {n}"
+    if mine == theirs:
+        return (f"they tied on {everyone}" if ties == n else
+                f"each was faster on {mine} of the {n}"
+                + (f", and they tied on {ties}" if ties else ""))
+    winner, other, won, lost = ((own, reference, mine, theirs) if mine > theirs else
+                                (reference, own, theirs, mine))
+    if won == n:
+        return f"{winner} was faster on {everyone}"
+    return (f"{winner} was faster on {won} of the {n}" + (f", {other} on {lost}" if lost else "")
+            + (f", and they tied on {ties}" if ties else ""))
+
+
+def comparison_words(
+    versus: Mapping[tuple[str, str], dict[str, Any]], own: str, reference: str | None
+) -> list[str]:
+    """The page's paragraphs on the comparisons of
+    :func:`~sudosat.report.comparison.comparison_facts`: each made, and why any other is not.
+
+    Which solver was faster, on how many instances, and the median ratio, for every
+    comparison of :data:`~sudosat.report.comparison.MEASURES`; the wording branches on the
+    counts (ties, one instance, a clean sweep), so it is a function, where the tests read it.
+    """
+    if reference is None:
+        return ["Only one solver ran: there is nothing to compare it with."]
+    shared = decided_by_both(versus)
+    if not shared:
+        return ["No instance was decided by both solvers: there is nothing to compare."]
+    said = [f"Each comparison is made on the {plural(shared, 'instance')} both solvers "
+            f"decided; a ratio above 1 means {own} took longer. {END_TO_END_WORDS}"]
+    for (name, clock), facts in versus.items():
+        if facts["lacking"]:
+            continue
+        lead, words = LEADS[name], CLOCK_WORDS[clock]
+        # The ratio's clause names its measure too: two measures may share a ratio, and the
+        # clause must still say which one it is about when read alone.
+        share = ("" if facts["median_ratio"] is None else f"; the median ratio of {own}'s time "
+                 f"to {reference}'s ({lead.lower()} {words}) is {ratio(facts['median_ratio'])}")
+        said.append(f"**{lead} {words}**: {_who(facts, own, reference)}{share}.")
+    for (name, clock), facts in versus.items():
+        if lacking := facts["lacking"]:
+            has = "has" if len(lacking) == 1 else "have"
+            said.append(f"{LEADS[name]} {CLOCK_WORDS[clock]} is not compared: "
+                        f"{and_join(lacking)} {has} {_WHY_NOT[(name, clock)]}.")
+    pair = (own, reference)
+    reported = [s for s in pair if not in_process(s)]
+    timed = [s for s in pair if in_process(s)]
+    if compared(versus, "search", CPU) is not None:
+        how = ([f"{and_join(reported)} {'reports' if len(reported) == 1 else 'report'} it"]
+               if reported else []) + ([f"the search of {and_join(timed)} is timed in this "
+                                        "process"] if timed else [])
+        said.append(f"Every search time is CPU time: {'; '.join(how)}.")
+    return said
