@@ -55,6 +55,22 @@ def test_comparison_words_say_who_was_faster_in_every_case():
         "No instance was decided by both solvers: there is nothing to compare."]
 
 
+def test_comparison_words_with_ties_a_missing_ratio_and_both_kinds_of_search_time():
+    versus = {("search", "CPU"): facts(2, 0, 1), ("end to end", "wall"): facts(1, 1, 1),
+              ("end to end", "CPU"): {**facts(0, 0, 3), "median_ratio": None},
+              ("overhead", "wall"): {"lacking": ("cdcl", "zchaff")}}
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
+    assert "**Search alone on CPU time**: cdcl was faster on 2 of the 3, and they tied on 1;" in (
+        said[1])
+    assert "each was faster on 1 of the 3, and they tied on 1;" in said[2]
+    assert said[3] == "**End to end on CPU time**: they tied on all 3."
+    assert said[4].startswith("Overhead on the wall clock is not compared: cdcl and zchaff have ")
+    assert said[5] == ("Every search time is CPU time: zchaff reports it; the search of cdcl is "
+                       "timed in this process.")
+    programs = results_page.comparison_words(versus, "exec:kissat", "zchaff")
+    assert programs[-1] == "Every search time is CPU time: exec:kissat and zchaff report it."
+
+
 def test_growth_words_with_one_order_and_with_a_fit():
     one = solvers_page.ComponentGrowth((3,), (100,), (), (), ())
     assert solvers_page.growth_words(one).startswith("Only order 3 was measured")
