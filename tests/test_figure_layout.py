@@ -170,13 +170,13 @@ def test_results_figures(results, plot, span):
     data = results if span == "measured" else narrow(results)
     solvers = list(dict.fromkeys(data["solver"]))
     figure = {
-        "per_instance": lambda: plots.plot_per_instance(data, 10_000),
-        "scatter": lambda: plots.plot_scatter(data, solvers[0], solvers[-1], 10_000),
-        "scatter search": lambda: plots.plot_scatter(data, solvers[0], solvers[-1], 10_000,
-                                                     "search_cpu_ms"),
-        "scatter overhead": lambda: plots.plot_scatter(data, "cdcl", "pysat:minisat22", 10_000,
-                                                       "overhead_cpu_ms"),
-        "cactus": lambda: plots.plot_cactus(data, 10_000),
+        "per_instance": lambda: results_page.plot_per_instance(data, 10_000),
+        "scatter": lambda: results_page.plot_scatter(data, solvers[0], solvers[-1], 10_000),
+        "scatter search": lambda: results_page.plot_scatter(data, solvers[0], solvers[-1],
+                                                            10_000, "search_cpu_ms"),
+        "scatter overhead": lambda: results_page.plot_scatter(data, "cdcl", "pysat:minisat22",
+                                                              10_000, "overhead_cpu_ms"),
+        "cactus": lambda: results_page.plot_cactus(data, 10_000),
     }[plot]()
     assert_clean(figure)
 
@@ -267,10 +267,10 @@ def own_figures(results: pd.DataFrame) -> dict:
     boards = reduction.order3_sample(str(ROOT / "data" / "instances.txt"), 4)
     encodings = reduction.encodings_table(boards, ["course", "minimal", "extended", "optimised"])
     return {
-        "per instance": lambda: plots.plot_per_instance(results, 10_000),
-        "per instance, 228 lines": lambda: plots.plot_per_instance(many, 10_000),
-        "scatter": lambda: plots.plot_scatter(results, solvers[0], solvers[-1], 10_000),
-        "cactus": lambda: plots.plot_cactus(results, 10_000),
+        "per instance": lambda: results_page.plot_per_instance(results, 10_000),
+        "per instance, 228 lines": lambda: results_page.plot_per_instance(many, 10_000),
+        "scatter": lambda: results_page.plot_scatter(results, solvers[0], solvers[-1], 10_000),
+        "cactus": lambda: results_page.plot_cactus(results, 10_000),
         "time split": lambda: results_page.plot_time_split(with_cpu(results)),
         "families": lambda: reduction.plot_family_counts(reduction.family_table(range(1, 7), 3)),
         "encodings": lambda: reduction.plot_encodings(encodings),

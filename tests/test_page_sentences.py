@@ -90,17 +90,17 @@ def test_the_report_has_pages():
 
 
 def test_the_encodings_sentence_says_each_count_once():
-    from sudosat.report.reduction import EncodingRatio, ratios_sentence
+    import pandas as pd
 
-    ratios = [
-        EncodingRatio("course", 1.0, 1.0, 0, 30),
-        EncodingRatio("minimal", 0.75, 1.0, 0, 30),
-        EncodingRatio("extended", 1.02, 1.0, 8, 30),
-        EncodingRatio("optimised", 0.15, 0.31, 8, 30),
-    ]
-    text = ratios_sentence(ratios)
+    from sudosat.report.reduction import ratios_sentence
+
+    table = pd.DataFrame(
+        {"variables": [100, 100, 100, 31], "clauses": [100, 75, 102, 15], "boards": [30] * 4,
+         "decided by propagation": [0, 0, 8, 8]},
+        index=pd.Index(["course", "minimal", "extended", "optimised"], name="encoding"))
+    text = ratios_sentence(table)
     assert repeated(text) == []
     assert "course and minimal: 0 of 30; extended and optimised: 8 of 30." in text
     assert "optimised has 0.15 times its clauses and 0.31 times its variables" in text
-    assert ratios_sentence(ratios[:1]).startswith("Boards that propagation alone decides")
-    assert ratios_sentence([]) == ""
+    assert ratios_sentence(table.iloc[:1]).startswith("Boards that propagation alone decides")
+    assert ratios_sentence(table, "other") == ""

@@ -8,50 +8,67 @@ instance and many, nothing decided.
 from __future__ import annotations
 
 from sudosat.report import comparison, results_page, run, solvers_page
-from sudosat.report.comparison import ComparisonFacts, ScatterFacts, WallCpuFacts
 
 
-def test_clock_phrases_name_the_judged_solvers_on_a_quiet_machine_and_the_busy_ones():
-    quiet = comparison.clock_phrases(WallCpuFacts((("cdcl", 1.01),), ("cdcl",), False))
-    assert (quiet.ratios, quiet.bound, quiet.waits) == ("1.01 for cdcl", "At most 1.5 for cdcl", "")
-    busy = comparison.clock_phrases(
-        WallCpuFacts((("cdcl", 2.0), ("zchaff", 3.0)), ("cdcl",), True))
-    assert busy.bound == "Above 1.5 for cdcl" and busy.ratios == "2.00 for cdcl and 3.00 for zchaff"
-    assert "shown, not judged" in busy.waits
-    assert busy.affected == "end to end on the wall clock and overhead on the wall clock"
-    assert busy.unaffected == ("search alone, the solver alone, around the solver, end to end "
-                               "and overhead")
+def test_wall_cpu_words_judge_the_solvers_in_this_process_on_a_quiet_and_a_busy_machine():
+    quiet = comparison.wall_cpu_words({"cdcl": 1.01})
+    assert quiet.startswith("The median wall-clock time of a solver call over its CPU time was "
+                            "1.01 for cdcl. At most 1.5 for cdcl, in this process: the machine "
+                            "was quiet, and the wall-clock times below")
+    assert "shown, not judged" not in quiet
+    busy = comparison.wall_cpu_words({"cdcl": 2.0, "dpll": 1.2, "zchaff": 3.0})
+    assert "was 2.00 for cdcl, 1.20 for dpll and 3.00 for zchaff. Above 1.5 for cdcl," in busy
+    assert "the machine was busy, and the wall-clock times" in busy
+    assert "so its ratio is shown, not judged. A busy machine inflates" in busy
+    assert comparison.wall_cpu_words({"zchaff": 3.0}).startswith("No CPU time was recorded")
 
 
-def facts(own_faster: int, reference_faster: int, ties: int) -> ScatterFacts:
+def test_busy_reference_says_busy_quiet_or_unknown():
+    assert comparison.busy_reference({"cdcl": 2.0}, "the figures").startswith(
+        "The machine was busy while the run was timed")
+    assert comparison.busy_reference({"cdcl": 1.0}, "the figures").endswith(
+        "gives each solver's ratio): the figures are not inflated.")
+    assert comparison.busy_reference({}).startswith("Whether the machine was busy cannot be told")
+
+
+def facts(own_faster: int, reference_faster: int, ties: int) -> dict:
     both = own_faster + reference_faster + ties
-    return ScatterFacts("cdcl", "zchaff", "total_wall_ms", both, own_faster, reference_faster,
-                        ties, 0.5)
+    return {"lacking": (), "both": both, "own_faster": own_faster,
+            "reference_faster": reference_faster, "ties": ties, "median_ratio": 0.5}
 
 
 def test_comparison_words_say_who_was_faster_in_every_case():
-    said = comparison.comparison_words(
-        ComparisonFacts("cdcl", "zchaff", (facts(3, 0, 0), facts(1, 2, 1), facts(1, 1, 0))))
+    versus = {("end to end", "wall"): facts(3, 0, 0), ("end to end", "CPU"): facts(1, 2, 1),
+              ("overhead", "CPU"): facts(1, 1, 0), ("search", "CPU"): {"lacking": ("zchaff",)},
+              ("overhead", "wall"): facts(0, 0, 1)}
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
     assert said[0].startswith("Each comparison is made on the 3 instances both solvers decided")
     assert "cdcl was faster on all 3; the median ratio" in said[1]
     assert "zchaff was faster on 2 of the 4, cdcl on 1, and they tied on 1" in said[2]
     assert "each was faster on 1 of the 2" in said[3]
-    assert comparison.comparison_words(ComparisonFacts("cdcl", None)) == [
+    assert "**Overhead on the wall clock**: they tied on it;" in said[4]
+    assert said[5].startswith("Search alone on CPU time is not compared: zchaff has no search")
+    assert results_page.comparison_words({}, "cdcl", None) == [
         "Only one solver ran: there is nothing to compare it with."]
-    assert comparison.comparison_words(ComparisonFacts("cdcl", "zchaff")) == [
+    assert results_page.comparison_words(
+        {("end to end", "wall"): facts(0, 0, 0)}, "cdcl", "zchaff") == [
         "No instance was decided by both solvers: there is nothing to compare."]
 
 
-def test_difficulty_words_without_graded_puzzles_or_decided_instances():
-    none = results_page.InstanceFacts("cdcl", (), (), None, None, None)
-    assert results_page.difficulty_words(none) == (
-        "No order-3 instance was decided by cdcl in this run.")
-    one = results_page.ConflictFacts(1, 7, 7, 7.0, 0)
-    said = results_page.difficulty_words(results_page.InstanceFacts("cdcl", (), (3,), one, None,
-                                                                    None))
-    assert said.startswith("Line 3 holds a board whose givens clash")
-    assert said.endswith("In this run cdcl needed 7 conflicts on the one instance of order 3 "
-                         "it decided.")
+def test_comparison_words_with_ties_a_missing_ratio_and_both_kinds_of_search_time():
+    versus = {("search", "CPU"): facts(2, 0, 1), ("end to end", "wall"): facts(1, 1, 1),
+              ("end to end", "CPU"): {**facts(0, 0, 3), "median_ratio": None},
+              ("overhead", "wall"): {"lacking": ("cdcl", "zchaff")}}
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
+    assert "**Search alone on CPU time**: cdcl was faster on 2 of the 3, and they tied on 1;" in (
+        said[1])
+    assert "each was faster on 1 of the 3, and they tied on 1;" in said[2]
+    assert said[3] == "**End to end on CPU time**: they tied on all 3."
+    assert said[4].startswith("Overhead on the wall clock is not compared: cdcl and zchaff have ")
+    assert said[5] == ("Every search time is CPU time: zchaff reports it; the search of cdcl is "
+                       "timed in this process.")
+    programs = results_page.comparison_words(versus, "exec:kissat", "zchaff")
+    assert programs[-1] == "Every search time is CPU time: exec:kissat and zchaff report it."
 
 
 def test_growth_words_with_one_order_and_with_a_fit():
@@ -83,9 +100,9 @@ def test_machine_and_method_say_how_many_workers_timed_the_run():
 
 
 def test_two_measures_with_one_ratio_still_say_which_ratio_is_which():
-    wall = ScatterFacts("cdcl", "zchaff", "total_wall_ms", 5, 4, 1, 0, 0.18)
-    cpu = ScatterFacts("cdcl", "zchaff", "total_cpu_ms", 5, 4, 1, 0, 0.18)
-    said = comparison.comparison_words(ComparisonFacts("cdcl", "zchaff", (wall, cpu)))
+    same = {**facts(4, 1, 0), "median_ratio": 0.18}
+    versus = {("end to end", "wall"): same, ("end to end", "CPU"): same}
+    said = results_page.comparison_words(versus, "cdcl", "zchaff")
     clauses = [sentence.split("; ")[-1] for sentence in said[1:3]]
     assert clauses == [
         "the median ratio of cdcl's time to zchaff's (end to end on the wall clock) is 0.18.",

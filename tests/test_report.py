@@ -27,7 +27,6 @@ from sudosat.report import (
     results_page,
     run,
     solvers_page,
-    tables,
 )
 from sudosat.sat.solvers import cdcl
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
@@ -108,20 +107,18 @@ def test_summary_counts_each_status_and_times_only_answers(results):
 
 
 def test_times_table_has_one_row_per_line_and_a_column_per_solver(results):
-    table = report.times_table(results)
+    table = results_page.times_table(results)
     assert list(table.index) == [1, 2, 3, 4]
     assert table.loc[2, "ref status"] == "TIMEOUT"
     assert table.loc[1, "cdcl wall ms"] == 40.0 and table.loc[1, "cdcl CPU ms"] == 20.0
-    html = tables.style_times(table).to_html()
-    assert "TIMEOUT" in html and "background: #fed" in html
 
 
 @pytest.mark.parametrize("plot", ["per_instance", "scatter", "cactus", "stages"])
 def test_plots_are_labelled_in_milliseconds_and_save_png_and_svg(tmp_path, results, plot):
     figure = {
-        "per_instance": lambda: report.plot_per_instance(results, 1000),
-        "scatter": lambda: report.plot_scatter(results, "cdcl", "ref", 1000),
-        "cactus": lambda: report.plot_cactus(results, 1000),
+        "per_instance": lambda: results_page.plot_per_instance(results, 1000),
+        "scatter": lambda: results_page.plot_scatter(results, "cdcl", "ref", 1000),
+        "cactus": lambda: results_page.plot_cactus(results, 1000),
         "stages": lambda: results_page.plot_time_split(results),
     }[plot]()
     ax = figure.axes[0]
@@ -134,16 +131,15 @@ def test_plots_are_labelled_in_milliseconds_and_save_png_and_svg(tmp_path, resul
 
 
 def test_scatter_marks_the_diagonal_and_its_facts_count_wins(results):
-    figure = report.plot_scatter(results, "cdcl", "ref")
+    figure = results_page.plot_scatter(results, "cdcl", "ref")
     labels = [line.get_label() for line in figure.axes[0].get_lines()]
     assert "equal time" in labels
     facts = comparison.scatter_facts(results, "cdcl", "ref", "total_wall_ms")
     # line 1: cdcl 40 ms against ref 20 ms; line 3: 10 against 12; line 2: ref timed out
-    assert (facts.both, facts.own_faster, facts.reference_faster, facts.ties) == (2, 1, 1, 0)
-    assert facts.median_ratio == pytest.approx((40 / 20 + 10 / 12) / 2)
-    assert facts.clock == "wall" and facts.name == "end to end" and facts.winner is None
+    assert [facts[k] for k in ("both", "own_faster", "reference_faster", "ties")] == [2, 1, 1, 0]
+    assert facts["median_ratio"] == pytest.approx((40 / 20 + 10 / 12) / 2)
     empty = comparison.scatter_facts(results.iloc[:0], "cdcl", "ref", "total_wall_ms")
-    assert empty.median_ratio is None
+    assert empty["median_ratio"] is None
 
 
 def test_solved_boards_show_input_and_solution_with_givens_marked(results):
@@ -240,14 +236,13 @@ def test_in_process_solvers_split_solve_into_load_and_search(tmp_path):
     assert table["load_cpu_ms"].notna().all() and table["search_cpu_ms"].notna().all()
     assert ((table["load_cpu_ms"] + table["search_cpu_ms"]) <= table["solve_cpu_ms"] + 0.01).all()
     versus = comparison.comparison_facts(table, "cdcl", "pysat:minisat22")
-    assert versus.end_to_end.column == "total_wall_ms"
-    assert versus.search.column == "search_cpu_ms"
-    assert [s.column for s in versus.compared] == [m.column for m in comparison.MEASURES]
-    assert {s.both for s in versus.compared} == {1} and versus.not_compared == ()
+    assert list(versus) == [(m.name, m.clock) for m in comparison.MEASURES]
+    assert {f["lacking"] for f in versus.values()} == {()}  # every comparison made
+    assert {f["both"] for f in versus.values()} == {1}
     manifest = io.read_manifest(tmp_path / "out" / "results.csv")
-    facts = run.run_facts(manifest, ["cdcl", "pysat:minisat22"])
-    assert facts.workers == 1 and facts.cores is not None and facts.cores >= 1
-    assert facts.time_limit_ms == 10_000 and facts.encoding == "course" and facts.notes == ()
+    assert manifest["jobs"] == 1 and manifest["machine"]["cores"] >= 1
+    assert manifest["time_limit_ms"] == 10_000 and manifest["encoding"] == "course"
+    assert manifest["notes"] == []
 
 
 def test_timing_workers_leave_one_core_free(monkeypatch):
@@ -289,14 +284,36 @@ def test_encodings_table_compares_sizes_and_propagation():
     assert table.loc["course", "variables"] == 729
     assert table.loc["optimised", "clauses"] < table.loc["course", "clauses"]
     assert table.loc["course", "decided by propagation"] == 1 and table["boards"].eq(2).all()
-    ratios = reduction.encoding_ratios(table, "course")
-    assert [r.encoding for r in ratios] == ["course", "optimised"]
-    assert ratios[0].clauses == ratios[0].variables == 1.0
-    assert ratios[1].clauses == pytest.approx(
-        table.loc["optimised", "clauses"] / table.loc["course", "clauses"])
+    said = reduction.ratios_sentence(table, "course")
+    share = table.loc["optimised", "clauses"] / table.loc["course", "clauses"]
+    assert said.startswith(f"Against the course encoding, optimised has {share:.2f} times its "
+                           "clauses")
     decided = table.loc["optimised", "decided by propagation"]
-    assert (ratios[1].decided, ratios[1].boards) == (decided, 2)
-    assert reduction.encoding_ratios(table, "minimal") == []
+    assert f"optimised: {decided} of 2" in said or f"and optimised: {decided} of 2" in said
+    assert reduction.ratios_sentence(table, "minimal") == ""
+    clocks = reduction.build_clock_words(table)
+    assert clocks.startswith("**Wall against CPU time.** The builds took ")
+    assert "the machine was quiet" in clocks or "the machine was busy" in clocks
+
+
+def test_build_clock_words_tell_a_quiet_machine_a_busy_one_and_no_measure():
+    from sudosat.report.reduction import BUILD_CPU, BUILD_WALL
+
+    def said(wall: float, cpu: float) -> str:
+        return reduction.build_clock_words(pd.DataFrame({BUILD_WALL: [wall], BUILD_CPU: [cpu]}))
+
+    assert "1.00 times as long" in said(2.0, 2.0) and "the machine was quiet." in said(2.0, 2.0)
+    assert "the machine was busy: other programs had the CPU." in said(4.0, 2.0)
+    assert said(1.0, 0.0) == ""
+
+
+def test_model_words_name_the_first_true_variables_and_count_the_rest():
+    model = [1, -2, 6, 11, 16, 17]
+    assert reduction.model_words("SAT", model, 2, shown=6) == (
+        "SAT: 5 of 6 variables are true: x(r1,c1,1), x(r1,c2,2), x(r1,c3,3), x(r1,c4,4), "
+        "x(r2,c1,1).")
+    assert reduction.model_words("SAT", model, 2, shown=2).endswith(
+        "x(r1,c1,1), x(r1,c2,2) and 3 more.")
 
 
 def test_trace_records_decisions_and_conflicts():
@@ -482,11 +499,10 @@ def test_mode_facts_call_near_equal_medians_even(fresh, loaded, even, faster):
     assert facts.clocks.ratio == pytest.approx(2.0) and facts.clocks.busy
 
 
-def test_run_facts_of_a_manifest_without_a_machine_leave_the_unknown_unset():
-    facts = run.run_facts({"instances": "in.txt", "jobs": 2}, ["cdcl"])
-    assert (facts.instances, facts.workers, facts.solvers) == ("in.txt", 2, ("cdcl",))
-    assert facts.time_limit_ms is None and facts.cores is None and facts.load_average is None
-    assert facts.encoding == "?" and facts.notes == ()
+def test_a_manifest_without_a_machine_leaves_the_unknown_unsaid():
+    machine, method = run.machine_and_method(run.run_facts({"jobs": 2}, ["cdcl"]))
+    assert machine == "**Machine.** an unknown processor, ? cores, , Python ?."
+    assert "timed by 2 worker processes" in method
 
 
 def test_the_package_exports_exactly_what_the_notebooks_call_through_it():
@@ -548,8 +564,8 @@ def test_the_index_summarises_every_comparison_on_its_clock_after_saying_if_the_
     assert [row[:2] for row in cells] == [
         ["search", "CPU"], ["solver alone", "CPU"], ["around the solver", "CPU"],
         ["end to end", "wall"], ["end to end", "CPU"], ["overhead", "wall"], ["overhead", "CPU"]]
-    search = comparison.comparison_facts(results, "cdcl", "zchaff").search
-    assert cells[0][2:6] == ["3", "0", "3", formats.ratio(search.median_ratio)]
+    search = comparison.scatter_facts(results, "cdcl", "zchaff", "search_cpu_ms")
+    assert cells[0][2:6] == ["3", "0", "3", formats.ratio(search["median_ratio"])]
     for row in (1, 2, 5):  # no process CPU time of zChaff's; no wall-clock search
         assert "no such time for zchaff" in cells[row]
     assert page.index("the machine was busy".capitalize()) < page.index("<table")

@@ -13,14 +13,12 @@ import pandas as pd
 import pytest
 
 from sudosat import report
-from sudosat.report import io, plots, run
+from sudosat.report import io, plots, results_page, run
 from sudosat.report.results_page import (
-    TIME_PARTS,
-    ConflictFacts,
-    instance_facts,
+    difficulty_words,
     instance_parts,
     plot_time_split,
-    stage_facts,
+    stage_words,
 )
 from sudosat.sudoku.board import COURSE_EXAMPLE, Board
 
@@ -110,47 +108,60 @@ def graded_run() -> tuple[pd.DataFrame, dict[int, Board]]:
     return io.normalise_results(pd.DataFrame(rows)), boards
 
 
-def test_instance_facts_quote_the_difficulty_table_and_scope_the_file_s_lines(graded_run):
+GRADED = "The order-3 puzzles on lines 2–49 of `data/instances.txt` are minimal puzzles"
+
+
+def test_difficulty_words_quote_the_difficulty_table_and_scope_the_file_s_lines(graded_run):
     results, boards = graded_run
-    facts = instance_facts(results, "data/instances.txt", boards=boards)
-    row = report.difficulty_table(results).iloc[0]
-    assert row["median conflicts"] == 21.5  # a half: the facts keep it
-    assert facts.order3 == ConflictFacts(row["instances"], row["least conflicts"],
-                                         row["most conflicts"], 21.5, row["more than 30"], 30)
-    assert facts.graded_lines == tuple(range(2, 50))
-    assert facts.clashing_lines == (57,)
-    assert facts.graded == ConflictFacts(48, 3, 40, 21.5, 24, 30)
-    assert facts.graded_order_kept is False  # 12, 31, 40, 3, ... is not easiest first
+    said = difficulty_words(results, "data/instances.txt", boards)
+    row = results_page.difficulty_table(results).iloc[0]
+    assert row["median conflicts"] == 21.5  # a half: the words keep it
+    assert said.startswith(GRADED)
+    assert "Line 57 holds a board whose givens clash, there for the UNSAT path" in said
+    assert ("In this run cdcl needed from 1 to 40 conflicts on the 50 instances of order 3 it "
+            "decided (median 21.5); 25 of the 50 needed more than 30.") in said
+    assert ("On the graded puzzles alone (lines 2–49) it needed from 3 to 40 conflicts on "
+            "the 48 graded puzzles it decided (median 21.5); 24 of the 48") in said
+    assert said.endswith("this run's counts do not keep that order.")  # 12, 31, 40, 3, ...
 
 
-def test_instance_facts_without_the_file_or_order_3_state_nothing_about_it():
+def test_difficulty_words_say_the_same_figures_once_and_a_kept_order():
+    boards = _file_lines()
+    boards[58] = boards[57]  # a second clashing board
+    rows = [_row(k, "cdcl", "SAT", k) for k in range(2, 6)]
+    said = difficulty_words(io.normalise_results(pd.DataFrame(rows)), "data/instances.txt",
+                            boards)
+    assert "Lines 57–58 hold boards whose givens clash" in said
+    assert "The 4 graded puzzles alone (lines 2–49) give the same figures." in said
+    assert said.endswith("this run's counts keep that order.")
+
+
+def test_difficulty_words_without_the_file_or_order_3_say_nothing_about_it():
     rows = [_row(2, "cdcl", "SAT", 4, order=2), _row(3, "cdcl", "UNSAT", 0, order=2)]
     results = io.normalise_results(pd.DataFrame(rows))
-    facts = instance_facts(results, "/tmp/tiny.txt", boards={2: Board.empty(2)})
-    assert facts.order3 is None and facts.graded is None
-    assert facts.graded_lines == facts.clashing_lines == () and facts.graded_order_kept is None
+    none = "No order-3 instance was decided by cdcl in this run."
+    assert difficulty_words(results, "/tmp/tiny.txt", {2: Board.empty(2)}) == none
     one = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "SAT", 19)]))
-    facts = instance_facts(one, "/tmp/tiny.txt", boards={1: Board.parse(COURSE_EXAMPLE)})
-    assert facts.order3 == ConflictFacts(1, 19, 19, 19.0, 0, 30) and facts.graded is None
+    just = "In this run cdcl needed 19 conflicts on the one instance of order 3 it decided."
+    assert difficulty_words(one, "/tmp/tiny.txt", {1: Board.parse(COURSE_EXAMPLE)}) == just
     # another file's order-3 boards are not the graded puzzles of the report's own file
-    facts = instance_facts(one, "/tmp/tiny.txt", boards={1: Board.empty(3)})
-    assert facts.graded_lines == facts.clashing_lines == () and facts.graded is None
+    assert difficulty_words(one, "/tmp/tiny.txt", {1: Board.empty(3)}) == just
     # the own file named but no boards read: nothing is said about its lines
-    facts = instance_facts(one, "data/instances.txt", boards={})
-    assert facts.graded_lines == facts.clashing_lines == ()
+    assert difficulty_words(one, "data/instances.txt", {}) == just
+    # the own file, but none of its graded lines decided: the order-3 figures alone
+    assert difficulty_words(one, "data/instances.txt", _file_lines()).endswith(just)
 
 
-def test_instance_facts_match_the_rendered_run_when_there_is_one():
+def test_difficulty_words_match_the_rendered_run_when_there_is_one():
     """On the last full run (reports/data), if present: the median as the table shows it."""
     results_csv = ROOT / "reports" / "data" / "results.csv"
     if not results_csv.is_file():
         pytest.skip("no full run in reports/data")
     table, manifest, boards = run.read_run(results_csv)
-    facts = instance_facts(table, manifest.get("instances"), boards=boards)
-    row = report.difficulty_table(table)
+    row = results_page.difficulty_table(table)
     row = row[(row["solver"] == "cdcl") & (row["order"] == 3)].iloc[0]
-    assert facts.order3 is not None and facts.order3.median == row["median conflicts"]
-    assert not set(facts.graded_lines) & set(facts.clashing_lines)
+    said = difficulty_words(table, manifest.get("instances"), boards)
+    assert f"(median {row['median conflicts']:,.1f})" in said
 
 
 # -- where the time goes ------------------------------------------------------------------
@@ -165,14 +176,10 @@ def test_time_split_plot_draws_the_parts_the_facts_name_with_one_panel_per_order
     assert "ms" in figure.axes[0].get_ylabel() and all(ax.get_xlabel() for ax in figure.axes)
     labels = {text.get_text() for text in figure.legends[0].get_texts()}
     assert {"load into the solver", "search", "solve (not split)"} <= labels
-    stages = {(s.solver, s.order): s for s in stage_facts(results)}
-    assert {s.part for s in stages.values()} <= set(TIME_PARTS)
-    assert sorted(stages) == [("cdcl", 3), ("cdcl", 5), ("ext", 3)]
-    cdcl = stages[("cdcl", 3)]
-    assert (cdcl.part, cdcl.share, cdcl.total_cpu_ms, cdcl.line) == ("search", pytest.approx(0.5),
-                                                                 30.0, 1)
-    ext = stages[("ext", 3)]
-    assert (ext.part, ext.share) == ("solve", pytest.approx(0.98))
+    assert stage_words(results) == (
+        "The largest part of the CPU time, per solver and order: cdcl, order 3 (line 1): search "
+        "(50% of its total of 30.0 ms); ext, order 3 (line 1): solving (98% of its total of "
+        "30.0 ms); cdcl, order 5 (line 2): search (50% of its total of 50.0 ms).")
     paths = plots.save_figure(figure, "report-stages", tmp_path)
     assert all(p.stat().st_size > 1000 for p in paths)
 
@@ -208,15 +215,15 @@ def test_stacked_parts_add_up_to_the_total_they_are_labelled_with(count):
     written = [float(t.get_text().removesuffix(" ms").replace(",", "")) for t in ax.texts]
     assert written == pytest.approx(tops, rel=0.01)
     assert sum(instance_parts(median_row).values()) == pytest.approx(median_row["total_cpu_ms"])
-    facts = {s.solver: s for s in stage_facts(results)}
-    assert facts["cdcl"].line == median_row["line"]
-    assert facts["cdcl"].total_cpu_ms == median_row["total_cpu_ms"]
+    cdcl = stage_words(results).split("; ")[0]  # the median instance's line and total
+    assert f"cdcl, order 3 (line {median_row['line']}): " in cdcl
+    assert cdcl.endswith(f"of its total of {median_row['total_cpu_ms']:.1f} ms)")
 
 
 def test_time_split_plot_with_nothing_decided_is_one_empty_panel():
     results = io.normalise_results(pd.DataFrame([_row(1, "cdcl", "TIMEOUT", 0)]))
     assert len(plot_time_split(results).axes) == 1
-    assert stage_facts(results) == []
+    assert stage_words(results) == "No instance was decided: there is no time to break down."
 
 
 def test_time_split_panels_wrap_onto_rows_within_the_page_width():

@@ -186,7 +186,7 @@ def test_a_figure_this_run_does_not_draw_again_is_removed_and_the_others_stay(
             (figures / f"{name}{suffix}").write_bytes(b"an earlier run's " + name.encode())
     cells = [nbformat.v4.new_code_cell(
         'report.save_and_show(figure, "report-cactus", figures_dir)\n'
-        'if versus.search is not None:\n'
+        'if comparison.compared(versus, "search", "CPU") is not None:\n'
         '    report.save_and_show(figure, "report-scatter-search", figures_dir)')]
     nbformat.write(nbformat.v4.new_notebook(cells=cells), project / "notebooks" / "report.ipynb")
 

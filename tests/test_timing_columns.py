@@ -298,16 +298,22 @@ RACE = [
 ]
 
 
+def winner(facts: dict, own: str = "cdcl", reference: str = "zchaff") -> str | None:
+    """The solver faster on more of the instances both decided (None: as many each)."""
+    mine, theirs = facts["own_faster"], facts["reference_faster"]
+    return None if mine == theirs else own if mine > theirs else reference
+
+
 def test_each_comparison_has_its_own_winner_and_names_its_clock():
     versus = comparison.comparison_facts(race_table(RACE), "cdcl", "zchaff")
-    made = {(s.name, s.clock): s for s in versus.compared}
+    made = {key: f for key, f in versus.items() if not f["lacking"]}
     assert list(made) == [("search", "CPU"), ("end to end", "wall"), ("end to end", "CPU"),
                           ("overhead", "CPU")]
-    assert [s.winner for s in made.values()] == ["zchaff", "cdcl", "cdcl", "cdcl"]
-    assert made[("end to end", "wall")].both == 2  # line 3: zChaff gave no answer
-    assert versus.search.median_ratio == pytest.approx((2.0 / 0.2 + 1.0 / 0.1) / 2)
+    assert [winner(f) for f in made.values()] == ["zchaff", "cdcl", "cdcl", "cdcl"]
+    assert made[("end to end", "wall")]["both"] == 2  # line 3: zChaff gave no answer
+    assert made[("search", "CPU")]["median_ratio"] == pytest.approx((2.0 / 0.2 + 1.0 / 0.1) / 2)
     # zChaff's process CPU time is not in this table: its own work cannot be told apart
-    assert [(m.name, m.clock, lacking) for m, lacking in versus.not_compared] == [
+    assert [(*key, f["lacking"]) for key, f in versus.items() if f["lacking"]] == [
         ("solver alone", "CPU", ("zchaff",)), ("around the solver", "CPU", ("zchaff",)),
         ("overhead", "wall", ("zchaff",))]
 
@@ -319,49 +325,50 @@ def test_with_a_programs_own_cpu_time_the_solver_alone_and_around_it_are_compare
     table.loc[table["solver"] == "zchaff", "process_cpu_ms"] = [9.0, 8.0, 1.0]
     table.loc[table["solver"] == "cdcl", "load_cpu_ms"] = [0.5, 0.5, 0.5]
     versus = comparison.comparison_facts(io.normalise_results(table), "cdcl", "zchaff")
-    alone, around = versus.get("solver alone", "CPU"), versus.get("around the solver", "CPU")
-    assert alone is not None and around is not None and alone.both == around.both == 2
-    assert alone.median_ratio == pytest.approx(((2.0 + 0.5) / 9.0 + (1.0 + 0.5) / 8.0) / 2)
-    assert around.median_ratio == pytest.approx(((3.8 - 2.5) / 0.4 + (2.9 - 1.5) / 0.4) / 2)
-    assert alone.winner == "cdcl" and around.winner == "zchaff"
+    alone = comparison.compared(versus, "solver alone", "CPU")
+    around = comparison.compared(versus, "around the solver", "CPU")
+    assert alone is not None and around is not None and alone["both"] == around["both"] == 2
+    assert alone["median_ratio"] == pytest.approx(((2.0 + 0.5) / 9.0 + (1.0 + 0.5) / 8.0) / 2)
+    assert around["median_ratio"] == pytest.approx(((3.8 - 2.5) / 0.4 + (2.9 - 1.5) / 0.4) / 2)
+    assert winner(alone) == "cdcl" and winner(around) == "zchaff"
 
 
 def test_without_a_search_time_neither_search_nor_overhead_is_compared():
     rows = [row[:5] + ((None, None, None) if row[1] == "zchaff" else row[5:8]) + row[8:]
             for row in RACE]
     versus = comparison.comparison_facts(race_table(rows), "cdcl", "zchaff")
-    assert versus.end_to_end is not None and versus.end_to_end.winner == "cdcl"
-    assert versus.search is None and versus.get("overhead", "CPU") is None
-    assert [(m.name, m.clock) for m, _ in versus.not_compared] == [
+    end_to_end = comparison.compared(versus, "end to end", "wall")
+    assert end_to_end is not None and winner(end_to_end) == "cdcl"
+    assert comparison.compared(versus, "search", "CPU") is None
+    assert comparison.compared(versus, "overhead", "CPU") is None
+    assert [key for key, f in versus.items() if f["lacking"]] == [
         ("search", "CPU"), ("solver alone", "CPU"), ("around the solver", "CPU"),
         ("overhead", "wall"), ("overhead", "CPU")]
-    assert {lacking for _, lacking in versus.not_compared} == {("zchaff",)}
+    assert {f["lacking"] for f in versus.values() if f["lacking"]} == {("zchaff",)}
 
 
 def test_a_tie_has_no_winner_and_one_solver_compares_with_nothing():
     rows = [(1, s, "SAT", 5.0, 5.0, 1.0, 4.0, 4.0, 5.0, 5.0) for s in ("cdcl", "ref")]
     versus = comparison.comparison_facts(race_table(rows), "cdcl", "ref")
-    assert versus.end_to_end.ties == 1 and versus.end_to_end.winner is None
+    tie = comparison.compared(versus, "end to end", "wall")
+    assert tie is not None and tie["ties"] == 1 and winner(tie) is None
     alone = comparison.comparison_facts(race_table(rows), "cdcl", None)
-    assert alone.end_to_end is None and alone.compared == () and alone.both == 0
+    assert alone == {} and comparison.decided_by_both(alone) == 0
 
 
 @pytest.mark.parametrize(("cpu", "busy"), [(3.5, False), (2.0, True)])
 def test_a_busy_machine_is_told_from_the_in_process_solver_s_wall_over_cpu(cpu, busy):
     rows = [(line, "cdcl", "SAT", 4.0, 3.8, 2.0, 1.6, 1.5, 3.6, cpu) for line in (1, 2, 3)]
     rows += [(line, "zchaff", "SAT", 14.0, 9.4, 0.2, None, 9.0, 13.6, 1.0) for line in (1, 2, 3)]
-    facts = comparison.wall_cpu_facts(race_table(rows), ["cdcl", "zchaff"])
-    assert facts.judged == ("cdcl",) and facts.busy is busy
-    assert facts.over == (("cdcl",) if busy else ())
-    assert dict(facts.ratios) == {"cdcl": pytest.approx(3.6 / cpu), "zchaff": pytest.approx(13.6)}
-    assert {m.clock for m in facts.affected} == {"wall"}
-    assert {m.clock for m in facts.unaffected} == {"CPU"}
+    ratios = comparison.wall_cpu_facts(race_table(rows), ["cdcl", "zchaff"])
+    assert ratios == {"cdcl": pytest.approx(3.6 / cpu), "zchaff": pytest.approx(13.6)}
+    assert comparison.machine_busy(ratios) is busy  # judged by cdcl alone, in this process
 
 
 def test_a_table_without_cpu_times_cannot_tell_a_busy_machine():
     rows = [(1, "cdcl", "SAT", 4.0, None, 2.0, 1.6, None, 3.6, None)]
-    facts = comparison.wall_cpu_facts(race_table(rows), ["cdcl"])
-    assert facts.busy is None and facts.ratios == ()
+    ratios = comparison.wall_cpu_facts(race_table(rows), ["cdcl"])
+    assert ratios == {} and comparison.machine_busy(ratios) is None
 
 
 def test_the_comparison_table_holds_each_solver_s_medians_under_clock_named_headers():
@@ -396,10 +403,12 @@ def test_on_a_busy_machine_search_alone_still_sets_cpu_against_cpu():
         rows.append({"line": line, "solver": "zchaff", "status": "SAT", "search_cpu_ms": theirs,
                      "total_wall_ms": 30.0, "total_cpu_ms": 9.0})
     results = io.normalise_results(pd.DataFrame(rows).assign(order=3))
-    search = comparison.comparison_facts(results, "cdcl", "zchaff").search
-    assert search is not None and search.column == "search_cpu_ms"
-    assert search.median_ratio == pytest.approx(recomputed_search_ratio(results, "cdcl", "zchaff"))
-    assert search.median_ratio == pytest.approx(10.0)  # not 40: the wall-clock search
+    versus = comparison.comparison_facts(results, "cdcl", "zchaff")
+    search = comparison.compared(versus, "search", "CPU")  # the search_cpu_ms column
+    assert search is not None
+    assert search["median_ratio"] == pytest.approx(
+        recomputed_search_ratio(results, "cdcl", "zchaff"))
+    assert search["median_ratio"] == pytest.approx(10.0)  # not 40: the wall-clock search
 
 
 def test_with_a_zchaff_that_reports_its_cpu_time_the_search_ratio_is_cpu_against_cpu(
@@ -417,6 +426,8 @@ def test_with_a_zchaff_that_reports_its_cpu_time_the_search_ratio_is_cpu_against
                                        tmp_path / "out")
     zchaff = results[results["solver"] == "zchaff"]
     assert (zchaff["search_cpu_ms"] == 0.278).all() and zchaff["search_wall_ms"].isna().all()
-    search = comparison.comparison_facts(results, "cdcl", "zchaff").search
-    assert search is not None and search.both == 3
-    assert search.median_ratio == pytest.approx(recomputed_search_ratio(results, "cdcl", "zchaff"))
+    search = comparison.compared(comparison.comparison_facts(results, "cdcl", "zchaff"),
+                                 "search", "CPU")
+    assert search is not None and search["both"] == 3
+    assert search["median_ratio"] == pytest.approx(
+        recomputed_search_ratio(results, "cdcl", "zchaff"))

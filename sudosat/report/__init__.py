@@ -1,34 +1,33 @@
 """The report: what the notebooks show, and the build that renders them.
 
-Each page has its module, which computes the page's tables, figures and facts
-(small frozen records), from which its notebook writes its short sentences. The
-study pages' modules compute their sentences that branch (zero counts, verdicts, a
-busy machine) straight from their rows, where the tests reach every branch; the
-sentences that do not branch are their notebooks' own:
+Each page has its module, which computes the page's tables and figures. A page's fixed
+sentences are written in its notebook; where a sentence branches (zero counts, verdicts, a
+busy machine), it is a function in the page's module that reads the page's rows itself, and
+the tests reach every branch:
 
 * :mod:`~sudosat.report.reduction`: the reduction page (clause families, the encodings);
 * :mod:`~sudosat.report.solvers_page`: the solvers page (costs, counters, the engine, a trace);
 * :mod:`~sudosat.report.run`, :mod:`~sudosat.report.modes` and
   :mod:`~sudosat.report.comparison`: the experiment page (a timed run and its record, the
   rules loaded once, our solver against the reference);
-* :mod:`~sudosat.report.results_page`: the results page (difficulty, where the time goes),
-  with :mod:`~sudosat.report.run` and :mod:`~sudosat.report.comparison`;
+* :mod:`~sudosat.report.results_page`: the results page (difficulty, where the time goes, its
+  tables and plots), with :mod:`~sudosat.report.run` and :mod:`~sudosat.report.comparison`;
 * :mod:`~sudosat.report.scaling_page` and :mod:`~sudosat.report.heuristics_page`: the studies;
 * :mod:`~sudosat.report.study_plots`: the measuring study's figures (``sudosat study``).
 
 Under them: :mod:`~sudosat.report.io` (paths, instance, solution and results
 files, the manifest), :mod:`~sudosat.report.clocks` (wall-clock against CPU time:
 whether the machine was busy), :mod:`~sudosat.report.tables` (the reader's table, the
-results table's summaries), :mod:`~sudosat.report.plots` (the figure style and
-the results plots), :mod:`~sudosat.report.boards` (boards as HTML) and
+results table's summary), :mod:`~sudosat.report.plots` (the figure style, making and
+saving figures), :mod:`~sudosat.report.boards` (boards as HTML) and
 :mod:`~sudosat.report.formats` (how a number reads in a sentence). The build is
 :mod:`~sudosat.report.pages`, :mod:`~sudosat.report.export` and
 :mod:`~sudosat.report.build` (``sudosat report``, ``make report``), imported on its own.
 
 This package exports what the notebooks call through it (:data:`__all__`), the
 things several pages share: the reader's table, HTML and a Markdown bullet list,
-the figure style and saving, boards, the results table's readers, summaries and
-plots. A page's own tables, figures and facts are imported from its module.
+the figure style and saving, boards, the results table's readers and summary. A page's
+own tables, figures and words are imported from its module.
 """
 
 from __future__ import annotations
@@ -46,11 +45,8 @@ _EXPORTS = {
         "unsolved_html",
     ),
     "io": ("offered_puzzles", "read_manifest", "resolve", "solver_order"),
-    "plots": ("plot_cactus", "plot_per_instance", "plot_scatter", "save_and_show", "use_style"),
-    "tables": (
-        "HTML", "bullets", "difficulty_table", "summary_table", "table", "time_split_table",
-        "times_table",
-    ),
+    "plots": ("save_and_show", "use_style"),
+    "tables": ("HTML", "bullets", "summary_table", "table"),
 }
 _HOMES = {name: home for home, names in _EXPORTS.items() for name in names}
 

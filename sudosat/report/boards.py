@@ -16,26 +16,14 @@ from sudosat.sudoku.board_view import EMPTY, board_table
 
 
 def board_pair_html(
-    puzzle: Board,
-    solution: Board | None,
-    caption: str = "",
-    others: Sequence[tuple[str, Board]] = (),
-    label: str = "solution (givens in bold)",
+    puzzle: Board, solution: Board | None, caption: str = "",
+    others: Sequence[tuple[str, Board]] = (), label: str = "solution (givens in bold)",
 ) -> str:
-    """The input board and its solution side by side as matrices, givens in bold.
+    """The input board and its solution (labelled `label`; None: the input alone) side by side
+    as matrices, givens in bold, under `caption` (plain text; escaped).
 
-    Parameters
-    ----------
-    puzzle : Board
-    solution : Board or None
-        None shows the input alone (an instance without a solution).
-    caption : str
-        A line above the pair (plain text; escaped).
-    others : sequence of (label, Board)
-        Further solutions of the same puzzle, each shown after the first with
-        the cells where it differs from it marked (class ``differs``).
-    label : str
-        The first solution's label.
+    `others` are further (label, solution) pairs of the same puzzle, each shown after the
+    first with the cells where it differs from it marked (class ``differs``).
     """
     right = solution.to_html(puzzle=puzzle) if solution is not None else "<p><i>no solution</i></p>"
     boards = [_labelled(f"input ({puzzle.num_givens} givens)", puzzle.to_html()),
@@ -83,22 +71,12 @@ BOARDS_STYLE = (
 def solved_boards_html(
     results: pd.DataFrame, instances: Mapping[int, Board], solutions: Mapping[int, Board]
 ) -> HTML:
-    """Every instance solved by some solver: its input and solution, with each solver's total
-    time on both clocks.
+    """Every instance solved by some solver (`solutions`, by line): its input (`instances`, by
+    line) and solution, with each solver's status and total time on both clocks (`results`).
 
     Where the solvers' solutions differ (a puzzle with several solutions), each
     different solution is shown, named by the solvers that gave it, with the
     cells where it differs from the first marked, and the caption says so.
-
-    Parameters
-    ----------
-    results : DataFrame
-        The results table (for the times and statuses shown in each caption, and
-        each solver's board, its ``output``).
-    instances : mapping line -> Board
-        The input boards (:func:`read_instances`).
-    solutions : mapping line -> Board
-        The solved boards (:func:`read_solutions` merged over the solvers).
     """
     parts = []
     for line in sorted(solutions):
@@ -106,11 +84,8 @@ def solved_boards_html(
         if puzzle is None:
             continue
         rows = results[results["line"] == line]
-        times = ", ".join(
-            f"{r.solver} {r.status} in {r.total_wall_ms:.1f} ms wall-clock, "
-            f"{r.total_cpu_ms:.1f} ms CPU"
-            for r in rows.itertuples()
-        )
+        times = ", ".join(f"{r.solver} {r.status} in {r.total_wall_ms:.1f} ms wall-clock, "
+                          f"{r.total_cpu_ms:.1f} ms CPU" for r in rows.itertuples())
         caption = f"Line {line}: order {puzzle.order}, {puzzle.num_givens} givens. {times}"
         found = solver_solutions(rows)
         distinct = list(dict.fromkeys(found.values()))

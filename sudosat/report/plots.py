@@ -22,12 +22,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import matplotlib
-import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.io import resolve, solver_order
-from sudosat.report.tables import time_name
-from sudosat.run.results import DECIDED
+from sudosat.report.io import resolve
 
 MATPLOTLIBRC = Path(__file__).resolve().parent.parent / "templates" / "sudosat" / "matplotlibrc"
 """The project's one figure style, read by :func:`styled` and by every kernel of the build."""
@@ -136,13 +133,6 @@ def panels(
     return figure, list(axes[0])
 
 
-def solver_style(solvers: Sequence[str]) -> dict[str, tuple[str, str]]:
-    """A (colour, marker) pair per solver, by position, the same on every plot of a page."""
-    return {
-        s: (COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]) for k, s in enumerate(solvers)
-    }
-
-
 def legend_outside(ax: Any, **options: Any) -> Any:
     """The legend of `ax` to the right of its axes, where it covers no data.
 
@@ -171,18 +161,6 @@ def tidy_log_ticks(ax: Any) -> None:
             continue
         axis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
         axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-
-
-def draw_time_limit(ax, time_limit_ms: float | None) -> None:
-    """A dashed line at the time limit T, labelled for the legend (nothing without a limit)."""
-    if time_limit_ms:
-        ax.axhline(
-            time_limit_ms,
-            color="#555",
-            linestyle="--",
-            linewidth=1,
-            label=f"limit T = {time_limit_ms:g} ms",
-        )
 
 
 def note_zeros(ax: Any, what: str, labels: Sequence[str]) -> None:
@@ -241,200 +219,4 @@ def save_and_show(figure: Figure, name: str, folder: str | os.PathLike[str] = "f
 
     save_figure(figure, name, folder)
     plt.close(figure)  # a figure pyplot does not manage is left as it is
-    return figure
-
-
-# -- the results page ------------------------------------------------------------------
-
-LINE_LABELS = 16
-"""At most this many line numbers label the axis of :func:`plot_per_instance` (every k-th
-line), so that they stay apart at the width of a printed page."""
-
-
-@styled
-def plot_per_instance(
-    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
-) -> Figure:
-    """Time per instance for every solver, on a log scale, in the file's line order.
-
-    Answers are filled markers; time-outs and errors are drawn as crosses; the
-    time limit, when given, is a dashed line.
-    """
-    solvers = solver_order(results)
-    style = solver_style(solvers)
-    lines = sorted(results["line"].dropna().unique())
-    position = {line: k for k, line in enumerate(lines)}
-    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
-    for solver in solvers:
-        mine = results[results["solver"] == solver]
-        colour, marker = style[solver]
-        answered = mine[mine["status"].isin(DECIDED)]
-        ax.scatter(
-            [position[x] for x in answered["line"]],
-            answered[time_column].clip(lower=0.01),
-            color=colour,
-            marker=marker,
-            s=22,
-            label=solver,
-            alpha=0.85,
-        )
-        missed = mine[~mine["status"].isin(DECIDED)]
-        if len(missed):
-            ax.scatter(
-                [position[x] for x in missed["line"]],
-                missed[time_column].fillna(time_limit_ms or 1),
-                color=colour,
-                marker="x",
-                s=40,
-                label=f"{solver}: no answer",
-            )
-    draw_time_limit(ax, time_limit_ms)
-    ax.set_yscale("log")
-    ax.set_xlabel("instance (line of the instance file)")
-    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
-    ax.set_title("Time per instance")
-    step = max(1, -(-len(lines) // LINE_LABELS))
-    ax.set_xticks(
-        range(0, len(lines), step),
-        [str(int(lines[k])) for k in range(0, len(lines), step)],
-        fontsize=8,
-    )
-    ax.grid(True, which="major", axis="y")
-    tidy_log_ticks(ax)
-    legend_outside(ax)
-    return figure
-
-
-@styled
-def plot_scatter(
-    results: pd.DataFrame,
-    own: str,
-    reference: str | None,
-    time_limit_ms: float | None = None,
-    time_column: str = "total_wall_ms",
-) -> Figure:
-    """Our solver's time against the reference solver's, one point per instance, log-log.
-
-    Points above the diagonal are instances where our solver is slower.
-    Instances without an answer are placed at the time limit (or their own
-    time) and drawn as crosses. Colour says the order.
-    """
-    if reference is None:  # one solver ran: say so instead of drawing an empty plot
-        figure, ax = new_figure(5.4, 1.2)
-        ax.axis("off")
-        ax.text(0.5, 0.5, f"only {own} ran: no reference to compare with", ha="center")
-        return figure
-    pair = paired(results, own, reference, time_column)
-    figure, ax = new_figure(5.4, 3.9)
-    orders = sorted(pair["order"].dropna().unique())
-    for k, order in enumerate(orders):
-        group = pair[pair["order"] == order]
-        both = group["answered_x"] & group["answered_y"]
-        colour = COLOURS[k % len(COLOURS)]
-        ax.scatter(
-            group[both]["x"],
-            group[both]["y"],
-            color=colour,
-            s=24,
-            alpha=0.85,
-            label=f"order {int(order)}",
-        )
-        if (~both).any():
-            ax.scatter(
-                group[~both]["x"],
-                group[~both]["y"],
-                color=colour,
-                marker="x",
-                s=40,
-                label=f"order {int(order)}, no answer by one",
-            )
-    values = pd.concat([pair["x"], pair["y"]]).dropna()
-    low = max(0.01, float(values.min()) / 2) if len(values) else 0.1
-    high = float(values.max()) * 2 if len(values) else 10.0
-    ax.plot([low, high], [low, high], color="#555", linewidth=1, label="equal time")
-    if time_limit_ms:
-        ax.axhline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
-        ax.axvline(time_limit_ms, color="#999", linestyle=":", linewidth=1)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(low, high)
-    ax.set_ylim(low, high)
-    ax.set_aspect("equal")
-    # Wrapped to the axes' size (square, beside the legend): a long label would run past the
-    # axes, the y label up into the title.
-    ax.set_xlabel(_wrapped(f"{reference}: {time_name(time_column)} (ms, log scale)"))
-    ax.set_ylabel(_wrapped(f"{own}: {time_name(time_column)} (ms, log scale)"))
-    ax.set_title(_wrapped(f"{own} against {reference}: {time_name(time_column)} per instance",
-                          LABEL_CHARS + 12))
-    ax.grid(True)
-    tidy_log_ticks(ax)
-    legend_outside(ax)
-    return figure
-
-
-LABEL_CHARS = 34
-"""The longest line of an axis label of :func:`plot_scatter` (its axes are about 2.6 inches
-square at the page's width, beside the legend)."""
-
-
-def _wrapped(text: str, width: int = LABEL_CHARS) -> str:
-    import textwrap
-
-    return textwrap.fill(text, width, break_on_hyphens=False)
-
-
-def paired(results: pd.DataFrame, own: str, reference: str, time_column: str) -> pd.DataFrame:
-    def side(solver: str) -> pd.DataFrame:
-        mine = results[results["solver"] == solver].drop_duplicates("line").set_index("line")
-        return pd.DataFrame(
-            {"t": mine[time_column], "ok": mine["status"].isin(DECIDED), "order": mine["order"]}
-        )
-
-    x, y = side(reference), side(own)
-    pair = x.add_suffix("_x").join(y.add_suffix("_y"), how="inner")
-    return pd.DataFrame(
-        {
-            "x": pair["t_x"].clip(lower=0.01),
-            "y": pair["t_y"].clip(lower=0.01),
-            "answered_x": pair["ok_x"],
-            "answered_y": pair["ok_y"],
-            "order": pair["order_x"],
-        }
-    )
-
-
-@styled
-def plot_cactus(
-    results: pd.DataFrame, time_limit_ms: float | None = None, time_column: str = "total_wall_ms"
-) -> Figure:
-    """The cactus plot: for each solver, how many instances it decides within a given time.
-
-    Each solver's answered times are sorted; point k says "the k fastest
-    answers each took at most this long". A curve further right decides more
-    instances, a lower curve decides them faster.
-    """
-    solvers = solver_order(results)
-    style = solver_style(solvers)
-    figure, ax = new_figure(PAGE_WIDTH_IN, 3.8)
-    for solver in solvers:
-        mine = results[(results["solver"] == solver) & results["status"].isin(DECIDED)]
-        times = sorted(mine[time_column].dropna().clip(lower=0.01))
-        colour, marker = style[solver]
-        ax.plot(
-            range(1, len(times) + 1),
-            times,
-            color=colour,
-            marker=marker,
-            markersize=3,
-            linewidth=1.2,
-            label=f"{solver} ({len(times)} decided)",
-        )
-    draw_time_limit(ax, time_limit_ms)
-    ax.set_yscale("log")
-    ax.set_xlabel("number of instances decided")
-    ax.set_ylabel(f"{time_name(time_column)} (ms, log scale)")
-    ax.set_title("Cactus plot")
-    ax.grid(True)
-    tidy_log_ticks(ax)
-    legend_outside(ax)
     return figure

@@ -9,13 +9,13 @@ encodings with, and their total is checked against :func:`sudosat.sudoku.encodin
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sudosat.report.clocks import ClockFacts, Stopwatch, clock_facts
+from sudosat.report.clocks import Stopwatch, clock_facts
+from sudosat.report.formats import and_join, ratio
 from sudosat.report.io import read_instances
 from sudosat.report.plots import (
     COLOURS,
@@ -65,13 +65,9 @@ def formula_counts(order: int, givens: int = 0) -> dict[str, int]:
 
 
 def classify_clause(clause: Sequence[int], order: int) -> str:
-    """Which family of the course encoding a clause belongs to (by its shape).
-
-    A positive unit clause is a given; a positive clause is completeness; two
-    negative literals on one cell are uniqueness; two negative literals with one
-    symbol on two cells are validity; anything else is ``other``.
-    """
-
+    """Which family of the course encoding a clause belongs to, by its shape: completeness (all
+    positive), givens (a positive unit), uniqueness (two negative literals on one cell),
+    validity (two negative literals with one symbol on two cells), else ``other``."""
     if all(lit > 0 for lit in clause) and len(clause) == order * order:
         return "completeness"  # checked first: for order 1 it is a unit clause too
     if len(clause) == 1 and clause[0] > 0:
@@ -86,19 +82,9 @@ def classify_clause(clause: Sequence[int], order: int) -> str:
 
 
 def family_table(orders: Iterable[int] = range(1, 7), build_up_to: int = 4) -> pd.DataFrame:
-    """Clauses per family of the course encoding, built and by formula, for each order.
-
-    The built counts come from encoding an empty board of each order up to
-    `build_up_to` and classifying every clause; the formulas cover every order,
-    and their total is the encoder's own estimate (:func:`sudosat.sudoku.encoding.estimate`).
-
-    Returns
-    -------
-    DataFrame
-        Index ``order``; per family the formula's count and the built count
-        (empty where not built), then variables (N⁶), the total of the
-        formulas and the encoder's estimate of the total.
-    """
+    """Clauses per family of the course encoding for each order (the index): the formula's count
+    and the encoder's count of an empty board up to `build_up_to` (empty above), then variables
+    (N⁶), the formulas' total and the encoder's own estimate of it (:func:`estimate`)."""
     rows = []
     for order in orders:
         row: dict[str, Any] = {"order": order, "variables": order**6}
@@ -110,17 +96,12 @@ def family_table(orders: Iterable[int] = range(1, 7), build_up_to: int = 4) -> p
         row["total (formula)"] = sum(expected.values())
         row["total (estimate)"] = estimate(Board.empty(order), "course")["clauses"]
         rows.append(row)
-    table = pd.DataFrame(rows).set_index("order")
-    return table.astype("Int64")
+    return pd.DataFrame(rows).set_index("order").astype("Int64")
 
 
 def built_family_counts(order: int, board: Board | None = None) -> dict[str, int]:
-    """The course encoding's clauses per family, as the encoder counted them while building.
-
-    The encoder writes the families one after the other and counts each; the
-    CNF is built in full (order 6: 3.3 million clauses, about a second).
-    """
-
+    """The course encoding's clauses per family, as the encoder counted them while building
+    (the CNF is built in full: order 6, 3.3 million clauses, takes about a second)."""
     encoded = encode(board or Board.empty(order), "course")
     counts = dict.fromkeys(COURSE_FAMILIES, 0)
     counts.update(encoded.family_counts)
@@ -129,7 +110,6 @@ def built_family_counts(order: int, board: Board | None = None) -> dict[str, int
 
 def classified_family_counts(order: int, board: Board | None = None) -> dict[str, int]:
     """The course encoding's clauses per family, found again by classifying every clause."""
-
     encoded = encode(board or Board.empty(order), "course")
     counts = dict.fromkeys((*COURSE_FAMILIES, "other"), 0)
     for clause in encoded.cnf:
@@ -145,14 +125,11 @@ def family_mismatches(table: pd.DataFrame) -> list[str]:
         for family in RULE_FAMILIES:
             built = row[f"{family} (built)"]
             if not pd.isna(built) and built != row[f"{family} (formula)"]:
-                wrong.append(
-                    f"order {order} {family}: built {built}, formula {row[f'{family} (formula)']}"
-                )
+                wrong.append(f"order {order} {family}: built {built}, "
+                             f"formula {row[f'{family} (formula)']}")
         if "total (estimate)" in row and row["total (estimate)"] != row["total (formula)"]:
-            wrong.append(
-                f"order {order} total: formulas {row['total (formula)']}, "
-                f"estimate {row['total (estimate)']}"
-            )
+            wrong.append(f"order {order} total: formulas {row['total (formula)']}, "
+                         f"estimate {row['total (estimate)']}")
     return wrong
 
 
@@ -163,25 +140,9 @@ def classification_check(orders: Iterable[int] = (2, 3)) -> pd.DataFrame:
         expected = formula_counts(order)
         built = built_family_counts(order)
         classified = classified_family_counts(order)
-        for family in RULE_FAMILIES:
-            rows.append(
-                {
-                    "order": order,
-                    "family": family,
-                    "formula": expected[family],
-                    "encoder": built[family],
-                    "by clause shape": classified[family],
-                }
-            )
-        rows.append(
-            {
-                "order": order,
-                "family": "other",
-                "formula": 0,
-                "encoder": 0,
-                "by clause shape": classified["other"],
-            }
-        )
+        for family in (*RULE_FAMILIES, "other"):  # a clause of no family: none by formula
+            rows.append({"order": order, "family": family, "formula": expected.get(family, 0),
+                         "encoder": built.get(family, 0), "by clause shape": classified[family]})
     return pd.DataFrame(rows).set_index(["order", "family"])
 
 
@@ -196,31 +157,14 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
         formula = table[f"{family} (formula)"].astype(float)
         # a log scale has no 0 (order 1 has no pairs): such a count is left out, and said so
         zeros += [f"{family} at N={order}" for order in formula.index[formula <= 0]]
-        ax.plot(
-            orders,
-            formula.where(formula > 0),
-            color=colour,
-            marker=".",
-            label=f"{family} (formula)",
-        )
+        ax.plot(orders, formula.where(formula > 0), color=colour, marker=".",
+                label=f"{family} (formula)")
         built = table[f"{family} (built)"].dropna()
         built = built[built > 0]
-        ax.scatter(
-            list(built.index),
-            built.astype(float),
-            color=colour,
-            marker="o",
-            s=36,
-            facecolors="none",
-            label=f"{family} (counted in the built CNF)",
-        )
-    ax.plot(
-        orders,
-        table["variables"].astype(float),
-        color="#555",
-        linestyle="--",
-        label="variables (N⁶)",
-    )
+        ax.scatter(list(built.index), built.astype(float), color=colour, marker="o", s=36,
+                   facecolors="none", label=f"{family} (counted in the built CNF)")
+    ax.plot(orders, table["variables"].astype(float), color="#555", linestyle="--",
+            label="variables (N⁶)")
     note_zeros(ax, "0 clauses", zeros)
     ax.set_yscale("log")
     ax.set_xticks(orders)
@@ -235,115 +179,65 @@ def plot_family_counts(table: pd.DataFrame) -> Figure:
 
 def variable_name(var: int, order: int) -> str:
     """``x(r,c,d)`` with 1-based row and column, the way a reader counts cells."""
-
     i, j, d = cell_of(var, order)
     return f"x(r{i + 1},c{j + 1},{d})"
 
 
 def numbering_table(order: int, limit: int = 12) -> pd.DataFrame:
     """The first `limit` variables of the course numbering: number, cell, symbol, formula."""
-
     rows = []
     n2, n4 = order**2, order**4
     for var in range(1, min(limit, order**6) + 1):
         i, j, d = cell_of(var, order)
-        rows.append(
-            {
-                "variable": var,
-                "name": variable_name(var, order),
-                "row r": i + 1,
-                "column c": j + 1,
-                "symbol d": d,
-                "(r−1)·N⁴ + (c−1)·N² + d": (
-                    f"{i}·{n4} + {j}·{n2} + {d} = {i * n4 + j * n2 + d}"
-                ),
-            }
-        )
+        formula = f"{i}·{n4} + {j}·{n2} + {d} = {i * n4 + j * n2 + d}"
+        rows.append({"variable": var, "name": variable_name(var, order), "row r": i + 1,
+                     "column c": j + 1, "symbol d": d, "(r−1)·N⁴ + (c−1)·N² + d": formula})
     return pd.DataFrame(rows)
 
 
 def cnf_listing(cnf: CNF, order: int, shown: int = 3) -> HTML:
-    """A short excerpt of a course-encoded CNF, family by family, with a count of the rest.
-
-    Each family shows its first `shown` clauses twice: in DIMACS (each clause
-    ending in 0) and read with the variable names x(r,c,d), rows and columns
-    counted from 1; then how many clauses of the family are not shown.
-    """
+    """A short excerpt of a course-encoded CNF: per family its first `shown` clauses in DIMACS
+    (each ending in 0) and read with the variable names x(r,c,d), then how many are not shown."""
     groups: dict[str, list[list[int]]] = {family: [] for family in (*COURSE_FAMILIES, "other")}
     for clause in cnf:
         groups[classify_clause(clause, order)].append(list(clause))
     rows = []
     for family, clauses in groups.items():
         for k, clause in enumerate(clauses[:shown]):
-            reading = " ∨ ".join(
-                ("¬" if lit < 0 else "") + variable_name(abs(lit), order) for lit in clause
-            )
-            rows.append(
-                {
-                    "family": family if k == 0 else "",
-                    "DIMACS": " ".join(map(str, clause)) + " 0",
-                    "read as": reading,
-                }
-            )
+            reading = " ∨ ".join(("¬" if lit < 0 else "") + variable_name(abs(lit), order)
+                                 for lit in clause)
+            rows.append({"family": family if k == 0 else "",
+                         "DIMACS": " ".join(map(str, clause)) + " 0", "read as": reading})
         if len(clauses) > shown:
-            rows.append(
-                {"family": "", "DIMACS": f"… and {len(clauses) - shown:,} more", "read as": ""}
-            )
-    header = (
-        f"<p>The header <code>p cnf {cnf.num_vars} {len(cnf)}</code>: "
-        f"{cnf.num_vars:,} variables, {len(cnf):,} clauses.</p>"
-    )
+            rows.append({"family": "", "DIMACS": f"… and {len(clauses) - shown:,} more",
+                         "read as": ""})
+    header = (f"<p>The header <code>p cnf {cnf.num_vars} {len(cnf)}</code>: "
+              f"{cnf.num_vars:,} variables, {len(cnf):,} clauses.</p>")
     return HTML(header + str(table(pd.DataFrame(rows))))
 
 
-@dataclass(frozen=True)
-class ModelFacts:
-    """What a model makes true: how many of its variables, the first of them named.
-
-    Attributes
-    ----------
-    true : int
-        Variables the model sets true.
-    variables : int
-        Variables in the model.
-    named : tuple of str
-        The first true variables as ``x(r,c,d)`` (rows and columns from 1).
-    """
-
-    true: int
-    variables: int
-    named: tuple[str, ...]
-
-
-def model_facts(model: Sequence[int], order: int, shown: int = 6) -> ModelFacts:
-    """The :class:`ModelFacts` of `model` (a course-numbered Sudoku), naming `shown` variables."""
+def model_words(status: object, model: Sequence[int], order: int, shown: int = 6) -> str:
+    """A solver's answer on a course-numbered board: how many of the model's variables are true,
+    the first `shown` of them named ``x(r,c,d)`` (rows and columns from 1)."""
     true = [lit for lit in model if lit > 0]
-    return ModelFacts(len(true), len(model), tuple(variable_name(v, order) for v in true[:shown]))
+    named = ", ".join(variable_name(v, order) for v in true[:shown])
+    more = f" and {len(true) - shown} more" if len(true) > shown else ""
+    return f"{status}: {len(true)} of {len(model)} variables are true: {named}{more}."
 
 
 def decided_by_propagation(cnf: CNF) -> bool:
-    """True when the formula is decided without a decision: a conflict, or every clause satisfied.
-
-    The rules are :func:`sudosat.sat.solvers.dpll.simplify`'s: unit propagation to a
-    fixpoint and the pure-literal rule, with nothing guessed.
-    """
+    """True when the formula is decided without a decision (a conflict, or every clause
+    satisfied) by :func:`sudosat.sat.solvers.dpll.simplify`'s unit propagation to a fixpoint
+    and pure-literal rule."""
     simplified = simplify(cnf)
     return simplified is not None and (simplified.refuted or not simplified.clauses)
 
 
 def encodings_table(boards: Sequence[Board], encodings: Sequence[str]) -> pd.DataFrame:
-    """The encodings side by side over the same boards.
-
-    Returns
-    -------
-    DataFrame
-        Index ``encoding``; median variables, clauses and literals per board,
-        median milliseconds to build on CPU time and on the wall clock, the
-        boards, and how many of them unit propagation decides without search.
-        The first board of an encoding also builds its rule clauses, which the
-        later ones copy: the median is a later board's time.
-    """
-
+    """The encodings (the index) side by side over the same boards: median variables, clauses
+    and literals per board, median milliseconds to build on both clocks (a later board's: the
+    first also builds the rule clauses the later ones copy), the boards, and how many of them
+    unit propagation decides without search."""
     rows = []
     for name in encodings:
         sizes, cpu_ms, wall_ms, decided = [], [], [], 0
@@ -354,20 +248,13 @@ def encodings_table(boards: Sequence[Board], encodings: Sequence[str]) -> pd.Dat
             wall_ms.append(watch.wall_ms["encode"])
             cnf = encoded.cnf
             sizes.append((cnf.num_vars, len(cnf), cnf.num_literals))
-            decided += bool(getattr(encoded, "decided_by_givens", False)) or decided_by_propagation(
-                cnf
-            )
+            given = bool(getattr(encoded, "decided_by_givens", False))
+            decided += given or decided_by_propagation(cnf)
         frame = pd.DataFrame(sizes, columns=["variables", "clauses", "literals"])
-        rows.append(
-            {
-                "encoding": name,
-                **frame.median().round().astype(int).to_dict(),
-                BUILD_CPU: round(float(pd.Series(cpu_ms).median()), 3),
-                BUILD_WALL: round(float(pd.Series(wall_ms).median()), 3),
-                "boards": len(boards),
-                "decided by propagation": decided,
-            }
-        )
+        rows.append({"encoding": name, **frame.median().round().astype(int).to_dict(),
+                     BUILD_CPU: round(float(pd.Series(cpu_ms).median()), 3),
+                     BUILD_WALL: round(float(pd.Series(wall_ms).median()), 3),
+                     "boards": len(boards), "decided by propagation": decided})
     return pd.DataFrame(rows).set_index("encoding")
 
 
@@ -375,9 +262,17 @@ BUILD_CPU, BUILD_WALL = "build CPU ms (median)", "build wall ms (median)"
 """The columns of :func:`encodings_table` that time the build, one per clock."""
 
 
-def build_clocks(comparison: pd.DataFrame) -> ClockFacts:
-    """Wall-clock against CPU time of the builds of :func:`encodings_table` (its medians)."""
-    return clock_facts(zip(comparison[BUILD_WALL], comparison[BUILD_CPU], strict=True))
+def build_clock_words(comparison: pd.DataFrame) -> str:
+    """Wall-clock against CPU time of the builds of :func:`encodings_table` (its medians): whether
+    the machine was busy (empty when no build took measurable CPU time)."""
+    clocks = clock_facts(zip(comparison[BUILD_WALL], comparison[BUILD_CPU], strict=True))
+    if clocks.ratio is None:
+        return ""
+    state = "busy: other programs had the CPU" if clocks.busy else "quiet"
+    return (f"**Wall against CPU time.** The builds took {ratio(clocks.ratio)} times as long on "
+            f"the wall clock as on CPU (all the encodings together): the machine was {state}. The "
+            "build times compared here are CPU times, which a busy machine inflates far less than "
+            "wall time.")
 
 
 def order3_sample(instances: str, count: int) -> list[Board]:
@@ -408,15 +303,8 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     width = 0.8 / len(measures)
     positions = range(len(comparison))
     for k, measure in enumerate(measures):
-        ax.plot(
-            [p + (k - 1) * width for p in positions],
-            comparison[measure].astype(float),
-            linestyle="none",
-            marker=MARKERS[k],
-            markersize=7,
-            color=COLOURS[k],
-            label=measure,
-        )
+        ax.plot([p + (k - 1) * width for p in positions], comparison[measure].astype(float),
+                linestyle="none", marker=MARKERS[k], markersize=7, color=COLOURS[k], label=measure)
     ax.set_xticks(list(positions), list(comparison.index))
     ax.set_yscale("log")
     ax.set_xlabel("encoding")
@@ -428,64 +316,31 @@ def plot_encodings(comparison: pd.DataFrame) -> Figure:
     return figure
 
 
-@dataclass(frozen=True)
-class EncodingRatio:
-    """One encoding against the reference encoding over the same boards (:func:`encodings_table`).
+def ratios_sentence(comparison: pd.DataFrame, reference: str = "course") -> str:
+    """Every encoding of :func:`encodings_table` against `reference` in two sentences: sizes, then
+    boards decided by propagation alone (empty when `reference` is not in the table).
 
-    ``clauses`` and ``variables`` are ratios of the medians (1.0: as many);
-    ``decided`` of ``boards`` are decided by propagation alone.
+    Each fact is said once: the sizes name every other encoding against the reference, and
+    encodings that propagation decides equally often are named together, so no clause of the
+    text repeats another.
     """
-
-    encoding: str
-    clauses: float
-    variables: float
-    decided: int
-    boards: int
-
-
-def encoding_ratios(comparison: pd.DataFrame, reference: str = "course") -> list[EncodingRatio]:
-    """Every encoding of :func:`encodings_table` against `reference`, `reference` first
-    (empty when `reference` is not in the table)."""
     if reference not in comparison.index:
-        return []
-    base = comparison.loc[reference]
-    order = [reference, *(name for name in comparison.index if name != reference)]
-    return [
-        EncodingRatio(
-            str(name),
-            float(comparison.loc[name, "clauses"] / base["clauses"]),
-            float(comparison.loc[name, "variables"] / base["variables"]),
-            int(comparison.loc[name, "decided by propagation"]),
-            int(comparison.loc[name, "boards"]),
-        )
-        for name in order
-    ]
-
-
-def ratios_sentence(ratios: Sequence[EncodingRatio]) -> str:
-    """The ratios of :func:`encoding_ratios` in two sentences: sizes, then boards decided.
-
-    Each fact is said once: the sizes name every encoding against the first
-    (the reference), and encodings that propagation decides equally often are
-    named together, so no clause of the text repeats another.
-    """
-    if not ratios:
         return ""
-    base, others = ratios[0], ratios[1:]
+    base = comparison.loc[reference]
+    others = [str(name) for name in comparison.index if name != reference]
     sizes = "; ".join(
-        f"{r.encoding} has {r.clauses:.2f} times its clauses and {r.variables:.2f} times its "
-        "variables"
-        for r in others
+        f"{name} has {float(comparison.loc[name, 'clauses'] / base['clauses']):.2f} times its "
+        f"clauses and {float(comparison.loc[name, 'variables'] / base['variables']):.2f} times "
+        "its variables"
+        for name in others
     )
     by_count: dict[tuple[int, int], list[str]] = {}
-    for r in ratios:
-        by_count.setdefault((r.decided, r.boards), []).append(r.encoding)
+    for name in (reference, *others):
+        row = comparison.loc[name]
+        key = (int(row["decided by propagation"]), int(row["boards"]))
+        by_count.setdefault(key, []).append(name)
     decided = "; ".join(
-        f"{_and(names)}: {count} of {boards}" for (count, boards), names in by_count.items()
+        f"{and_join(names)}: {count} of {boards}" for (count, boards), names in by_count.items()
     )
-    head = f"Against the {base.encoding} encoding, {sizes}. " if others else ""
+    head = f"Against the {reference} encoding, {sizes}. " if others else ""
     return f"{head}Boards that propagation alone decides, per encoding: {decided}."
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -2,9 +2,9 @@
 under one T, the machine and the method its times come from, read back for the results page.
 
 :func:`run_timed_experiment` writes what :func:`read_run` reads: ``results.csv``, one
-solutions file per solver and ``manifest.json``. :func:`run_facts` is what the two pages say
-about a run (what it used, where and how it was timed); the sentences are the notebooks',
-but for the two paragraphs both pages print alike (:func:`machine_and_method`).
+solutions file per solver and ``manifest.json``. What the pages say about a run (what it used,
+where and how it was timed) they read from its manifest; the sentences are the notebooks',
+but for the paragraphs both pages print alike (:func:`machine_and_method`, :func:`template_words`).
 """
 
 from __future__ import annotations
@@ -50,11 +50,9 @@ def machine_facts() -> dict[str, Any]:
     import platform
 
     facts: dict[str, Any] = {
-        "cores": os.cpu_count() or 1,
-        "python": platform.python_version(),
+        "cores": os.cpu_count() or 1, "python": platform.python_version(),
         "implementation": platform.python_implementation(),
-        "system": f"{platform.system()} {platform.machine()}",
-        "processor": _processor_name(),
+        "system": f"{platform.system()} {platform.machine()}", "processor": _processor_name(),
     }
     if hasattr(os, "getloadavg"):
         facts["load_average"] = round(os.getloadavg()[0], 2)
@@ -84,27 +82,11 @@ def _processor_name() -> str:
     return platform.processor() or "unknown"
 
 
-def split_names(names: str | Sequence[str]) -> list[str]:
-    """Solver names from a notebook parameter: a comma-separated string or a list."""
-    if isinstance(names, str):
-        names = names.split(",")
-    return [name.strip() for name in names if name.strip()]
-
-
 @dataclass(frozen=True)
 class SolverChoice:
-    """The solvers a run uses, and what became of the others it was asked for.
-
-    Attributes
-    ----------
-    solvers : tuple of str
-        The solvers to run, each once, in the order asked.
-    stand_ins : tuple of (asked, used)
-        A solver that cannot run here and the one run in its place (zChaff's
-        place goes to :data:`REFERENCE_FALLBACK`).
-    dropped : tuple of (name, why)
-        Solvers that cannot run and have no stand-in, with the probe's reason.
-    """
+    """The solvers a run uses (each once, in the order asked), the (asked, used) pairs of a
+    solver that cannot run here and the one run in its place (zChaff's place goes to
+    :data:`REFERENCE_FALLBACK`), and the (name, why) of those dropped without a stand-in."""
 
     solvers: tuple[str, ...]
     stand_ins: tuple[tuple[str, str], ...] = ()
@@ -112,16 +94,14 @@ class SolverChoice:
 
 
 def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
-    """The solvers to run, with zChaff replaced by PySAT's Minisat22 when it cannot run.
-
-    Every name is probed on a one-clause formula; zChaff that cannot run is
-    replaced by :data:`REFERENCE_FALLBACK`, any other solver that cannot run
-    is dropped.
-    """
+    """The solvers to run of `names` (a list, or a comma-separated string), each probed on a
+    one-clause formula: zChaff that cannot run is replaced by :data:`REFERENCE_FALLBACK`, any
+    other solver that cannot run is dropped."""
     from sudosat.run.batch import probe_solver
 
     chosen, stand_ins, dropped = [], [], []
-    for name in split_names(names):
+    listed = names.split(",") if isinstance(names, str) else names  # a notebook's parameter
+    for name in filter(None, (name.strip() for name in listed)):
         why = probe_solver(name)
         if why is None:
             chosen.append(name)
@@ -134,28 +114,16 @@ def choose_solvers(names: str | Sequence[str]) -> SolverChoice:
 
 
 def run_timed_experiment(
-    instances: str | os.PathLike[str],
-    time_limit_ms: float,
-    solvers: Sequence[str],
-    encoding: str,
-    output_dir: str | os.PathLike[str],
-    *,
-    jobs: int = 1,
-    notes: Sequence[str] = (),
-    progress: bool = False,
+    instances: str | os.PathLike[str], time_limit_ms: float, solvers: Sequence[str],
+    encoding: str, output_dir: str | os.PathLike[str], *, jobs: int = 1,
+    notes: Sequence[str] = (), progress: bool = False,
 ) -> pd.DataFrame:
-    """Time every instance with every solver under the same T and record the run.
+    """Time every instance with every solver under the same T; return the results table.
 
-    Writes ``results.csv`` (:data:`sudosat.report.io.RESULT_COLUMNS`, then each
-    output line), one output file per solver (``solutions.<solver>.txt``) and
-    ``manifest.json`` (the parameters, the `notes`, the machine and the number
-    of workers) into `output_dir`. `jobs` is capped by :func:`timing_workers`,
-    so timed runs never compete for a core.
-
-    Returns
-    -------
-    DataFrame
-        The results table.
+    Writes ``results.csv`` (:data:`sudosat.report.io.RESULT_COLUMNS`, then each output line),
+    one output file per solver (``solutions.<solver>.txt``) and ``manifest.json`` (the
+    parameters, the `notes`, the machine and the number of workers) into `output_dir`.
+    `jobs` is capped by :func:`timing_workers`, so timed runs never compete for a core.
     """
     from sudosat.run.batch import run_batch
 
@@ -167,29 +135,13 @@ def run_timed_experiment(
     machine = machine_facts()
     started = time.perf_counter()
     warmed = warm_up(source, solvers, encoding, time_limit_ms) if jobs == 1 else []
-    summary = run_batch(
-        source,
-        folder / "solutions.txt",
-        solvers=list(solvers),
-        encoding=encoding,
-        time_limit_ms=time_limit_ms,
-        results=results,
-        jobs=jobs,
-        progress=progress,
-    )
-    write_manifest(
-        folder,
-        instances=str(instances),
-        time_limit_ms=time_limit_ms,
-        solvers=list(solvers),
-        encoding=encoding,
-        jobs=jobs,
-        machine=machine,
-        notes=list(notes),
-        wall_s=round(time.perf_counter() - started, 1),
-        outputs={s: str(v.output) for s, v in summary.solvers.items()},
-        warm_up=warmed,
-    )
+    summary = run_batch(source, folder / "solutions.txt", solvers=list(solvers), encoding=encoding,
+                        time_limit_ms=time_limit_ms, results=results, jobs=jobs, progress=progress)
+    write_manifest(folder, instances=str(instances), time_limit_ms=time_limit_ms,
+                   solvers=list(solvers), encoding=encoding, jobs=jobs, machine=machine,
+                   notes=list(notes), wall_s=round(time.perf_counter() - started, 1),
+                   outputs={s: str(v.output) for s, v in summary.solvers.items()},
+                   warm_up=warmed)
     return load_results(results)
 
 
@@ -234,13 +186,9 @@ def read_run(
 
 
 def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -> list[str]:
-    """Every SAT row whose board is not a solution of its input line, checked afresh.
-
-    The ``output`` board of each SAT row is parsed again and checked against
-    the input board of its line (rules and givens), independently of the
-    ``valid`` column the runner wrote. An empty list means every SAT answer is
-    a valid board.
-    """
+    """Every SAT row whose board is not a solution of its input line (empty: none), checked
+    afresh: each ``output`` board parsed again and checked against the rules and the givens,
+    independently of the ``valid`` column the runner wrote."""
     boards = read_instances(instances)
     wrong = []
     for row in results[results["status"] == Verdict.SAT].itertuples():
@@ -254,93 +202,34 @@ def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -
     return wrong
 
 
-@dataclass(frozen=True)
-class RunFacts:
-    """What a run used and where it was timed, from its manifest.
-
-    Attributes
-    ----------
-    instances : str
-        The instance file as the run was given it (``"?"`` when unknown).
-    time_limit_ms : float or None
-        T, the same for every solver (None: no limit recorded).
-    solvers : tuple of str
-    encoding : str
-    notes : tuple of str
-        The notes the run was recorded with (e.g. why a solver stands in for another).
-    processor, system, implementation, python : str
-    cores : int or None
-    load_average : float or None
-        The one-minute load when the run started (None where the system gives none).
-    cdcl_core : str
-        The core our ``cdcl`` ran (``compiled`` or ``python``; empty when not recorded).
-    workers : int
-        Processes that timed instances at once.
-    warm_up : tuple of (order, line, template CPU ms or None)
-        The boards solved once, untimed, by every solver before the run (empty: no
-        warm-up, as with several workers), with what the first encoding of each
-        order took (its rule template's build).
-    """
-
-    instances: str
-    time_limit_ms: float | None
-    solvers: tuple[str, ...]
-    encoding: str
-    notes: tuple[str, ...]
-    processor: str
-    system: str
-    implementation: str
-    python: str
-    cores: int | None
-    load_average: float | None
-    cdcl_core: str
-    workers: int
-    warm_up: tuple[tuple[int, int, float | None], ...] = ()
+def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> Mapping[str, Any]:
+    """What :func:`machine_and_method` reads of a run: its manifest (the experiment page's call;
+    `solvers` are listed by the page itself)."""
+    return manifest
 
 
-def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> RunFacts:
-    """The :class:`RunFacts` of a run's manifest; `solvers` as the results table lists them."""
+def machine_and_method(manifest: Mapping[str, Any]) -> tuple[str, str]:
+    """The **Machine.** and **Method.** paragraphs of a timed run from its manifest, as the
+    experiment page prints them (the results page refers to them)."""
     machine = manifest.get("machine") or {}
-    limit = manifest.get("time_limit_ms")
+    cores = int(machine["cores"]) if isinstance(machine.get("cores"), int) else "?"
     load = machine.get("load_average")
-    cores = machine.get("cores")
-    return RunFacts(
-        instances=str(manifest.get("instances", "?")),
-        time_limit_ms=None if limit is None else float(limit),
-        solvers=tuple(solvers),
-        encoding=str(manifest.get("encoding", "?")),
-        notes=tuple(manifest.get("notes", ())),
-        processor=str(machine.get("processor", "an unknown processor")),
-        system=str(machine.get("system", "")),
-        implementation=str(machine.get("implementation", "Python")),
-        python=str(machine.get("python", "?")),
-        cores=int(cores) if isinstance(cores, int) else None,
-        load_average=float(load) if isinstance(load, int | float) else None,
-        cdcl_core=str(machine.get("cdcl_core", "")),
-        workers=int(manifest.get("jobs", 1)),
-        warm_up=tuple((int(w["order"]), int(w["line"]), w.get("template_cpu_ms"))
-                      for w in manifest.get("warm_up") or ()),
-    )
-
-
-def machine_and_method(facts: RunFacts) -> tuple[str, str]:
-    """The **Machine.** and **Method.** paragraphs of a timed run, as the experiment page prints
-    them (the results page refers to them)."""
-    cores = "?" if facts.cores is None else facts.cores
-    load = "" if facts.load_average is None else (
-        f" The load average when the run started was {facts.load_average:g}.")
-    workers = ("one worker process, so no two timed runs overlap" if facts.workers == 1 else
-               f"{facts.workers} worker processes, one per free core (at most the cores minus one)")
+    load = ("" if not isinstance(load, int | float) else
+            f" The load average when the run started was {float(load):g}.")
+    jobs = int(manifest.get("jobs", 1))
+    workers = ("one worker process, so no two timed runs overlap" if jobs == 1 else
+               f"{jobs} worker processes, one per free core (at most the cores minus one)")
     core = {"compiled": " Our `cdcl` ran its compiled core (the Cython twin of its Python code, "
                         "the same search, decision for decision).",
             "python": " Our `cdcl` ran its pure-Python core (no compiled core was built "
-                      "here)."}.get(facts.cdcl_core, "")
-    machine = (f"**Machine.** {facts.processor}, {cores} cores, {facts.system}, "
-               f"{facts.implementation} {facts.python}.{load}{core}")
+                      "here)."}.get(str(machine.get("cdcl_core", "")), "")
+    said = (f"**Machine.** {machine.get('processor', 'an unknown processor')}, {cores} cores, "
+            f"{machine.get('system', '')}, {machine.get('implementation', 'Python')} "
+            f"{machine.get('python', '?')}.{load}{core}")
     method = (
         f"**Method.** Every (instance, solver) pair is timed by {workers}. The solvers are "
         "interleaved per instance (line 1 with every solver, then line 2, ...), so a change of "
-        f"load hits all of them alike. {template_words(facts)} Every time is taken on two "
+        f"load hits all of them alike. {template_words(manifest)} Every time is taken on two "
         "clocks: the *wall clock*, what a user waits, and *CPU time*, this process's and its "
         "solver programs', which leaves out the time other programs held the processor (though "
         "they still slow each step). *total* is the time of an instance from its line to its "
@@ -354,21 +243,23 @@ def machine_and_method(facts: RunFacts) -> tuple[str, str]:
         "process, read as it ends: starting, reading the formula, searching and printing the "
         "answer; the total less it is what this process spent around the program."
     )
-    return machine, method
+    return said, method
 
 
-def template_words(facts: RunFacts) -> str:
-    """What the run did about the first encoding of each order (the rule template's build)."""
-    if facts.warm_up:
-        built = and_join([f"{milliseconds(ms)} ms at order {order}"
-                          for order, _, ms in facts.warm_up if ms is not None])
+def template_words(manifest: Mapping[str, Any]) -> str:
+    """What the run of `manifest` did about the first encoding of each order (the rule
+    template's build)."""
+    warmed = manifest.get("warm_up") or ()
+    if warmed:
+        built = and_join([f"{milliseconds(w['template_cpu_ms'])} ms at order {int(w['order'])}"
+                          for w in warmed if w.get("template_cpu_ms") is not None])
         cost = f" (of CPU time: {built})" if built else ""
         return (
             "Before the run every solver solved the first board of each order once, untimed (a "
             "warm-up), so that the one-time costs of this process fall in no row: the rule "
             f"template of each order, which every board's formula copies{cost}, and what the "
             "first checks and writes of those clauses build for the next.")
-    if facts.workers > 1:
+    if int(manifest.get("jobs", 1)) > 1:
         return (
             "There is no warm-up with several workers: the first instance of each order in a "
             "worker also builds that order's rule template, which every later board's formula "
