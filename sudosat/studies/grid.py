@@ -7,9 +7,9 @@ cell, several boards, several encodings, our solver and a reference, one
 conflict budget for every solver call), caches it (:mod:`sudosat.studies.cache`),
 summarises it and computes what the conclusions rest on (the hardest fills,
 growth fits, where an encoding stops being usable, what the optimised encoding
-saves). The page's facts and figures are :mod:`sudosat.report.scaling_page`'s,
-its longer paragraphs :mod:`sudosat.report.scaling_words`'; the rest of its
-sentences are the scaling notebook's.
+saves). The page's figures and its sentences that branch are
+:mod:`sudosat.report.scaling_page`'s; its fixed sentences are the scaling
+notebook's.
 
 The boards of cell (N, alpha) are ``sudosat generate --order N --alpha alpha
 --count B --seed S``: the same seeds in every cell, so a board of one cell is
