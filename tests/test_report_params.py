@@ -350,3 +350,25 @@ def test_an_instance_file_beside_the_project_is_still_found_from_the_stage(proje
         assert stage.instances == "data/instances.txt"  # the same text the notebooks see
     with reportbuild.staged(beside) as stage:
         assert Path(stage.instances) == (project.parent / "beside.txt").resolve()
+
+
+def test_a_path_typed_on_the_command_line_is_read_from_where_it_was_typed(tmp_path, monkeypatch):
+    import argparse
+
+    root = tmp_path / "project"
+    (root / "notebooks").mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    defaults = argparse.Namespace(instances="data/instances.txt", reports=Path("reports"),
+                                  figures_dir=Path("figures"), build=Path("build/notebooks"))
+    typed = argparse.Namespace(instances="mine.txt", reports=Path("out"),
+                               figures_dir=Path("../project/figs"), build=Path("/abs/nb"))
+    monkeypatch.chdir(elsewhere)
+    # the defaults name the project's own files, read from its root wherever one stands
+    assert reportbuild._typed_paths(defaults, root) == vars(defaults)
+    # a typed path is the user's: from here, or, inside the project, from its root
+    assert reportbuild._typed_paths(typed, root) == {
+        "instances": str(elsewhere / "mine.txt"), "reports": elsewhere / "out",
+        "figures_dir": Path("figs"), "build": Path("/abs/nb")}
+    monkeypatch.chdir(root / "notebooks")
+    assert reportbuild._typed_paths(typed, root)["instances"] == "notebooks/mine.txt"

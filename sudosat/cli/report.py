@@ -25,7 +25,8 @@ def add_report_parser(subparsers) -> None:
         "runs; reports/ and figures/ change only if every page succeeds.",
         epilog="examples:\n"
         "  sudosat report                                   # the committed report, rebuilt\n"
-        "  sudosat report --instances my.txt -T 5000 --quick --reports /tmp/r --figures /tmp/f",
+        "  sudosat report --instances puzzles.txt -T 5000 --quick --only experiment report "
+        "--no-pdf --reports out --figures out/figures   # your file, two pages, written here",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_build_options(parser)

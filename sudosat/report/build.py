@@ -57,7 +57,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -664,6 +664,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
+def _typed_paths(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    """The instance file and the output folders, a path typed by the user read from where
+    they typed it.
+
+    A path left at its default names the project's own (the committed report),
+    read from the project root; a relative path given on the command line is
+    read from the working directory, as every other command reads its paths.
+    Inside the project it stays relative to the root, so a page names it alike.
+    """
+    defaults = {field.name: str(field.default) for field in fields(Settings)}
+    paths: dict[str, Any] = {}
+    for name in ("instances", "reports", "figures_dir", "build"):
+        path = Path(getattr(args, name))
+        if not path.is_absolute() and path != Path(defaults[name]):
+            path = Path(os.path.abspath(path))
+            if path.is_relative_to(root):
+                path = path.relative_to(root)
+        paths[name] = str(path) if name == "instances" else path
+    return paths
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the report from parsed options (``sudosat report``; see :func:`main`)."""
     missing = [m for m in ("pandas", "matplotlib", "papermill") if not importlib.util.find_spec(m)]
@@ -676,19 +697,17 @@ def run(args: argparse.Namespace) -> int:
     from sudosat.report.run import timing_workers
 
     root = (args.root or project_root() or Path.cwd()).resolve()
-    problem = instances_problem(root / args.instances) or solvers_problem(args.solvers)
+    paths = _typed_paths(args, root)
+    problem = instances_problem(root / paths["instances"]) or solvers_problem(args.solvers)
     if problem:
         print(f"sudosat report: {problem}", file=sys.stderr)
         return 1
     settings = Settings(
         root=root,
-        instances=args.instances,
         time_limit_ms=args.time_limit_ms,
         solvers=args.solvers,
         encoding=args.encoding,
-        reports=args.reports,
-        figures_dir=args.figures_dir,
-        build=args.build,
+        **paths,
         jobs=timing_workers(args.jobs),
         quick=args.quick,
         pdf=args.pdf,
