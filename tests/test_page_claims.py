@@ -27,6 +27,7 @@ from sudosat.report.solvers_page import (
 )
 from sudosat.run.results import DECIDED
 from sudosat.studies import heuristics
+from tests.heuristics_rows import experiment_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,20 +142,8 @@ def test_rerun_facts_give_both_times_and_whether_the_counters_agree():
 
 def _runs(counts: dict[str, list[int]], grades: list[str], unfinished: dict[str, set[int]],
           capped: dict[str, set[int]] | None = None):
-    """Rows of the experiment: the runs `unfinished` names were stopped by the budget, those
-    `capped` names by the CPU cap."""
-    rows = []
-    for solver, values in counts.items():
-        for index, value in enumerate(values):
-            out = index in unfinished.get(solver, set())
-            cap = index in (capped or {}).get(solver, set())
-            status, stop = (("TIMEOUT", "time") if cap else ("UNKNOWN", "propagations") if out
-                            else ("SAT", "answered"))
-            rows.append({"puzzle": f"p{index}", "grade": grades[index], "givens": 24,
-                         "solver": solver, "status": status, "stop": stop,
-                         "valid": status == "SAT", "decisions": value, "conflicts": 0,
-                         "solve_cpu_ms": 1.0})
-    return pd.DataFrame(rows)
+    """Rows of the experiment, each run taking 1 ms of CPU (:func:`experiment_rows`)."""
+    return experiment_rows(counts, grades, unfinished, capped, cpu_ms=1.0)
 
 
 def test_verdict_against_dp_is_mixed_when_counts_and_ratio_disagree():

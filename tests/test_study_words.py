@@ -18,6 +18,7 @@ from sudosat.report import heuristics_page, scaling_page
 from sudosat.studies import grid as gridstudy
 from sudosat.studies.grid import Fit, GridSpec
 from sudosat.studies.heuristics import MIN_BOTH_FINISHED, Comparison, ExperimentSpec
+from tests.heuristics_rows import experiment_rows as _runs
 
 # -- the heuristics page ---------------------------------------------------------------------
 
@@ -26,23 +27,6 @@ WON = Comparison("dlis", 20, 15, 3, 2, 12.0, 0.001, 0.002, 0.7, 3.5, 2.1, 5.2, 1
 """MOMS ahead of dlis on the counts and the ratio, significantly."""
 
 
-def _runs(counts: dict[str, list[int]], grades: list[str], unfinished: dict[str, set[int]],
-          capped: dict[str, set[int]] | None = None, wall: float = 1.1, cached: str = ""):
-    """Rows of the heuristics experiment: the runs `unfinished` names were stopped by the
-    budget, those `capped` names by the CPU cap; each took `wall` times its CPU time."""
-    rows = []
-    for solver, values in counts.items():
-        for index, value in enumerate(values):
-            out = index in unfinished.get(solver, set())
-            cap = index in (capped or {}).get(solver, set())
-            status, stop = (("TIMEOUT", "time") if cap else ("UNKNOWN", "propagations") if out
-                            else ("SAT", "answered"))
-            rows.append({"puzzle": f"p{index}", "grade": grades[index], "givens": 24,
-                         "solver": solver, "status": status, "stop": stop,
-                         "valid": status == "SAT", "decisions": value, "conflicts": 0,
-                         "solve_cpu_ms": 10.0, "solve_wall_ms": 10.0 * wall,
-                         "computed_at": cached})
-    return pd.DataFrame(rows)
 
 
 GRADES = ["g1", "g1", "g2", "g2"]
