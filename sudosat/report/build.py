@@ -666,7 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _typed_paths(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     """The instance file and the output folders, a path typed by the user read from where
-    they typed it.
+    they typed it (without ``--root``; with it, every relative path is the root's).
 
     A path left at its default names the project's own (the committed report),
     read from the project root; a relative path given on the command line is
@@ -697,7 +697,8 @@ def run(args: argparse.Namespace) -> int:
     from sudosat.report.run import timing_workers
 
     root = (args.root or project_root() or Path.cwd()).resolve()
-    paths = _typed_paths(args, root)
+    paths = _typed_paths(args, root) if args.root is None else {
+        name: getattr(args, name) for name in ("instances", "reports", "figures_dir", "build")}
     problem = instances_problem(root / paths["instances"]) or solvers_problem(args.solvers)
     if problem:
         print(f"sudosat report: {problem}", file=sys.stderr)

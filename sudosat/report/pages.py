@@ -293,7 +293,9 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
         help="timing workers for the experiment (default and most: the cores minus one)",
     )
     parser.add_argument(
-        "--root", type=Path, default=None, help="project root (default: this checkout)"
+        "--root", type=Path, default=None,
+        help="project root, from which every relative path is then read (default: this "
+        "checkout; a path typed without --root is read from the working directory)"
     )
     parser.add_argument("--reports", type=Path, default=Path("reports"))
     parser.add_argument(
