@@ -701,3 +701,50 @@ def test_budgets_in_the_incremental_mode_give_unknown_rows():
         assert outcome.row["status"] == "UNKNOWN"
         assert outcome.row["error"] == "the work budget ran out (max_conflicts=3)"
         assert outcome.row["conflicts"] == 3
+
+
+# -- the model check under the deadline --------------------------------------------------
+
+from sudosat.sat.result import Stop  # noqa: E402
+from sudosat.sat.solvers.cdcl.model_check import INDEX_BLOCK, ModelChecker  # noqa: E402
+from sudosat.sudoku.encoding import encode  # noqa: E402
+
+
+def test_the_checkers_index_is_built_a_block_at_a_time_and_goes_on_where_it_stopped():
+    formula = encode(Board.empty(3), "extended").cnf
+    looks = []
+
+    def twice() -> bool:  # in time for two blocks, then out of time
+        looks.append(1)
+        return len(looks) <= 2
+
+    checker = ModelChecker()
+    assert not checker.catch_up(formula, twice)
+    assert 0 < checker.read <= 2 * INDEX_BLOCK + 100 and checker.read < len(formula.flat)
+    assert checker.catch_up(formula)  # no clock: the rest, from where it stopped
+    whole = ModelChecker()
+    whole.catch_up(formula)
+    assert (checker.implied, checker.others) == (whole.implied, whole.others)
+    model = cdcl.solve(formula).model
+    assert checker.first_broken(model) is None
+    wrong = [-lit if abs(lit) == 1 else lit for lit in model]
+    assert checker.first_broken(wrong) is not None
+
+
+def test_a_quick_answer_whose_check_meets_t_is_a_time_out_not_a_late_answer():
+    # An empty order-5 board is answered without a conflict (a few ms of CPU compiled, about
+    # 0.1 s in Python), but indexing its formula for the second call's check costs about half
+    # a second: under a 200 ms limit the index is cut short, the answer is not given
+    # unchecked, and a later call with time goes on from where the index stopped.
+    formula = encode(Board.empty(5), "extended").cnf
+    solver = Solver(formula)
+    assert solver.solve().status is Status.SAT  # the first check: one scan of the formula
+    with cpu_spent() as spent:
+        late = solver.solve(deadline=Deadline(200, clock="cpu"))
+    assert (late.status, late.model, late.stop) == (Status.UNKNOWN, None, Stop.TIME)
+    assert spent.seconds < late_by_at_most(200), spent
+    read = solver._checker.read
+    assert 0 < read < len(formula.flat)
+    answer = solver.solve()
+    assert answer.status is Status.SAT and answer.model_checked
+    assert solver._checker.read == len(formula.flat)

@@ -53,7 +53,7 @@ a subclass of the one before it:
 * :mod:`.chrono` — chronological backtracking and trail reuse (tunable
   ``chrono``): :class:`ChronoEngine`, a subclass the solver takes only then;
 * :mod:`.solver` — the incremental :class:`Solver` (PySAT's shape);
-* :mod:`.model_check` — the independent model check of repeated answers;
+* :mod:`.model_check` — the independent model check of answers (indexed under the deadline);
 * :mod:`.one_shot` — :func:`solve`, one call on a fresh solver;
 * :mod:`.tunables` — :data:`TUNABLES`, every tunable declared once, the modes by name;
 * :mod:`.cores` — which core runs: this pure-Python engine (the reference, and

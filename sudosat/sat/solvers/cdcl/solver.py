@@ -15,7 +15,7 @@ from typing import Protocol
 
 from sudosat.errors import SolverError
 from sudosat.sat.cnf import CNF
-from sudosat.sat.result import Result, Status
+from sudosat.sat.result import Result, Status, Stop
 from sudosat.sat.solvers.base import verify_result
 from sudosat.sat.solvers.budget import (
     Deadline,
@@ -298,8 +298,6 @@ class Solver:
             self._formula = cnf if adopt else cnf.copy()
         else:
             self._formula.extend(cnf)
-        if self._checker is not None:
-            self._checker.extend(cnf)
         if self._formula.num_vars != engine.num_vars:
             self._formula.num_vars = engine.num_vars
         if not engine.trail and not engine.trail_lim:
@@ -436,24 +434,35 @@ class Solver:
             self._core = to_dimacs_list(engine.core or [])
             if engine.proof is not None:
                 result.proof = self.proof_text()
-        if model is not None and self.settings["check_model"]:
-            self._check(result, model, assumptions)
+        if model is not None and self.settings["check_model"] and not self._check(
+                result, model, assumptions, deadline):
+            # T passed while the check indexed the formula: an unchecked model is no answer,
+            # and one after T would be none either.
+            result.status, result.model, result.stop = Status.UNKNOWN, None, Stop.TIME
+            self._model = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
         return result
 
-    def _check(self, result: Result, model: list[int], assumptions: list[int]) -> None:
-        """Fail loudly unless the model satisfies every input clause and every assumption.
+    def _check(self, result: Result, model: list[int], assumptions: list[int],
+               deadline: Deadline) -> bool:
+        """Fail loudly unless the model satisfies every input clause and every assumption;
+        False, the model unchecked, when `deadline` passed first.
 
-        The first check scans the flat formula in C (:func:`verify_result`);
-        from the second on, an index of the formula built once makes each check
-        read only the clauses a true literal could break (see :class:`ModelChecker`).
-        `model` is ``result.model``.
+        The first check scans the flat formula in C (:func:`verify_result`): the
+        cheapest way for a solver that answers once. From the second on, an index
+        of the formula (:class:`ModelChecker`) makes each check read only the
+        clauses a true literal could break. Building it costs about one scan of the
+        formula, so it is built under `deadline`, a block at a time, and what one
+        call indexed the next one keeps. `model` is ``result.model``.
         """
         if self._checker is None and self._checks < 1:
             verify_result(self._formula, result, "cdcl")
         else:
             if self._checker is None:
-                self._checker = ModelChecker(self._formula)
+                self._checker = ModelChecker()
+            in_time = (lambda: not deadline.expired()) if deadline.limited else None
+            if not self._checker.catch_up(self._formula, in_time):
+                return False
             broken = self._checker.first_broken(model)
             if broken is not None:
                 raise SolverError(f"cdcl returned a wrong model: it falsifies {broken}")
@@ -462,6 +471,7 @@ class Solver:
         unmet = [q for q in assumptions if model[abs(q) - 1] != q]
         if unmet:
             raise SolverError(f"cdcl returned a model that breaks the assumption {unmet[0]}")
+        return True
 
     def get_model(self) -> list[int] | None:
         """The last SAT answer's model (one signed literal per variable), else None."""
