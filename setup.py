@@ -22,18 +22,16 @@ FALLBACK = (
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that turns any failure to compile the twin into one line and no error."""
+    """build_ext that turns any failure to compile the twin into one line and no error.
+
+    The first module that fails ends the build (the others are not tried), so the
+    line is printed once, however many modules would fail.
+    """
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compiler failure means: no twin
-            print(FALLBACK.format(cause=_first_line(exc)), file=sys.stderr)
-
-    def build_extension(self, ext) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
             print(FALLBACK.format(cause=_first_line(exc)), file=sys.stderr)
 
 
@@ -63,19 +61,11 @@ def twin_extensions() -> list:
         for source in sources
     ]
     try:
-        built = cythonize(
-            modules,
-            build_dir="build/cython",
-            language_level=3,
-            quiet=True,
-            compiler_directives={"boundscheck": False, "wraparound": False},
-        )
+        # The Cython directives are in each .pyx file's first line, nowhere else.
+        return cythonize(modules, build_dir="build/cython", quiet=True)
     except Exception as exc:  # noqa: BLE001 - a twin that does not cythonize is not built
         print(FALLBACK.format(cause=_first_line(exc)), file=sys.stderr)
         return []
-    for ext in built:
-        ext.optional = True  # cythonize drops the flag; a failed compile must not fail pip
-    return built
 
 
 setup(ext_modules=twin_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -62,13 +62,15 @@ def cdcl_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
 
     A cdcl test file takes it for every test (``pytestmark``), so a feature that exists
     in one core only fails a test. The compiled run skips where the twin is not built
-    (test_cdcl_twin checks that it is wherever a C compiler works); a test marked
-    ``reference_core`` reads the Python engine's own tables and runs on that core only.
+    (test_cdcl_cores checks that it is wherever a C compiler works); a test marked
+    ``reference_core`` runs on the Python core only: it reads that engine's own tables,
+    or never reaches the twin (an Engine built directly, settings or an observer that
+    fall back to the reference, or no core at all).
     """
     core = request.param
     if core == "compiled":
         if request.node.get_closest_marker("reference_core"):
-            pytest.skip("reads the pure-Python core's internals")
+            pytest.skip("runs the pure-Python core only (its internals, or what the twin hands it)")
         if not compiled_built():
             pytest.skip("the compiled cdcl core is not built here (no C compiler at install)")
     monkeypatch.setenv(CORE_VARIABLE, core)

@@ -139,6 +139,7 @@ def _reference_load(cnf: CNF) -> tuple[list[list[int]], list[int], list[list]]:
 _AWKWARD_VARS = [1, 2, 3, 255, 256, 257, 512, 513]
 
 
+@pytest.mark.reference_core
 @given(
     st.lists(
         st.lists(st.sampled_from(_AWKWARD_VARS).flatmap(lambda v: st.sampled_from([v, -v])),
@@ -159,6 +160,7 @@ def test_loader_reads_runs_of_binary_and_ternary_clauses_like_one_at_a_time(clau
         assert set(units) <= set(solver.trail)
 
 
+@pytest.mark.reference_core
 @given(
     st.integers(1, 5).flatmap(
         lambda n: st.lists(
@@ -232,6 +234,10 @@ def test_every_setting_keeps_answers_right(options):
         assert (result.status is Status.SAT) == reference_sat(cnf)
 
 
+# Settings the twin lacks run the reference core only (cores.choose): their [compiled] runs
+# are skipped rather than repeat the [python] ones.
+REFERENCE_ONLY = pytest.mark.reference_core
+
 # Each search mode forced on from the first conflict, with short intervals so that every
 # switch, rephasing and reduction happens within a small formula's search.
 SEARCH_MODES = [
@@ -242,18 +248,25 @@ SEARCH_MODES = [
     {"target_phase": 0},
     {"target_phase": 1, "target_first": 7, "restart_first": 3},
     {"rephase_first": 1, "restart_first": 2},
-    {"tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
-    {"tier2_lbd": 1000, "reduce_first": 10, "reduce_inc": 1, "restart_mode": 2, "mode_first": 9},
-    {"chrono": 1},
-    {"chrono": 1, "restart_mode": 2, "mode_first": 3, "target_phase": 2, "rephase_first": 4},
-    {"chrono": 2},
-    {"chrono": 2, "chrono_levels": 3, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+    pytest.param({"tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5}, marks=REFERENCE_ONLY),
+    pytest.param({"tier2_lbd": 1000, "reduce_first": 10, "reduce_inc": 1, "restart_mode": 2,
+                  "mode_first": 9}, marks=REFERENCE_ONLY),
+    pytest.param({"chrono": 1}, marks=REFERENCE_ONLY),
+    pytest.param({"chrono": 1, "restart_mode": 2, "mode_first": 3, "target_phase": 2,
+                  "rephase_first": 4}, marks=REFERENCE_ONLY),
+    pytest.param({"chrono": 2}, marks=REFERENCE_ONLY),
+    pytest.param({"chrono": 2, "chrono_levels": 3, "tier2_lbd": 6, "reduce_first": 10,
+                  "reduce_inc": 5}, marks=REFERENCE_ONLY),
     {"shrink": 0},  # the first-UIP clause, not shrunk (shrinking is the default)
-    {"shrink": 1, "minimize": 0, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
-    {"shrink": 1, "chrono": 2, "chrono_levels": 2, "restart_mode": 2, "mode_first": 3},
-    {"vivify": 1, "vivify_interval": 5, "vivify_effort": 1.0, "restart_first": 3},
-    {"vivify": 1, "vivify_interval": 3, "vivify_effort": 5.0, "restart_first": 2, "chrono": 2,
-     "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+    pytest.param({"shrink": 1, "minimize": 0, "tier2_lbd": 6, "reduce_first": 10,
+                  "reduce_inc": 5}, marks=REFERENCE_ONLY),
+    pytest.param({"shrink": 1, "chrono": 2, "chrono_levels": 2, "restart_mode": 2,
+                  "mode_first": 3}, marks=REFERENCE_ONLY),
+    pytest.param({"vivify": 1, "vivify_interval": 5, "vivify_effort": 1.0, "restart_first": 3},
+                 marks=REFERENCE_ONLY),
+    pytest.param({"vivify": 1, "vivify_interval": 3, "vivify_effort": 5.0, "restart_first": 2,
+                  "chrono": 2, "tier2_lbd": 6, "reduce_first": 10, "reduce_inc": 5},
+                 marks=REFERENCE_ONLY),
 ]
 
 
@@ -307,6 +320,7 @@ def test_chronological_backtracking_undoes_one_level_per_conflict():
         "search_wall_ms": ANY}
 
 
+@pytest.mark.reference_core
 def test_trail_reuse_keeps_the_levels_the_heuristic_would_decide_again():
     engine = cdcl.Solver(CNF([[v, v + 1] for v in range(1, 12, 2)]), chrono=1)._engine
     engine.prepare_first_call()
@@ -384,6 +398,7 @@ class LearntClauses:
         self.backjumps.append(backjump_level)
 
 
+@pytest.mark.reference_core
 def test_shrinking_replaces_a_levels_literals_by_their_uip():
     # Deciding 1 (level 1) implies 2 and 3; deciding 4 (level 2) implies 5, then 6 and -6.
     # First-UIP learning gives -5 -2 -3; 2 and 3 both follow from 1 alone, the UIP of
@@ -397,6 +412,7 @@ def test_shrinking_replaces_a_levels_literals_by_their_uip():
     assert learnt == {0: [[-5, -2, -3]], 1: [[-5, -1]]}
 
 
+@pytest.mark.reference_core
 def test_shrinking_keeps_a_level_whose_uip_needs_a_literal_the_clause_lacks():
     # As above, but 7 is decided first (level 1), 1 at level 2 and 4 at level 3, and 3
     # follows from 1 and 7 together: resolving 3 away brings in -7, of a lower level and
@@ -407,6 +423,7 @@ def test_shrinking_keeps_a_level_whose_uip_needs_a_literal_the_clause_lacks():
     assert [sorted(c) for c in observer.clauses] == [[-5, -3, -2]]
 
 
+@pytest.mark.reference_core
 def test_shrunk_clauses_are_never_longer_and_backjump_as_far():
     # The first conflict of each formula, with and without shrinking: the searches are
     # the same up to it, and part after it.
@@ -479,6 +496,7 @@ def test_rephasing_takes_original_inverted_then_best_and_flipped():
     assert engine.next_rephase == engine.conflicts + 10 * 9
 
 
+@pytest.mark.reference_core
 @pytest.mark.parametrize(("initial_phase", "first"), [(None, 1), (0, -1), (1, 1)])
 def test_the_first_decision_takes_the_sign_in_more_clauses_by_default(initial_phase, first):
     """Variable 1 is the most frequent (activity) and occurs 3 times positive, once negative
@@ -526,6 +544,7 @@ def test_same_seed_same_search():
     assert first.model == second.model
 
 
+@pytest.mark.reference_core
 def test_unknown_and_out_of_range_options_are_refused():
     with pytest.raises(SolverError, match="unknown option"):
         solve(CNF([[1]]), restart_frist=3)
@@ -533,6 +552,7 @@ def test_unknown_and_out_of_range_options_are_refused():
         solve(CNF([[1]]), var_decay=2.0)
 
 
+@pytest.mark.reference_core
 def test_modes_are_taken_by_name_or_number_and_search_alike():
     by_number = {"restart_mode": 2, "mode_first": 9, "chrono": 1, "target_phase": 2,
                  "initial_phase": 1, "minimize": 1}
@@ -547,11 +567,13 @@ def test_modes_are_taken_by_name_or_number_and_search_alike():
             solve(CNF([[1]]), restart_mode=bad)
 
 
+@pytest.mark.reference_core
 def test_every_tunable_declares_a_default_inside_its_range():
     for spec in TUNABLES.values():
         assert spec.low <= spec.default <= spec.high, spec.name
 
 
+@pytest.mark.reference_core
 def test_luby_sequence():
     assert [int(luby(2, i)) for i in range(15)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
@@ -664,6 +686,7 @@ def test_solves_a_16x16_course_encoding():
     assert board_module.check_solution(board, encoded.decode(result.model)) is None
 
 
+@pytest.mark.reference_core
 def test_loader_memo_of_repeated_binary_runs_gives_the_same_lists():
     """A big run of binary clauses met again is added from a run cache: same lists."""
     rng = random.Random(14)
@@ -704,6 +727,7 @@ def test_the_run_cache_is_bounded_and_an_engine_without_one_remembers_nothing():
     assert fresh_run not in shared and ONE_SHOT_RUNS.seen.get(fresh_run)
 
 
+@pytest.mark.reference_core
 def test_a_remembered_run_is_used_only_where_every_byte_matches():
     """The memo is found by a run's first clauses: a run that only starts the same way, or
     goes on longer or stops sooner, still loads exactly its own clauses."""

@@ -43,6 +43,7 @@ def test_pigeonhole_proofs_verify(pigeons, shrink):
     assert certify(cnf, result.proof) == (True, "verified")
 
 
+@pytest.mark.reference_core
 @pytest.mark.parametrize("pigeons", [6, 7])
 def test_proofs_with_vivified_clauses_verify(pigeons):
     cnf = pigeonhole(pigeons, pigeons - 1)
@@ -104,12 +105,14 @@ def test_a_corrupted_lemma_is_rejected():
     assert "fails" in detail
 
 
+@pytest.mark.reference_core
 def test_a_refutation_of_a_satisfiable_formula_is_rejected():
     cnf = CNF([[1, 2], [-1, 2], [1, -2]])
     ok, _ = certify(cnf, "2 0\n0\n")
     assert not ok
 
 
+@pytest.mark.reference_core
 def test_malformed_proof_text_is_reported():
     ok, detail = certify(CNF([[1], [-1, 2]]), "1 zz 0\n")
     assert not ok

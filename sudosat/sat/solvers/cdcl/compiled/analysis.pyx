@@ -58,6 +58,7 @@ cdef class Analysis(Heuristic):
         cdef double inc = self.var_inc
         cdef int dl = self.ctrail_lim.size
         cdef unsigned int abstract = 0  # the levels of `found`, hashed to 32 bits
+        cdef int single[1]
         cdef int path = 0, walk = self.ctrail.size, pv = 0, p = 0, i, n, q, v, lv
         cdef int* lits
         self.ensure_levels(dl)
@@ -94,7 +95,7 @@ cdef class Analysis(Heuristic):
             path -= 1
             if not path:
                 break
-            lits = reason_lits(self.reason[pv], self.single, &n)
+            lits = reason_lits(self.reason[pv], single, &n)
         seen[pv] = 0
         if inc > 1e100:
             self.rescale()
@@ -227,9 +228,7 @@ cdef class Analysis(Heuristic):
             if not count:
                 uip = p
                 break
-            lits = reason_lits(self.reason[v], single, &n)
-            if self.reason[v] == NO_REASON:  # never: a decision is its level's last open one
-                n = 0
+            lits = reason_lits(self.reason[v], single, &n)  # a reason: v is not the decision
             for k in range(n):
                 w = lits[k] >> 1
                 if seen[w]:  # marked, or v itself (its own literal in a stored reason)

@@ -57,8 +57,9 @@ def unsupported(settings):
     return None
 
 
-cdef double luby(double y, long long x) noexcept:
-    """The x-th term (from 0) of the Luby sequence scaled by powers of `y` (y = 2 here)."""
+cdef double luby(long long x) noexcept:
+    """The x-th term (from 0) of the Luby sequence, powers of 2 (the reference's luby(2, x)):
+    ``ldexp(1.0, seq)`` is ``2.0 ** seq`` exactly."""
     cdef long long size = 1
     cdef int seq = 0
     while size < x + 1:
@@ -68,7 +69,7 @@ cdef double luby(double y, long long x) noexcept:
         size = (size - 1) >> 1
         seq -= 1
         x = x % size
-    return ldexp(1.0, seq) if y == 2.0 else y ** seq
+    return ldexp(1.0, seq)
 
 
 cdef class Engine(ClauseDatabase):
@@ -227,7 +228,6 @@ cdef class Engine(ClauseDatabase):
             raise OutOfTime
         self.init_heap()
         memcpy(self.first_phase, self.phase, (self.num_vars + 1) * sizeof(int))
-        self.has_first_phase = True
         return True
 
     def solve(self, assumptions=()):
@@ -262,7 +262,6 @@ cdef class Engine(ClauseDatabase):
         self.heap_after_assumptions = bool(codes) or self.rescore_now
         self.call_conflicts = self.conflicts
         # The target and best phases are each question's own: none is carried over.
-        self.has_target = self.has_best = False
         self.target_len = self.best_len = 0
         self.use_target = self.target_wanted()
         try:
@@ -282,7 +281,7 @@ cdef class Engine(ClauseDatabase):
         cdef long long restarts = 0  # this call's stable restarts: its Luby index
         cdef int status
         while True:
-            status = self.search(luby(2.0, restarts) * self.set_restart_first
+            status = self.search(luby(restarts) * self.set_restart_first
                                  if self.stable else INFINITY)
             if status != RESTART:
                 return status

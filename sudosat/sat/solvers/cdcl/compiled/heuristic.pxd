@@ -9,6 +9,7 @@ cdef class Heuristic(Propagation):
     cdef int init_activity(self) except -1
     cdef int occurrence_activity(self) except -1
     cdef int jw_products(self, double* scores) except -1
+    cdef int jw_activity(self, double most) except -1
     cdef int rebuild_heap(self) except -1
     cdef int pick_branch_lit(self) except -2
     cdef int random_pick(self) except -2

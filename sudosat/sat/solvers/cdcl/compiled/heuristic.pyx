@@ -49,10 +49,15 @@ cdef class Heuristic(Propagation):
     cdef int init_activity(self) except -1:
         """Each activity at a static score in [0, 1) (the reference's init_activity):
         Jeroslow–Wang products with level-0 facts, occurrence counts without."""
-        cdef int i, n = self.num_vars
-        cdef double top, scale
         if not self.ctrail.size:
             return self.occurrence_activity()
+        return self.jw_activity(0.5)
+
+    cdef int jw_activity(self, double most) except -1:
+        """Each activity at its jw_products score scaled so the largest is `most` (all 0.0
+        when every score is): ``scores[i] * (most / top)``, as the reference computes it."""
+        cdef int i, n = self.num_vars
+        cdef double top, scale
         cdef double* scores = zeros(n + 1)
         try:
             self.jw_products(scores)
@@ -60,7 +65,7 @@ cdef class Heuristic(Propagation):
             for i in range(1, n + 1):
                 if scores[i] > top:
                     top = scores[i]
-            scale = 0.5 / top if top else 0.0
+            scale = most / top if top else 0.0
             for i in range(n + 1):
                 self.activity[i] = scores[i] * scale
         finally:
@@ -193,7 +198,7 @@ cdef class Heuristic(Propagation):
             if -e.key == self.heap_key[v]:
                 self.heap_key[v] = -1.0
             if not self.val[2 * v]:
-                if self.has_target and self.use_target:
+                if self.target_len and self.use_target:
                     return self.target[v]
                 return self.phase[v]
         return -1
@@ -216,12 +221,10 @@ cdef class Heuristic(Propagation):
         for i in range(size):
             recorded[self.ctrail.data[i] >> 1] = self.ctrail.data[i]
         if size > self.target_len:
-            self.has_target = True
             self.target_len = size
         if size > self.best_len:
             if recorded != self.best:
                 memcpy(self.best, recorded, (n + 1) * sizeof(int))
-            self.has_best = True
             self.best_len = size
         return 0
 
@@ -231,9 +234,8 @@ cdef class Heuristic(Propagation):
         cdef long long count = self.rephases
         cdef int i, n = self.num_vars
         kind = "OI"[count] if count < 2 else "BOBIBF"[(count - 2) % 6]
-        if kind == "B" and self.has_best:
+        if kind == "B" and self.best_len:
             memcpy(self.phase, self.best, (n + 1) * sizeof(int))
-            self.has_best = False
             self.best_len = 0
         elif kind == "O":
             memcpy(self.phase, self.first_phase, (n + 1) * sizeof(int))
@@ -243,7 +245,6 @@ cdef class Heuristic(Propagation):
         elif kind == "F":
             for i in range(n + 1):
                 self.phase[i] ^= 1
-        self.has_target = False
         self.target_len = 0
         self.rephases = count + 1
         self.next_rephase = self.conflicts + self.set_rephase_first * (count + 2)
@@ -259,20 +260,7 @@ cdef class Heuristic(Propagation):
 
     cdef int rescore(self) except -1:
         """Activities from the current assignment's jw_products, half a bump at most."""
-        cdef int i, n = self.num_vars
-        cdef double top, scale
-        cdef double* scores = zeros(n + 1)
-        try:
-            self.jw_products(scores)
-            top = scores[0]
-            for i in range(1, n + 1):
-                if scores[i] > top:
-                    top = scores[i]
-            scale = 0.5 * self.var_inc / top if top else 0.0
-            for i in range(n + 1):
-                self.activity[i] = scores[i] * scale
-        finally:
-            free(scores)
+        self.jw_activity(0.5 * self.var_inc)  # (0.5 * var_inc) / top, as the reference
         return self.rebuild_heap()
 
     cdef int trim_heap(self) except -1:

@@ -96,23 +96,10 @@ cdef class Loading(ProofLog):
 
     cdef int add_clause_at(self, const int* flat, int start, int length) except -1:
         """Add the clause of `length` literals at ``flat[start]``, as the reference's load."""
-        cdef int a, b, c, k
+        cdef int k
         if length == 2:
             self.add_binary(self.code_of(flat[start]), self.code_of(flat[start + 1]))
-        elif length == 3:
-            a = self.code_of(flat[start])
-            b = self.code_of(flat[start + 1])
-            c = self.code_of(flat[start + 2])
-            if a ^ b > 1 and a ^ c > 1 and b ^ c > 1:  # distinct, no tautology
-                self.add_ternary(a, b, c)
-                self.used[a >> 1] = self.used[b >> 1] = self.used[c >> 1] = 1
-            else:
-                ivec_reserve(&self.buffer, 3)
-                self.buffer.data[0] = a
-                self.buffer.data[1] = b
-                self.buffer.data[2] = c
-                self.add_long(self.buffer.data, 3)
-        elif length > 3:
+        elif length >= 3:  # add_long stores a ternary clause of three variables as is
             ivec_reserve(&self.buffer, length)
             for k in range(length):
                 self.buffer.data[k] = self.code_of(flat[start + k])

@@ -53,10 +53,9 @@ cdef class State:
     cdef long long lbd_seen
     cdef bint use_target
     cdef long long call_conflicts
-    cdef int* first_phase  # per variable; has_first_phase: the reference's list is not empty
-    cdef int* target  # per variable; has_target: the reference's target is not None
-    cdef int* best
-    cdef bint has_first_phase, has_target, has_best
+    cdef int* first_phase  # per variable
+    cdef int* target  # per variable; target_len > 0: the reference's target is not None
+    cdef int* best  # per variable; best_len > 0: the reference's best is not None
     cdef long long target_len, best_len, rephases
     cdef double next_rephase
     # -- the settings, read once -----------------------------------------------------------
@@ -67,9 +66,7 @@ cdef class State:
     cdef bint seeded
     cdef object rng_random  # self.rng.random, bound once
     # -- scratch, kept between calls to spare allocations ----------------------------------
-    cdef int var_cap  # per-variable tables hold var_cap + 1 entries, per-literal 2 var_cap + 2
     cdef int bin_conflict[2]
-    cdef int single[1]
     cdef IntVec learnt, found, kept, settled, marked, units, buffer
     cdef FrameVec frames
     cdef int* lvl_stamp  # per level (see ensure_levels)

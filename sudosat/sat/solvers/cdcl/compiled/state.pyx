@@ -113,7 +113,6 @@ cdef class State:
         self.lbd_seen = 0
         self.use_target = False
         self.call_conflicts = 0
-        self.has_first_phase = self.has_target = self.has_best = False
         self.target_len = self.best_len = 0
         self.rephases = 0
         self.next_rephase = settings["rephase_first"] or math.inf
