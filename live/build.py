@@ -40,8 +40,9 @@ import tempfile
 import time
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = Path(__file__).resolve().parent / "page"
@@ -54,8 +55,9 @@ LEFT_OUT = ("report", "studies", "cli")
 INSTANCES = "data/instances.txt"
 OFFERED = 6  # lines of INSTANCES offered in the page's puzzle list, as in explore.ipynb
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every archive member's date: the same bytes on every build
+T = TypeVar("T")
 
-__all__ = ["BuildError", "FetchError", "build", "check", "main", "pins"]
+__all__ = ["BuildError", "FetchError", "build", "check", "check_out", "main", "pins", "write_whole"]
 
 
 class BuildError(RuntimeError):
@@ -206,29 +208,55 @@ def build(out: Path = OUT, cache: Path = CACHE, root: Path = ROOT) -> dict[str, 
         cannot be written; a :class:`FetchError` when a pinned package
         could not be fetched (see :func:`fetch_npm`).
     """
-    _check_out(out)
+    return write_whole(out, lambda staging: _fill(staging, cache, root), LOCK, "this build")
+
+
+def write_whole(out: Path, fill: Callable[[Path], T], marker: str, maker: str) -> T:
+    """Let `fill` write a site into a staging folder that then takes `out`'s place.
+
+    `out` is refused (see :func:`check_out`) unless it is absent, empty or a
+    site its maker made, known by the file `marker` that `fill` writes. The
+    site is made in ``NAME.part`` beside `out` and replaces `out` only once
+    complete (the old site is removed only once the new one is in place); a
+    failure leaves `out` as it was and no staging folder. Returns what `fill`
+    returns.
+
+    Raises
+    ------
+    BuildError
+        One line naming the path and the cause: `out` refused, or a write failed.
+    """
+    check_out(out, marker, maker)
     staging = out.with_name(out.name + ".part")
     try:
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
-        lock = _fill(staging, cache, root)
+        made = fill(staging)
         _swap(staging, out)
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(exc, OSError):  # a write names no file: the folder being written
             raise BuildError(_os_reason(exc, staging)) from None
         raise
-    return lock
+    return made
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an `out` the build would destroy or could never replace."""
+def check_out(out: Path, marker: str, maker: str) -> None:
+    """Refuse an `out` a build would destroy or could never replace (see :func:`write_whole`).
+
+    Refused: a path without a name of its own (``.``, ``..``, ``/``), a
+    symlink, a file, and a folder that holds files but not `marker` (not a
+    site `maker` made).
+    """
+    if out.name in ("", ".", ".."):
+        raise BuildError(f"{out}: --out names no folder of its own; give the site's folder "
+                         "by its name")
     if out.is_symlink():
         raise BuildError(f"{out}: --out is a symlink; give the folder itself")
     if out.exists() and not out.is_dir():
         raise BuildError(f"{out}: --out is a file, not the site's folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / LOCK).is_file():
-        raise BuildError(f"{out}: --out holds files but no {LOCK}: not a site this build "
+    if out.is_dir() and any(out.iterdir()) and not (out / marker).is_file():
+        raise BuildError(f"{out}: --out holds files but no {marker}: not a site {maker} "
                          "made, so it is not replaced")
 
 

@@ -1,6 +1,7 @@
 """Put the report and the live page under one root: ``python -m live.site`` (``make site``).
 
-The folder (``build/site/`` by default, replaced whole once complete) holds the
+The folder (``build/site/`` by default, replaced whole once complete; a folder
+that is not a site this made is refused, never replaced) holds the
 rendered report (``reports/``, as ``make report`` wrote it or as committed) at
 its root and the live workbench (``build/live/``, which ``make site`` builds
 first) in ``live/``, where the report's index links it. Every link is relative
@@ -19,11 +20,13 @@ import time
 from pathlib import Path
 
 from live.build import OUT as LIVE
-from live.build import ROOT, check, site_bytes
+from live.build import ROOT, BuildError, check, site_bytes, write_whole
 
 SITE = ROOT / "build" / "site"
 REPORTS = ROOT / "reports"
 LIVE_FOLDER = "live"  # where the report's index links the live page
+MARK = "site.txt"  # in every site this makes: only a folder holding it is ever replaced
+MARK_TEXT = "Made by `python -m live.site`; the next run replaces this folder whole.\n"
 
 __all__ = ["SiteError", "assemble", "main"]
 
@@ -35,6 +38,10 @@ class SiteError(RuntimeError):
 def assemble(out: Path = SITE, reports: Path = REPORTS, live: Path = LIVE) -> int:
     """Copy `reports` into `out` and `live` into ``out/live`` (replaced once complete).
 
+    `out` must be absent, empty or a site this made (it holds ``site.txt``):
+    anything else is refused and left as it is. The old site is removed only
+    once the new one is complete; a failure leaves it and no staging folder.
+
     Returns
     -------
     int
@@ -43,8 +50,11 @@ def assemble(out: Path = SITE, reports: Path = REPORTS, live: Path = LIVE) -> in
     Raises
     ------
     SiteError
-        `reports` has no ``index.html`` or already holds a ``live`` entry,
-        `live` has no page, or `live` departs from its lock.
+        One line naming the path and the cause: `reports` has no
+        ``index.html`` or already holds a ``live`` or ``site.txt`` entry,
+        `live` has no page or departs from its lock, `out` is refused (a
+        symlink, a file, ``.``, a folder holding files but no ``site.txt``),
+        or a write failed.
     """
     if not (reports / "index.html").is_file():
         raise SiteError(f"{reports} has no index.html: run `make report` first")
@@ -52,16 +62,21 @@ def assemble(out: Path = SITE, reports: Path = REPORTS, live: Path = LIVE) -> in
         raise SiteError(f"{reports / LIVE_FOLDER} exists: the live page goes there")
     if not (live / "index.html").is_file():
         raise SiteError(f"{live} has no live page: run `make live` first")
+    if (reports / MARK).exists():
+        raise SiteError(f"{reports / MARK} exists: the site's mark goes there")
     problems = check(live)
     if problems:
         raise SiteError(f"{live} departs from its lock: {'; '.join(problems)}")
-    staging = out.with_name(out.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(reports, staging)
-    shutil.copytree(live, staging / LIVE_FOLDER)
-    shutil.rmtree(out, ignore_errors=True)
-    staging.rename(out)
+
+    def fill(staging: Path) -> None:
+        shutil.copytree(reports, staging, dirs_exist_ok=True)
+        shutil.copytree(live, staging / LIVE_FOLDER)
+        (staging / MARK).write_text(MARK_TEXT)
+
+    try:
+        write_whole(out, fill, MARK, "live.site")
+    except BuildError as exc:
+        raise SiteError(str(exc)) from None
     return sum(1 for path in out.rglob("*") if path.is_file())
 
 

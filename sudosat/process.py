@@ -204,8 +204,13 @@ POLL_MAX_MS = 2**31 - 1
 """The longest wait one ``poll()`` takes (INT_MAX milliseconds, about 24.8 days): a longer
 T is waited out in several, so a T of any size reaches no system call whole."""
 RLIMIT_MAX_S = 2**31 - 1
-"""The highest ``RLIMIT_CPU`` set on a program (about 68 years): a larger allowance sets this,
-a limit no run meets, where the kernel's own type might not hold the number."""
+"""The largest limit in seconds a program is given (INT32_MAX, about 68 years), a limit no
+run meets: the highest ``RLIMIT_CPU`` set (the kernel's own type might not hold a larger
+number) and the highest limit a solver's command line gets
+(:func:`sudosat.sat.solvers.adapter.whole_seconds`: MiniSat refuses a larger ``-cpu-lim``
+and reads this one as none, CaDiCaL and kissat read an ``int``, zChaff ``atoi``, which
+wraps a larger number to a negative one). A larger T gives this; the kill at the deadline
+stays the real bound."""
 
 _POLL_MIN_S = 0.002  # the shortest and longest pauses between two looks at a child's CPU
 _POLL_MAX_S = 0.05
@@ -382,7 +387,6 @@ def run_program(
             process = _start(argv, workdir or Path("/"), out, err, label, pass_fds, cpu_limit)
             watch(process.pid)
             finished = False
-            cpu_ms = None
             try:
                 finished = wait_within(deadline, process.pid, functools.partial(
                     _wait_for_exit_s, process.pid))
@@ -419,6 +423,15 @@ def _child_setup(parent: int, cpu_limit: int | None) -> None:
 SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
 
 
+def _not_runnable(label: str, program: str, found: bool) -> SolverNotFoundError:
+    """The error for a `program` that is missing (`found` false) or not executable."""
+    if not found:
+        return SolverNotFoundError(f"{label}: program not found: {program}")
+    return SolverNotFoundError(
+        f"{label}: {program} is not executable (permission denied; chmod +x it?)"
+    )
+
+
 def _check_runnable(program: str, workdir: Path, label: str) -> None:
     """Raise as starting `program` would when it is missing or not executable.
 
@@ -432,11 +445,9 @@ def _check_runnable(program: str, workdir: Path, label: str) -> None:
         found = shutil.which(program) or ""
         exists = bool(found)
     if not exists:
-        raise SolverNotFoundError(f"{label}: program not found: {program}")
+        raise _not_runnable(label, program, found=False)
     if os.path.isdir(found) or not os.access(found, os.X_OK):
-        raise SolverNotFoundError(
-            f"{label}: {program} is not executable (permission denied; chmod +x it?)"
-        )
+        raise _not_runnable(label, program, found=True)
     if not _kernel_can_start(found):
         raise SolverError(f"{label}: cannot run {program}: Exec format error")
 
@@ -491,11 +502,9 @@ def _start(
             preexec_fn=setup,
         )
     except FileNotFoundError:
-        raise SolverNotFoundError(f"{label}: program not found: {argv[0]}") from None
+        raise _not_runnable(label, argv[0], found=False) from None
     except PermissionError:
-        raise SolverNotFoundError(
-            f"{label}: {argv[0]} is not executable (permission denied; chmod +x it?)"
-        ) from None
+        raise _not_runnable(label, argv[0], found=True) from None
     except OSError as exc:
         raise SolverError(f"{label}: cannot run {argv[0]}: {exc.strerror}") from None
     track_group(process.pid)

@@ -396,3 +396,20 @@ def test_clauses_is_a_read_only_snapshot():
     assert cnf.clauses == ((1, -2), (2,)) and list(cnf) == [[1, -2], [2]]
     cnf.add_clause([3])
     assert cnf.clauses[-1] == (3,) and len(cnf) == 3
+
+
+def test_a_shared_prefix_changed_in_place_is_noticed():
+    """The kept text and the index answer only for the prefix they were made of."""
+    source = CNF([[1, 2], [-1, -2], [1, 2, 3]])
+    twin = source.copy()
+    model = [1, -2, 3]
+    for formula in (source, twin):  # the second check builds the index
+        assert formula.first_falsified(model) is None
+    assert b"".join(twin.dimacs_clause_bytes()) == b"1 2 0\n-1 -2 0\n1 2 3 0\n"
+    shared = twin._shared
+    assert shared is not None and shared.index is not None and shared.text is not None
+    twin.flat[0] = -1  # against the contract: the shared prefix changed in place
+    assert twin.first_falsified(model) == 0
+    assert b"".join(twin.dimacs_clause_bytes()) == b"-1 2 0\n-1 -2 0\n1 2 3 0\n"
+    twin.flat[0] = 1  # as it was: the index and the text answer again
+    assert shared.holds(twin.flat) and twin.first_falsified(model) is None

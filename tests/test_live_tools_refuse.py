@@ -1,4 +1,5 @@
-"""``live.build`` and ``live.serve`` fail in one line, leave nothing half made, stay in their roots.
+"""``live.build``, ``live.site`` and ``live.serve`` fail in one line, leave nothing half made,
+stay in their roots.
 
 ``live.build`` (``make live``) printed a traceback for a cache that is a file or
 read-only, an ``--out`` that is a file or a symlink, a read-only parent and a
@@ -8,7 +9,8 @@ symlinks out of its roots (``/live/etc/passwd`` served through a link to
 ``/etc``), listed folders, answered a NUL in the path with nothing and a
 traceback, printed a traceback for a client's reset, took ``--port 65536`` to an
 OverflowError traceback and ``abc`` to three lines of usage, and did not say
-that ``reports/`` was missing.
+that ``reports/`` was missing. ``live.site`` (``make site``) deleted whatever
+``--out`` named (``--out ~/thesis``) and the old site before the new one was in place.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import pytest
 
 from live import build as livebuild
 from live import serve as liveserve
+from live import site as livesite
 
 # -- live.build ------------------------------------------------------------------------------
 
@@ -208,6 +211,99 @@ def test_a_rebuild_replaces_the_site_whole(tmp_path, capsys, offline_pins):
     assert leftovers(tmp_path) == []
 
 
+# -- live.site -------------------------------------------------------------------------------
+
+
+def site_main(capsys, *argv: object) -> tuple[int, list[str]]:
+    code = livesite.main([str(arg) for arg in argv])
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    return code, err
+
+
+@pytest.fixture
+def site_sources(tmp_path) -> tuple[Path, Path]:
+    """A report and a live page that matches its lock: what ``live.site`` puts together."""
+    reports, live = tmp_path / "reports", tmp_path / "built-live"
+    reports.mkdir()
+    (reports / "index.html").write_text("<p>report</p>")
+    live.mkdir()
+    page = b"<p>workbench</p>"
+    (live / "index.html").write_bytes(page)
+    lock = {"files": {"index.html": {"bytes": len(page),
+                                     "sha256": hashlib.sha256(page).hexdigest()}}}
+    (live / livebuild.LOCK).write_text(json.dumps(lock))
+    return reports, live
+
+
+def test_site_refuses_a_folder_that_is_not_a_site_and_leaves_it(tmp_path, capsys, site_sources):
+    reports, live = site_sources
+    out = tmp_path / "thesis"
+    out.mkdir()
+    (out / "thesis.tex").write_text("mine\n")
+    code, err = site_main(capsys, "--out", out, "--reports", reports, "--live", live)
+    assert code == 1 and err == [f"site: {out}: --out holds files but no {livesite.MARK}: not "
+                                 "a site live.site made, so it is not replaced"]
+    assert [p.name for p in out.iterdir()] == ["thesis.tex"]
+    assert (out / "thesis.tex").read_text() == "mine\n" and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("where", ["unrelated", "site"])
+def test_site_refuses_the_current_folder(tmp_path, capsys, site_sources, monkeypatch, where):
+    reports, live = site_sources
+    here = tmp_path / where
+    if where == "site":  # even a site it made: `.` has no name to stage beside
+        assert site_main(capsys, "--out", here, "--reports", reports, "--live", live)[0] == 0
+    else:
+        here.mkdir()
+        (here / "keep.txt").write_text("mine\n")
+    before = sorted(p.name for p in here.iterdir())
+    monkeypatch.chdir(here)
+    code, err = site_main(capsys, "--out", ".", "--reports", reports, "--live", live)
+    assert code == 1 and err == ["site: .: --out names no folder of its own; give the site's "
+                                 "folder by its name"]
+    assert sorted(p.name for p in here.iterdir()) == before and leftovers(tmp_path) == []
+
+
+def test_site_refuses_a_file(tmp_path, capsys, site_sources):
+    reports, live = site_sources
+    out = tmp_path / "afile"
+    out.write_text("mine\n")
+    code, err = site_main(capsys, "--out", out, "--reports", reports, "--live", live)
+    assert code == 1 and err == [f"site: {out}: --out is a file, not the site's folder"]
+    assert out.read_text() == "mine\n" and leftovers(tmp_path) == []
+
+
+def test_site_replaces_an_earlier_site_whole(tmp_path, capsys, site_sources):
+    reports, live = site_sources
+    out = tmp_path / "site"
+    assert site_main(capsys, "--out", out, "--reports", reports, "--live", live)[0] == 0
+    assert (out / livesite.MARK).is_file() and livebuild.check(out / "live") == []
+    (out / "stale.txt").write_text("from an older site\n")
+    (reports / "index.html").write_text("<p>report, again</p>")
+    code, err = site_main(capsys, "--out", out, "--reports", reports, "--live", live)
+    assert code == 0 and err == []
+    assert not (out / "stale.txt").exists()
+    assert (out / "index.html").read_text() == "<p>report, again</p>"
+    assert livebuild.check(out / "live") == [] and leftovers(tmp_path) == []
+
+
+def test_site_keeps_the_old_site_when_the_new_one_fails(tmp_path, capsys, site_sources,
+                                                       monkeypatch):
+    reports, live = site_sources
+    out = tmp_path / "site"
+    assert site_main(capsys, "--out", out, "--reports", reports, "--live", live)[0] == 0
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(livesite.shutil, "copytree", full)
+    code, err = site_main(capsys, "--out", out, "--reports", reports, "--live", live)
+    assert code == 1 and err == [f"site: {out}.part: {os.strerror(errno.ENOSPC)}"]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
+    assert leftovers(tmp_path) == []
+
+
 # -- live.serve ------------------------------------------------------------------------------
 
 
@@ -364,5 +460,4 @@ def test_a_fetch_reason_is_read_from_npms_words():
     assert livebuild._npm_reason("npm error code E404\nnpm error 404 Not Found\n", 1) == (
         "npm error E404")
     assert livebuild._npm_reason("", 7) == "npm exited with 7"
-    assert json.dumps(livebuild.__all__)  # BuildError is public
-    assert "BuildError" in livebuild.__all__
+    assert "BuildError" in livebuild.__all__  # the error main and live.site catch is public

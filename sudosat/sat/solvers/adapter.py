@@ -126,25 +126,22 @@ def _wrapped(text: bytes) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-PROGRAM_MAX_SECONDS = 2**31 - 1
-"""The largest limit in seconds a program is given (INT32_MAX, about 68 years): MiniSat
-refuses a larger ``-cpu-lim`` (and reads this one as none), CaDiCaL and kissat read an
-``int``, zChaff ``atoi``, which wraps a larger number to a negative one, already out of
-time. A larger T gives this: the kill at the deadline stays the real bound."""
-
-
 def whole_seconds(time_limit_ms: float | None) -> int | None:
     """A solver's own limit in whole seconds: ceil(T / 1000), never 0, at most
-    :data:`PROGRAM_MAX_SECONDS`.
+    :data:`sudosat.process.RLIMIT_MAX_S` (INT32_MAX: MiniSat refuses a larger
+    ``-cpu-lim``, zChaff's ``atoi`` wraps it; the kill at the deadline stays the real bound).
 
     Examples
     --------
     >>> whole_seconds(1), whole_seconds(2000), whole_seconds(None), whole_seconds(1e18)
     (1, 2, None, 2147483647)
     """
+    # Here, not at the top: only the adapters that run programs load the process layer.
+    from sudosat.process import RLIMIT_MAX_S
+
     if time_limit_ms is None:
         return None
-    return min(max(1, math.ceil(time_limit_ms / 1000.0)), PROGRAM_MAX_SECONDS)
+    return min(max(1, math.ceil(time_limit_ms / 1000.0)), RLIMIT_MAX_S)
 
 
 def executable(name: str, label: str) -> str:

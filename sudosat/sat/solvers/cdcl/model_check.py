@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sudosat.sat.cnf import CNF
+from sudosat.sat.cnf import CNF, flat_blocks
 
 INDEX_BLOCK = 4096
 """Literals of the formula the index reads between two looks at the clock (about a millisecond)."""
@@ -38,15 +38,10 @@ class ModelChecker:
 
         `cnf` is the same formula at every call, grown only by appending clauses.
         """
-        flat = cnf.flat
-        size = len(flat)
         implied = self.implied
-        while self.read < size:
+        for stop, block in flat_blocks(cnf.flat, self.read, INDEX_BLOCK):
             if in_time is not None and not in_time():
                 return False
-            begin = self.read
-            stop = size if begin + INDEX_BLOCK >= size else flat.index(0, begin + INDEX_BLOCK) + 1
-            block = flat[begin:stop].tolist()
             start = 0
             while start < len(block):
                 end = block.index(0, start)
