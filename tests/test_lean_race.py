@@ -158,14 +158,13 @@ def test_a_timed_run_warms_every_solver_up_on_each_orders_first_board_first(tmp_
     run.run_timed_experiment(instances, 20_000, ["cdcl", "dpll"], "course", tmp_path / "out")
     manifest = run.read_manifest(tmp_path / "out" / "results.csv")
     assert [(w["order"], w["line"]) for w in manifest["warm_up"]] == [(2, 2), (3, 1)]
-    facts = run.run_facts(manifest, ["cdcl", "dpll"])
-    said = run.template_words(facts)
+    said = run.template_words(manifest)
     assert said.startswith("Before the run every solver solved the first board of each order")
     assert "at order 2 and" in said and "at order 3)" in said
-    assert "warm-up" in run.machine_and_method(facts)[1]
-    workers = run.template_words(run.run_facts({**manifest, "warm_up": [], "jobs": 2}, []))
+    assert "warm-up" in run.machine_and_method(manifest)[1]
+    workers = run.template_words({**manifest, "warm_up": [], "jobs": 2})
     assert workers.startswith("There is no warm-up with several workers")
-    older = run.template_words(run.run_facts({}, []))
+    older = run.template_words({})
     assert "the row of the solver that ran it first carries that cost" in older
 
 
@@ -178,14 +177,18 @@ def test_the_machine_paragraph_names_the_cdcl_core_that_ran(core, said):
     from sudosat.report import run
 
     manifest = {"machine": {"cores": 2, "cdcl_core": core} if core else {"cores": 2}}
-    machine, _ = run.machine_and_method(run.run_facts(manifest, ["cdcl"]))
+    machine, _ = run.machine_and_method(manifest)
     if said is None:
         assert "core" not in machine.replace("cores", "")
     else:
         assert said in machine
 
 
-def test_a_run_records_the_cdcl_core_of_this_machine():
+def test_a_run_records_the_cdcl_core_of_this_machine(monkeypatch):
     from sudosat.report import run
+    from sudosat.sat.solvers.cdcl.cores import CORE_VARIABLE, compiled_built
 
-    assert run.machine_facts()["cdcl_core"] in ("compiled", "python")
+    monkeypatch.delenv(CORE_VARIABLE, raising=False)
+    assert run.machine_facts()["cdcl_core"] == ("compiled" if compiled_built() else "python")
+    monkeypatch.setenv(CORE_VARIABLE, "python")
+    assert run.machine_facts()["cdcl_core"] == "python"

@@ -140,18 +140,12 @@ def test_rerun_facts_give_both_times_and_whether_the_counters_agree():
 # -- the heuristics page's verdicts and unfinished runs ------------------------------------
 
 
-def _runs(counts: dict[str, list[int]], grades: list[str], unfinished: dict[str, set[int]],
-          capped: dict[str, set[int]] | None = None):
-    """Rows of the experiment, each run taking 1 ms of CPU (:func:`experiment_rows`)."""
-    return experiment_rows(counts, grades, unfinished, capped, cpu_ms=1.0)
-
-
 def test_verdict_against_dp_is_mixed_when_counts_and_ratio_disagree():
     # MOMS far fewer on 4 puzzles, a little more on 6: the ratio favours MOMS, the counts do not
     moms = [10, 10, 10, 10, 12, 12, 12, 12, 12, 12]
     dp = [400, 400, 400, 400, 10, 10, 10, 10, 10, 10]
     grades = ["hard"] * 4 + ["easy"] * 6
-    results = _runs({"moms": moms, "dlis": [m * 50 for m in moms], "dp": dp}, grades, {})
+    results = experiment_rows({"moms": moms, "dlis": [m * 50 for m in moms], "dp": dp}, grades, {})
     by_rival = {c.rival: c for c in heuristics.compare(results)}
     dp_cmp = by_rival["dp"]
     assert (dp_cmp.fewer, dp_cmp.more) == (4, 6) and dp_cmp.ratio_low > 1
@@ -186,7 +180,8 @@ def test_hypothesis_holds_only_when_every_named_rival_is_beaten_significantly():
 
 
 def test_friedman_and_grade_medians_read_the_results():
-    results = _runs({"moms": [1, 2, 3], "dlis": [3, 4, 9], "dp": [5, 6, 7]}, ["a", "a", "b"], {})
+    results = experiment_rows({"moms": [1, 2, 3], "dlis": [3, 4, 9], "dp": [5, 6, 7]},
+                              ["a", "a", "b"], {})
     assert heuristics.grade_medians(results) == [
         ("a", {"moms": 1.5, "dlis": 3.5, "dp": 5.5}), ("b", {"moms": 3.0, "dlis": 9.0, "dp": 7.0})]
     statistic, p, solvers, puzzles, done = heuristics.friedman(results)
@@ -199,7 +194,8 @@ def test_friedman_and_grade_medians_read_the_results():
 
 
 def test_grade_table_splits_into_narrow_tables_of_one_column_per_solver():
-    results = _runs({"moms": [1, 2], "dlis": [3, 4], "dp": [5, 6]}, ["a", "b"], {"dlis": {1}})
+    results = experiment_rows({"moms": [1, 2], "dlis": [3, 4], "dp": [5, 6]}, ["a", "b"],
+                              {"dlis": {1}})
     grades = heuristics.grade_table(results)
     assert list(grades["median decisions"].columns) == ["moms", "dlis", "dp"]
     assert grades["not finished"].loc["b", "dlis"] == 1

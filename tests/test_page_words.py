@@ -92,7 +92,7 @@ def test_counters_and_stats_read_as_words():
 
 
 def test_machine_and_method_say_how_many_workers_timed_the_run():
-    facts = run.run_facts({"jobs": 2, "machine": {"cores": 4, "load_average": 0.5}}, ["cdcl"])
+    facts = {"jobs": 2, "machine": {"cores": 4, "load_average": 0.5}}
     machine, method = run.machine_and_method(facts)
     assert machine.startswith("**Machine.** an unknown processor, 4 cores")
     assert "The load average when the run started was 0.5." in machine

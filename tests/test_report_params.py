@@ -359,16 +359,22 @@ def test_a_path_typed_on_the_command_line_is_read_from_where_it_was_typed(tmp_pa
     (root / "notebooks").mkdir(parents=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    defaults = argparse.Namespace(instances="data/instances.txt", reports=Path("reports"),
-                                  figures_dir=Path("figures"), build=Path("build/notebooks"))
-    typed = argparse.Namespace(instances="mine.txt", reports=Path("out"),
+    untyped = argparse.Namespace(root=None, instances=None, reports=None, figures_dir=None,
+                                 build=None)
+    typed = argparse.Namespace(root=None, instances="mine.txt", reports=Path("reports"),
                                figures_dir=Path("../project/figs"), build=Path("/abs/nb"))
     monkeypatch.chdir(elsewhere)
-    # the defaults name the project's own files, read from its root wherever one stands
-    assert reportbuild._typed_paths(defaults, root) == vars(defaults)
-    # a typed path is the user's: from here, or, inside the project, from its root
+    # not typed: the project's own files, read from its root wherever one stands
+    assert reportbuild._typed_paths(untyped, root) == {
+        "instances": "data/instances.txt", "reports": Path("reports"),
+        "figures_dir": Path("figures"), "build": Path("build/notebooks")}
+    # typed (even as the default's name): the user's, from here or, inside the project,
+    # from its root
     assert reportbuild._typed_paths(typed, root) == {
-        "instances": str(elsewhere / "mine.txt"), "reports": elsewhere / "out",
+        "instances": str(elsewhere / "mine.txt"), "reports": elsewhere / "reports",
         "figures_dir": Path("figs"), "build": Path("/abs/nb")}
     monkeypatch.chdir(root / "notebooks")
     assert reportbuild._typed_paths(typed, root)["instances"] == "notebooks/mine.txt"
+    # with --root, every relative path is the root's
+    rooted = argparse.Namespace(**{**vars(typed), "root": root})
+    assert reportbuild._typed_paths(rooted, root)["instances"] == "mine.txt"

@@ -27,8 +27,6 @@ WON = Comparison("dlis", 20, 15, 3, 2, 12.0, 0.001, 0.002, 0.7, 3.5, 2.1, 5.2, 1
 """MOMS ahead of dlis on the counts and the ratio, significantly."""
 
 
-
-
 GRADES = ["g1", "g1", "g2", "g2"]
 COUNTS = {"moms": [5, 5, 5, 5], "dlis": [90, 90, 40, 40], "dp": [7, 7, 7, 7]}
 

@@ -72,9 +72,9 @@ def test_the_encoder_sizes_and_decoder_follow_a_new_family(registered, line):
     assert encoded.num_clauses == course.num_clauses + size * size
     first_row_holds_1 = tuple(variable(0, j, 1, board.order) for j in range(size))
     assert first_row_holds_1 in encoded.cnf.clauses
-    assert estimate(board, NAME) == {**estimate(board, NAME), "variables": encoded.num_vars,
-                                     "clauses": encoded.num_clauses,
-                                     "literals": encoded.cnf.num_literals}
+    sizes = estimate(board, NAME)
+    assert (sizes["variables"], sizes["clauses"], sizes["literals"]) == (
+        encoded.num_vars, encoded.num_clauses, encoded.cnf.num_literals)
     result = solve(encoded.cnf, "cdcl", time_limit_ms=20_000)
     solution = encoded.decode(result.model)
     assert check_solution(board, solution) is None

@@ -79,6 +79,7 @@ def solved_boards_html(
     cells where it differs from the first marked, and the caption says so.
     """
     parts = []
+    by_solver = solved_boards(results)
     for line in sorted(solutions):
         puzzle = instances.get(line)
         if puzzle is None:
@@ -87,7 +88,7 @@ def solved_boards_html(
         times = ", ".join(f"{r.solver} {r.status} in {r.total_wall_ms:.1f} ms wall-clock, "
                           f"{r.total_cpu_ms:.1f} ms CPU" for r in rows.itertuples())
         caption = f"Line {line}: order {puzzle.order}, {puzzle.num_givens} givens. {times}"
-        found = solver_solutions(rows)
+        found = by_solver.get(line, {})
         distinct = list(dict.fromkeys(found.values()))
         if len(distinct) < 2:
             parts.append(board_pair_html(puzzle, solutions[line], caption))
@@ -136,17 +137,6 @@ def _differing_html(
     ], wide=True)
 
 
-def solver_solutions(rows: pd.DataFrame) -> dict[str, Board]:
-    """Each solver's solved board among `rows` (valid SAT rows whose output line parses)."""
-    found: dict[str, Board] = {}
-    for row in rows[(rows["status"] == Verdict.SAT) & rows["valid"]].itertuples():
-        try:
-            found.setdefault(str(row.solver), Board.parse(str(row.output)))
-        except InstanceError:
-            continue
-    return found
-
-
 def unsolved_html(
     results: pd.DataFrame, instances: Mapping[int, Board], solutions: Mapping[int, Board]
 ) -> HTML:
@@ -174,19 +164,24 @@ def unsolved_html(
     return HTML("".join(parts) or "<p>Every instance was solved.</p>")
 
 
-def solutions_from_results(results: pd.DataFrame) -> dict[int, Board]:
-    """The solved board of every line some solver solved (first valid SAT row wins)."""
-    solved: dict[int, Board] = {}
+def solved_boards(results: pd.DataFrame) -> dict[int, dict[str, Board]]:
+    """Each solver's solved board, by line then solver, in the table's row order: the valid
+    SAT rows whose output line parses."""
+    solved: dict[int, dict[str, Board]] = {}
     if "output" not in results.columns:
         return solved
     for row in results[(results["status"] == Verdict.SAT) & results["valid"]].itertuples():
-        line = int(row.line)
-        if line not in solved:
-            try:
-                solved[line] = Board.parse(str(row.output))
-            except InstanceError:
-                continue
+        try:
+            board = Board.parse(str(row.output))
+        except InstanceError:
+            continue
+        solved.setdefault(int(row.line), {}).setdefault(str(row.solver), board)
     return solved
+
+
+def solutions_from_results(results: pd.DataFrame) -> dict[int, Board]:
+    """The solved board of every line some solver solved (first valid SAT row wins)."""
+    return {line: next(iter(found.values())) for line, found in solved_boards(results).items()}
 
 
 def board_html(board: Board, caption: str = "") -> HTML:

@@ -64,6 +64,7 @@ from typing import Any
 from sudosat.errors import MissingExtraError, SudosatError, open_error_reason
 from sudosat.report.export import COMPLETE_PDF, export, find_chromium, print_complete, print_pdf
 from sudosat.report.pages import (
+    BUILD_PATHS,
     PAGES,
     Page,
     Settings,
@@ -665,19 +666,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _typed_paths(args: argparse.Namespace, root: Path) -> dict[str, Any]:
-    """The instance file and the output folders, a path typed by the user read from where
-    they typed it (without ``--root``; with it, every relative path is the root's).
+    """The instance file and the output folders: each one typed, read from where it was
+    typed (without ``--root``; with it, from the root); each one not typed (None), the
+    project's own (:class:`Settings`' default), read from the root.
 
-    A path left at its default names the project's own (the committed report),
-    read from the project root; a relative path given on the command line is
-    read from the working directory, as every other command reads its paths.
-    Inside the project it stays relative to the root, so a page names it alike.
+    Inside the project a typed path stays relative to the root, so a page names it
+    alike from anywhere.
     """
     defaults = {field.name: str(field.default) for field in fields(Settings)}
     paths: dict[str, Any] = {}
-    for name in ("instances", "reports", "figures_dir", "build"):
-        path = Path(getattr(args, name))
-        if not path.is_absolute() and path != Path(defaults[name]):
+    for name in BUILD_PATHS:
+        typed = getattr(args, name)
+        path = Path(defaults[name] if typed is None else typed)
+        if typed is not None and args.root is None and not path.is_absolute():
             path = Path(os.path.abspath(path))
             if path.is_relative_to(root):
                 path = path.relative_to(root)
@@ -697,8 +698,7 @@ def run(args: argparse.Namespace) -> int:
     from sudosat.report.run import timing_workers
 
     root = (args.root or project_root() or Path.cwd()).resolve()
-    paths = _typed_paths(args, root) if args.root is None else {
-        name: getattr(args, name) for name in ("instances", "reports", "figures_dir", "build")}
+    paths = _typed_paths(args, root)
     problem = instances_problem(root / paths["instances"]) or solvers_problem(args.solvers)
     if problem:
         print(f"sudosat report: {problem}", file=sys.stderr)

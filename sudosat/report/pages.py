@@ -105,6 +105,10 @@ VOCABULARY: dict[str, type | tuple[type, ...]] = {
 """Parameters that several notebooks declare, and the one type each has in every one of them."""
 
 
+BUILD_PATHS = ("instances", "reports", "figures_dir", "build")
+"""The build's paths (:class:`Settings`' fields): typed on the command line, or its own."""
+
+
 @dataclass
 class Settings:
     """What one build uses."""
@@ -268,9 +272,9 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     exit 2, before anything runs. Declared here, beside the pages, so the
     command line reads them without importing the build.
     """
-    parser.add_argument(
-        "--instances", default=DEFAULT_INSTANCES, help="instance file (default %(default)s)"
-    )
+    # The paths default to None, "not typed": the build reads a typed one from the working
+    # directory and fills the others with the project's own (Settings' defaults).
+    parser.add_argument("--instances", help=f"instance file (default {DEFAULT_INSTANCES})")
     parser.add_argument(
         "--time-limit-ms",
         "-T",
@@ -297,15 +301,13 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
         help="project root, from which every relative path is then read (default: this "
         "checkout; a path typed without --root is read from the working directory)"
     )
-    parser.add_argument("--reports", type=Path, default=Path("reports"))
+    parser.add_argument("--reports", type=Path, help="the pages' folder (default reports)")
     parser.add_argument(
-        "--figures-dir", "--figures", dest="figures_dir", type=Path, default=Path("figures")
+        "--figures-dir", "--figures", dest="figures_dir", type=Path,
+        help="the figures' folder (default figures)",
     )
     parser.add_argument(
-        "--build",
-        type=Path,
-        default=Path("build/notebooks"),
-        help="where the executed notebooks go (default %(default)s)",
+        "--build", type=Path, help="where the executed notebooks go (default build/notebooks)"
     )
     parser.add_argument(
         "--only", nargs="+", default=(), metavar="NAME", choices=[page.name for page in PAGES],
@@ -313,8 +315,6 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quick", action="store_true", help="smaller settings for a fast check")
     parser.add_argument("--no-pdf", dest="pdf", action="store_false")
-
-
 
 
 def _solver_names(text: str) -> list[str]:

@@ -326,7 +326,7 @@ def time_split_table(results: pd.DataFrame) -> pd.DataFrame:
     """
     answered = results[results["status"].isin(DECIDED)]
     grouped = answered.groupby(["solver", "order"], sort=False)
-    columns = [c for c in SPLIT_COLUMNS if c != "process_cpu_ms" or answered[c].notna().any()]
+    columns = [c for c in SPLIT_COLUMNS if answered[c].notna().any()]
     table = grouped[columns].median()
     table.insert(0, "instances", grouped.size())
     table.columns = ["instances", *(column_words(c) for c in columns)]

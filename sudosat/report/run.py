@@ -22,6 +22,7 @@ from sudosat.errors import InstanceError
 from sudosat.report.formats import and_join, milliseconds
 from sudosat.report.io import load_results, read_instances, read_manifest, resolve, write_manifest
 from sudosat.run.results import Verdict
+from sudosat.sat.solvers.cdcl.cores import default_core
 from sudosat.sudoku.board import Board, check_solution
 
 REFERENCE_FALLBACK = "pysat:minisat22"
@@ -56,17 +57,8 @@ def machine_facts() -> dict[str, Any]:
     }
     if hasattr(os, "getloadavg"):
         facts["load_average"] = round(os.getloadavg()[0], 2)
-    facts["cdcl_core"] = _cdcl_core()
+    facts["cdcl_core"] = default_core()
     return facts
-
-
-def _cdcl_core() -> str:
-    """The core our ``cdcl`` runs here on its default settings: ``compiled`` or ``python``."""
-    from sudosat.sat.solvers.budget import settings_from
-    from sudosat.sat.solvers.cdcl import TUNABLES
-    from sudosat.sat.solvers.cdcl.cores import choose
-
-    return choose(None, settings_from("cdcl", TUNABLES, {}), observed=False).name
 
 
 def _processor_name() -> str:
@@ -200,12 +192,6 @@ def invalid_sat_rows(results: pd.DataFrame, instances: str | os.PathLike[str]) -
         if why is not None:
             wrong.append(f"line {line}, {row.solver}: {why}")
     return wrong
-
-
-def run_facts(manifest: Mapping[str, Any], solvers: Sequence[str]) -> Mapping[str, Any]:
-    """What :func:`machine_and_method` reads of a run: its manifest (the experiment page's call;
-    `solvers` are listed by the page itself)."""
-    return manifest
 
 
 def machine_and_method(manifest: Mapping[str, Any]) -> tuple[str, str]:

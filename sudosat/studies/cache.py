@@ -43,6 +43,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sudosat.sat.solvers.cdcl.cores import default_core
+
 PACKAGE = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE_DIR = ".cache/studies"
 # Every module of the package can change a study's rows, but for these: the report,
@@ -104,15 +106,8 @@ def code_version(extra: Iterable[str] = (), functions: Iterable[Any] = ()) -> st
         digest.update(inspect.getsource(function).encode())
     digest.update(platform.python_version().encode())
     digest.update(_pysat_version().encode())
-    digest.update(f"cdcl core {_cdcl_core()}".encode())
+    digest.update(f"cdcl core {default_core()}".encode())
     return digest.hexdigest()[:16]
-
-
-def _cdcl_core() -> str:
-    """The core cdcl runs by default here: rows timed on one core are not the other's."""
-    from sudosat.sat.solvers.cdcl.cores import compiled_built, requested
-
-    return "python" if requested() == "python" or not compiled_built() else "compiled"
 
 
 def _pysat_version() -> str:

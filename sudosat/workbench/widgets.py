@@ -37,6 +37,7 @@ try:
 except ImportError:  # the computation and the views need no widgets: sudosat.workbench.page
     raise MissingExtraError("the workbench's widgets", "widgets", "ipywidgets") from None
 from sudosat.run.results import Verdict
+from sudosat.sat.amo import AMO_METHODS
 from sudosat.sudoku.board import Board
 from sudosat.sudoku.encoding import DEFAULT_MAX_BYTES
 from sudosat.sudoku.numbering import NUMBERINGS
@@ -189,12 +190,12 @@ class Workbench:
             s.name: widgets.Checkbox(value=s.name in course, description=s.label, indent=False)
             for s in family_switches()
         }
-        narrow = {"button_width": "6.5em"}  # three buttons on one line
+        narrow = {"button_width": "6.5em"}  # three buttons (the at-most-one methods) on a line
         self.givens = widgets.ToggleButtons(
             options=list(GIVENS_MODES), description="givens", style=narrow
         )
         self.amo = widgets.ToggleButtons(
-            options=["pairwise", "seq", "product"], description="at-most-one", style=narrow
+            options=list(AMO_METHODS), description="at-most-one", style=narrow
         )
         # another numbering registered in sudosat.sudoku.numbering appears here
         self.numbering = widgets.Dropdown(options=list(NUMBERINGS), description="numbering")

@@ -106,6 +106,20 @@ def choose(core: str | None, settings: dict, *, observed: bool) -> Choice:
     return Choice("compiled", "built")
 
 
+def default_core() -> str:
+    """The core ``cdcl`` runs here on its default settings: ``compiled`` or ``python``.
+
+    Raises
+    ------
+    SolverError
+        As :func:`choose`: ``SUDOSAT_CORE`` unknown, or ``compiled`` where it is not built.
+    """
+    from sudosat.sat.solvers.budget import settings_from
+    from sudosat.sat.solvers.cdcl.tunables import TUNABLES
+
+    return choose(None, settings_from("cdcl", TUNABLES, {}), observed=False).name
+
+
 def describe() -> str:
     """One phrase for ``sudosat solvers``: whether the compiled core is built, and which runs."""
     if not compiled_built():
