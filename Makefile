@@ -13,14 +13,16 @@ T ?= 10000
 QUICK ?=
 # Recipes get them single-quoted (a ' inside becomes '\''): blanks and shell characters stay text.
 quote = '$(subst ','\'',$(1))'
+# $(call quoted,NAME): the variable NAME as typed, quoted: a '$' in it is text too
+# (make report INSTANCES='dollar$HOME.txt'), not make's.
+quoted = $(call quote,$(value $(1)))
 # make report ENCODING=NAME SOLVERS=a,b: the encoding and solvers of the timed run (the build's
 # defaults when left out); every value is checked before anything runs (exit 2 on a wrong one).
 ENCODING ?=
 SOLVERS ?=
-# $(value X): a '$' in a value is text too (make report INSTANCES='dollar$HOME.txt'), not make's.
-REPORT_ARGS = --instances $(call quote,$(value INSTANCES)) --time-limit-ms $(call quote,$(value T)) \
-	$(if $(value ENCODING),--encoding $(call quote,$(value ENCODING))) \
-	$(if $(value SOLVERS),--solvers $(call quote,$(value SOLVERS))) $(if $(QUICK),--quick)
+REPORT_ARGS = --instances $(call quoted,INSTANCES) --time-limit-ms $(call quoted,T) \
+	$(if $(value ENCODING),--encoding $(call quoted,ENCODING)) \
+	$(if $(value SOLVERS),--solvers $(call quoted,SOLVERS)) $(if $(QUICK),--quick)
 
 PYTEST_ARGS ?=
 # make bench writes its CSVs and plots here; BENCH_OUT=benchmarks/results records a run over
@@ -81,18 +83,18 @@ typecheck: $(STAMP)
 
 # The scripts import each other as `benchmarks.*`: the project's root goes on the path.
 bench: $(STAMP)
-	@mkdir -p $(call quote,$(BENCH_OUT))
+	@mkdir -p $(call quoted,BENCH_OUT)
 	@for script in benchmarks/*.py; do echo "== $$script"; \
-		SUDOSAT_BENCH_RESULTS=$(call quote,$(BENCH_OUT)) \
+		SUDOSAT_BENCH_RESULTS=$(call quoted,BENCH_OUT) \
 		PYTHONPATH=$(call quote,$(CURDIR)) $(PY) $$script || exit 1; done
 	@echo "CSVs and plots in $(BENCH_OUT)/"
 
 # The course's two orchestrations, with the same T: make solve-own INSTANCES=f T=ms
 solve-own: $(STAMP)
-	scripts/solve-own $(call quote,$(INSTANCES)) $(call quote,$(T)) results
+	scripts/solve-own $(call quoted,INSTANCES) $(call quoted,T) results
 
 solve-zchaff: $(STAMP)
-	scripts/solve-zchaff $(call quote,$(INSTANCES)) $(call quote,$(T)) results
+	scripts/solve-zchaff $(call quoted,INSTANCES) $(call quoted,T) results
 
 # The live workbench: a static site from pinned registry packages (versions in pyproject.toml);
 # downloads are cached in build/live-cache/. It must be served over http: make serve.
@@ -114,14 +116,14 @@ live: $(LIVE_STAMP)
 
 PORT ?= 8000
 serve: $(LIVE_STAMP)
-	$(LIVE_PY) -m live.serve --port $(call quote,$(PORT))
+	$(LIVE_PY) -m live.serve --port $(call quoted,PORT)
 
 # One folder to publish: reports/ (as committed, or as make report last wrote it) at its root and
 # the live workbench in live/, where the report links it; any static server serves it as it is,
 # under any path. make site SITE=dir writes it elsewhere. .github/workflows/pages.yml publishes it.
 SITE ?= build/site
 site: live
-	$(LIVE_PY) -m live.site --out $(call quote,$(SITE))
+	$(LIVE_PY) -m live.site --out $(call quoted,SITE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

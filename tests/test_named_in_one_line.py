@@ -133,6 +133,25 @@ def test_make_report_passes_a_dollar_in_instances_as_text():
         assert words[words.index(option) + 1] == value, recipe
 
 
+@pytest.mark.parametrize(("target", "setting", "program", "option", "value"), [
+    ("site", "SITE", "live.site", "--out", "a$b c"),
+    ("serve", "PORT", "live.serve", "--port", "8$x"),
+    ("solve-own", "INSTANCES", "scripts/solve-own", None, "d$HOME.txt"),
+])
+def test_every_make_value_keeps_its_dollar(target, setting, program, option, value):
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("no make program here")
+    listing = subprocess.run(
+        [make, "-n", "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.installed",
+         "-o", "live", target, f"{setting}={value}"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    recipe = next(line for line in listing.splitlines() if program in line)
+    words = shlex.split(recipe)
+    assert words[words.index(option) + 1 if option else 1] == value, recipe
+
+
 def test_make_report_names_the_instance_file_with_its_dollar():
     make = shutil.which("make")
     if make is None:
